@@ -1,0 +1,346 @@
+// build_lab: cache key, compile to a temporary name, atomic rename; clean_diagnostics.
+#include "build/lab_build.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cctype>
+#include <cstdlib>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "exec/process.hpp"
+#include "util/error.hpp"
+#include "util/hash.hpp"
+
+namespace fs = std::filesystem;
+
+namespace workbook {
+namespace {
+
+// The compiler a build runs and what identifies it in the cache key.
+struct Compiler {
+  std::vector<std::string> argv;  // the program and any words that came with it ($CXX="ccache g++")
+  std::string path;               // resolved path of the program
+  std::string version;
+};
+
+std::vector<std::string> split_words(std::string_view s) {
+  std::vector<std::string> words;
+  std::istringstream in{std::string(s)};
+  for (std::string w; in >> w;) words.push_back(w);
+  return words;
+}
+
+std::string first_nonblank_line(std::string_view text) {
+  std::istringstream in{std::string(text)};
+  for (std::string line; std::getline(in, line);) {
+    if (line.find_first_not_of(" \t\r") != std::string::npos) return line;
+  }
+  return {};
+}
+
+Compiler host_compiler() {
+  const char* cxx = std::getenv("CXX");
+  auto words = split_words(cxx != nullptr && *cxx != '\0' ? cxx : "c++");
+  if (words.empty()) words = {"c++"};
+  auto found = find_in_path(words[0]);
+  if (!found)
+    throw UsageError(fmt::format("no C++ compiler found: `{}`", words[0]),
+                     "install g++ (Debian: apt install g++) or set CXX to a C++17 compiler");
+  Compiler c;
+  c.argv = words;
+  c.path = found->string();
+  ProcessOptions o;
+  o.argv = {words[0], "--version"};
+  o.timeout_s = 30;
+  ProcessResult r = run_process(o);
+  c.version = first_nonblank_line(r.out);
+  for (std::size_t i = 1; i < words.size(); ++i) c.version += " " + words[i];
+  return c;
+}
+
+Compiler cuda_compiler(const Toolchain* nvcc) {
+  if (nvcc == nullptr)
+    throw UsageError("nvcc (the CUDA compiler) was not found, so CUDA labs cannot be built",
+                     "install the CUDA Toolkit (it puts nvcc in /usr/local/cuda/bin), put nvcc on PATH, "
+                     "or set WORKBOOK_NVCC=/path/to/nvcc");
+  Compiler c;
+  c.argv = {nvcc->nvcc.string()};
+  c.path = nvcc->nvcc.string();
+  c.version = nvcc->version;
+  return c;
+}
+
+// Quoted #include names in a file, in order.
+std::vector<std::string> quoted_includes(const fs::path& file) {
+  std::vector<std::string> names;
+  std::ifstream in(file);
+  for (std::string line; std::getline(in, line);) {
+    std::size_t i = line.find_first_not_of(" \t");
+    if (i == std::string::npos || line[i] != '#') continue;
+    i = line.find_first_not_of(" \t", i + 1);
+    if (i == std::string::npos || line.compare(i, 7, "include") != 0) continue;
+    i = line.find_first_not_of(" \t", i + 7);
+    if (i == std::string::npos || line[i] != '"') continue;
+    std::size_t end = line.find('"', i + 1);
+    if (end == std::string::npos) continue;
+    names.push_back(line.substr(i + 1, end - i - 1));
+  }
+  return names;
+}
+
+// Adds the files `file` includes with "..." from its own directory, recursively.
+void hash_local_includes(Hasher& h, const fs::path& file, std::set<fs::path>& seen) {
+  for (const auto& name : quoted_includes(file)) {
+    std::error_code ec;
+    fs::path candidate = (file.parent_path() / name).lexically_normal();
+    if (!fs::is_regular_file(candidate, ec)) continue;  // found through -I, hashed with the dir
+    if (!seen.insert(candidate).second) continue;
+    h.add(name);
+    h.add_file(candidate);
+    hash_local_includes(h, candidate, seen);
+  }
+}
+
+void hash_include_dir(Hasher& h, const fs::path& dir) {
+  std::vector<std::pair<std::string, fs::path>> files;
+  std::error_code ec;
+  for (fs::recursive_directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec), end;
+       !ec && it != end; it.increment(ec)) {
+    std::error_code ec2;
+    if (it->is_regular_file(ec2)) files.emplace_back(it->path().lexically_relative(dir).generic_string(), it->path());
+  }
+  if (ec) throw UsageError(fmt::format("cannot list include directory {}: {}", dir.string(), ec.message()));
+  std::sort(files.begin(), files.end());
+  h.add(std::to_string(files.size()));
+  for (const auto& [rel, path] : files) {
+    h.add(rel);
+    h.add_file(path);
+  }
+}
+
+std::string cache_key(const BuildRequest& req, const Compiler& compiler, const fs::path& source,
+                      const std::vector<fs::path>& include_dirs) {
+  Hasher h;
+  h.add("workbook-build/1");
+  h.add(req.language == Language::cuda ? "cuda" : "host");
+  h.add(compiler.path);
+  h.add(compiler.version);
+  h.add(req.language == Language::cuda ? req.arch : std::string());
+  h.add("flags " + std::to_string(req.flags.size()));
+  for (const auto& f : req.flags) h.add(f);
+  h.add("libs " + std::to_string(req.libs.size()));
+  for (const auto& l : req.libs) h.add(l);
+  h.add("source");
+  h.add_file(source);
+  std::set<fs::path> seen{source};
+  hash_local_includes(h, source, seen);
+  h.add("include-dirs " + std::to_string(include_dirs.size()));
+  for (const auto& dir : include_dirs) hash_include_dir(h, dir);
+  return h.hex();
+}
+
+std::vector<std::string> compile_command(const BuildRequest& req, const Compiler& compiler, const fs::path& source,
+                                         const std::vector<fs::path>& include_dirs, const fs::path& output) {
+  std::vector<std::string> cmd = compiler.argv;
+  cmd.push_back("-std=c++17");
+  if (req.language == Language::cuda) {
+    cmd.push_back("-lineinfo");
+    cmd.push_back("-arch=" + (req.arch.empty() ? std::string("native") : req.arch));
+  } else {
+    cmd.push_back("-O2");
+    cmd.push_back("-Wall");
+  }
+  for (const auto& dir : include_dirs) cmd.push_back("-I" + dir.string());
+  cmd.insert(cmd.end(), req.flags.begin(), req.flags.end());
+  cmd.push_back("-o");
+  cmd.push_back(output.string());
+  cmd.push_back(source.string());
+  cmd.insert(cmd.end(), req.libs.begin(), req.libs.end());
+  return cmd;
+}
+
+bool is_executable(const fs::path& p) {
+  std::error_code ec;
+  return fs::is_regular_file(p, ec) && ::access(p.c_str(), X_OK) == 0;
+}
+
+// ---- diagnostics ----------------------------------------------------------------
+
+bool all_digits(std::string_view s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+bool path_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.' || c == '/' || c == '+';
+}
+
+// Splits "<file>:<line>:<col>: <rest>" or "<file>:<line>: <rest>" (gcc, ld).
+bool split_gcc(std::string_view line, std::string_view& file, std::string_view& num, std::string_view& rest) {
+  std::size_t c1 = line.find(':');
+  if (c1 == 0 || c1 == std::string_view::npos || std::isspace(static_cast<unsigned char>(line[0]))) return false;
+  std::size_t c2 = line.find(':', c1 + 1);
+  if (c2 == std::string_view::npos || !all_digits(line.substr(c1 + 1, c2 - c1 - 1))) return false;
+  std::size_t after = c2 + 1;
+  if (line.substr(after, 1) != " ") {  // a column: "<col>: "
+    std::size_t c3 = line.find(':', after);
+    if (c3 == std::string_view::npos || !all_digits(line.substr(after, c3 - after)) || line.substr(c3 + 1, 1) != " ")
+      return false;
+    after = c3 + 1;
+  }
+  file = line.substr(0, c1);
+  num = line.substr(c1 + 1, c2 - c1 - 1);
+  rest = line.substr(after + 1);
+  return true;
+}
+
+// Splits "<file>(<line>): <rest>" (nvcc's front end).
+bool split_nvcc(std::string_view line, std::string_view& file, std::string_view& num, std::string_view& rest) {
+  std::size_t open = line.find('(');
+  if (open == 0 || open == std::string_view::npos || std::isspace(static_cast<unsigned char>(line[0]))) return false;
+  std::size_t close = line.find(')', open);
+  if (close == std::string_view::npos || line.substr(close, 3) != "): ") return false;
+  if (!all_digits(line.substr(open + 1, close - open - 1))) return false;
+  if (line.substr(0, open).find(':') != std::string_view::npos) return false;
+  file = line.substr(0, open);
+  num = line.substr(open + 1, close - open - 1);
+  rest = line.substr(close + 3);
+  return true;
+}
+
+// Replaces whole-path occurrences of `from` (not part of a longer path) with `to`.
+std::string replace_path(std::string line, const std::string& from, std::string_view to) {
+  if (from.empty()) return line;
+  std::size_t pos = 0;
+  while ((pos = line.find(from, pos)) != std::string::npos) {
+    std::size_t end = pos + from.size();
+    bool starts_clean = pos == 0 || !path_char(line[pos - 1]);
+    bool ends_clean = end == line.size() || !path_char(line[end]) || (line[end] == '.' && (end + 1 == line.size() || !path_char(line[end + 1])));
+    if (starts_clean && ends_clean) {
+      line.replace(pos, from.size(), to);
+      pos += to.size();
+    } else {
+      pos = end;
+    }
+  }
+  return line;
+}
+
+}  // namespace
+
+std::string clean_diagnostics(std::string_view raw, const fs::path& source, std::string_view display_name) {
+  std::vector<std::string> names;
+  auto remember = [&](const fs::path& p) {
+    std::string s = p.string();
+    if (!s.empty() && std::find(names.begin(), names.end(), s) == names.end()) names.push_back(s);
+  };
+  remember(source);
+  std::error_code ec;
+  if (auto a = fs::absolute(source, ec); !ec) remember(a.lexically_normal());
+  if (auto c = fs::weakly_canonical(source, ec); !ec) remember(c);
+  std::sort(names.begin(), names.end(), [](const auto& a, const auto& b) { return a.size() > b.size(); });
+  auto is_source = [&](std::string_view f) { return std::find(names.begin(), names.end(), f) != names.end(); };
+
+  std::string out;
+  std::size_t start = 0;
+  while (start < raw.size()) {
+    std::size_t end = raw.find('\n', start);
+    if (end == std::string_view::npos) end = raw.size();
+    std::string_view line = raw.substr(start, end - start);
+    start = end + 1;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
+    if (line.rfind("Remark: The warnings can be suppressed", 0) == 0) continue;
+
+    std::string cleaned;
+    std::string_view file, num, rest;
+    if (split_gcc(line, file, num, rest) || split_nvcc(line, file, num, rest)) {
+      cleaned = fmt::format("{}:{}: {}", is_source(file) ? display_name : file, num, rest);
+    } else {
+      cleaned = std::string(line);
+    }
+    for (const auto& n : names) cleaned = replace_path(std::move(cleaned), n, display_name);
+    out += cleaned;
+    out += '\n';
+  }
+  return out;
+}
+
+BuildResult build_lab(const BuildRequest& req, const Toolchain* nvcc) {
+  std::error_code ec;
+  if (!fs::is_regular_file(req.source, ec))
+    throw UsageError(fmt::format("lab source not found: {} ({})", req.display_name, req.source.string()),
+                     "check the lab's `source` in its module.yaml");
+  fs::path source = fs::absolute(req.source).lexically_normal();
+  std::vector<fs::path> include_dirs;
+  for (const auto& dir : req.include_dirs) {
+    if (!fs::is_directory(dir, ec))
+      throw UsageError(fmt::format("include directory not found: {}", dir.string()),
+                       "check the content directory (labs/common holds the harness headers)");
+    include_dirs.push_back(fs::absolute(dir).lexically_normal());
+  }
+  if (req.cache_dir.empty()) throw Error(Exit::usage, "build_lab: no cache directory given");
+
+  Compiler compiler = req.language == Language::cuda ? cuda_compiler(nvcc) : host_compiler();
+
+  BuildResult result;
+  result.key = cache_key(req, compiler, source, include_dirs);
+  fs::path dir = fs::absolute(req.cache_dir) / result.key;
+  result.binary = dir / "lab";
+  result.command = compile_command(req, compiler, source, include_dirs, result.binary);
+  if (is_executable(result.binary)) {
+    result.ok = true;
+    result.cached = true;
+    return result;
+  }
+
+  fs::create_directories(dir, ec);
+  if (ec) throw UsageError(fmt::format("cannot create the build cache directory {}: {}", dir.string(), ec.message()));
+  static std::atomic<unsigned> counter{0};
+  fs::path temp = dir / fmt::format("lab.tmp.{}.{}", ::getpid(), counter.fetch_add(1));
+
+  ProcessOptions o;
+  o.argv = compile_command(req, compiler, source, include_dirs, temp);
+  o.cwd = dir;
+  o.timeout_s = req.timeout_s;
+  ProcessResult r = run_process(o);
+
+  result.raw_output = r.out;
+  if (!r.out.empty() && !r.err.empty() && r.out.back() != '\n') result.raw_output += '\n';
+  result.raw_output += r.err;
+  result.diagnostics = clean_diagnostics(result.raw_output, source, req.display_name);
+  result.timed_out = r.timed_out;
+  result.interrupted = r.interrupted;
+
+  if (r.exited_ok() && fs::is_regular_file(temp, ec)) {
+    fs::rename(temp, result.binary, ec);  // atomic: a concurrent build of the same key just wins or loses
+    if (ec) {
+      fs::remove(temp, ec);
+      throw Error(Exit::compile_error, fmt::format("cannot move the built lab into {}: {}", result.binary.string(), ec.message()));
+    }
+    result.ok = true;
+    return result;
+  }
+
+  fs::remove(temp, ec);
+  fs::remove(dir, ec);  // only succeeds when empty
+  if (r.timed_out) {
+    result.diagnostics += fmt::format("{}: compilation {} (the build time limit)\n", req.display_name, describe(r));
+  } else if (r.interrupted) {
+    result.diagnostics += fmt::format("{}: compilation interrupted (Ctrl-C)\n", req.display_name);
+  } else if (r.signal != 0) {
+    result.diagnostics += fmt::format("{}: the compiler was {}\n", req.display_name, describe(r));
+  } else if (r.exit_code == 0) {
+    result.diagnostics += fmt::format("{}: the compiler reported success but wrote no binary\n", req.display_name);
+  } else if (result.diagnostics.empty()) {
+    result.diagnostics += fmt::format("{}: the compiler {} and printed nothing\n", req.display_name, describe(r));
+  }
+  return result;
+}
+
+}  // namespace workbook

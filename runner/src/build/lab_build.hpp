@@ -1,0 +1,73 @@
+// Compiling a lab (nvcc for CUDA labs, the host C++ compiler for fixture labs) into a
+// content-addressed cache, and turning compiler output into learner-readable diagnostics.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "build/toolchain.hpp"
+
+namespace workbook {
+
+// What a lab is written in.
+enum class Language {
+  cuda,  // a .cu file compiled with nvcc
+  host,  // a C++17 program compiled with $CXX (or c++): the fixture labs of the tests
+};
+
+// One lab to compile.
+struct BuildRequest {
+  std::filesystem::path source;                     // the .cu / .cpp file
+  std::string display_name;                         // how the learner sees its path, e.g. "labs/module14/tiled_gemm.cu"
+  std::vector<std::filesystem::path> include_dirs;  // -I directories; every regular file in them is hashed
+  std::vector<std::string> flags;                   // from the manifest, e.g. -O3
+  std::vector<std::string> libs;                    // e.g. -lcublas
+  std::string arch;                                 // "sm_90", "native" (cuda only; empty: native)
+  Language language = Language::cuda;
+  std::filesystem::path cache_dir;                  // <workspace>/.workbook/build
+  double timeout_s = 300;                           // compile time limit; <= 0: none
+};
+
+// The outcome of build_lab.
+struct BuildResult {
+  bool ok = false;                   // a binary is ready at `binary`
+  bool cached = false;               // true: it was already there, nothing was compiled
+  bool timed_out = false;            // the compiler ran past the time limit and was killed
+  bool interrupted = false;          // Ctrl-C while compiling
+  std::filesystem::path binary;      // cache_dir/<key>/lab
+  std::vector<std::string> command;  // the compile command (its -o names `binary`; the compiler
+                                     // actually writes a temporary name that is then renamed)
+  std::string diagnostics;           // clean_diagnostics() of the compiler output, plus a line
+                                     // on a time-out, interruption or crash of the compiler
+  std::string raw_output;            // the compiler's stdout then stderr, as printed
+  std::string key;                   // the cache key (32 hex digits)
+};
+
+// Compiles the lab unless an identical build is cached. The key covers the source, the
+// files it includes by a quoted #include from its own directory (followed recursively),
+// every regular file under each include dir (sorted by relative path), flags, libs, arch,
+// language, and the compiler's path and version; the paths of the source and the include
+// dirs do not count, so a moved workspace reuses its cache. The compiler writes a
+// temporary file that is renamed into place, so concurrent runs or a Ctrl-C never leave
+// a half-written binary. Failed builds are not cached.
+//
+// `nvcc` may be null for host labs; a CUDA lab with a null `nvcc` throws UsageError
+// saying how to install or point WORKBOOK_NVCC. A missing source or include dir throws
+// UsageError. A compile error, time-out or interruption gives ok=false.
+BuildResult build_lab(const BuildRequest& request, const Toolchain* nvcc);
+
+// Cleans compiler output for the learner:
+// - nvcc's "/abs/x.cu(42): error: ..." and gcc's "/abs/x.cpp:42:5: error: ..." (or
+//   "x.cpp:42: ...") become "<file>:42: error: ..."; when <file> is `source` (as given,
+//   absolute or canonical) it is written as `display_name`;
+// - other mentions of `source` ("In function ...", "... in the compilation of ...") are
+//   replaced by `display_name` too;
+// - blank lines and nvcc's "Remark: The warnings can be suppressed ..." are dropped;
+// - everything else (source excerpts, carets, notes) is kept as it was.
+// The result ends with a newline unless it is empty.
+std::string clean_diagnostics(std::string_view raw, const std::filesystem::path& source,
+                              std::string_view display_name);
+
+}  // namespace workbook

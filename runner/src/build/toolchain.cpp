@@ -1,0 +1,127 @@
+// find_nvcc, detect_gpu_arch and resolve_arch: all through run_process, never a shell.
+#include "build/toolchain.hpp"
+
+#include <cctype>
+#include <cstdlib>
+#include <regex>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "exec/process.hpp"
+#include "util/error.hpp"
+
+namespace workbook {
+namespace {
+
+std::string trim(std::string_view s) {
+  std::size_t b = 0, e = s.size();
+  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
+  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
+  return std::string(s.substr(b, e - b));
+}
+
+std::vector<std::string> nonblank_lines(std::string_view text) {
+  std::vector<std::string> lines;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    std::string line = trim(text.substr(start, end - start));
+    if (!line.empty()) lines.push_back(std::move(line));
+    start = end + 1;
+  }
+  return lines;
+}
+
+// Runs `<nvcc> --version`; nullopt when it cannot run or fails.
+std::optional<Toolchain> probe_nvcc(const std::filesystem::path& nvcc) {
+  ProcessOptions o;
+  o.argv = {nvcc.string(), "--version"};
+  o.timeout_s = 30;
+  ProcessResult r;
+  try {
+    r = run_process(o);
+  } catch (const Error&) {
+    return std::nullopt;
+  }
+  if (!r.exited_ok()) return std::nullopt;
+  auto lines = nonblank_lines(r.out);
+  if (lines.empty()) return std::nullopt;
+  Toolchain t;
+  std::error_code ec;
+  auto absolute = std::filesystem::absolute(nvcc, ec);
+  t.nvcc = ec ? nvcc : absolute.lexically_normal();
+  t.version = lines.back();
+  std::smatch m;
+  static const std::regex release_re(R"(release ([0-9]+\.[0-9]+))");
+  if (std::regex_search(r.out, m, release_re)) t.release = m[1];
+  return t;
+}
+
+}  // namespace
+
+std::optional<Toolchain> find_nvcc() {
+  if (const char* forced = std::getenv("WORKBOOK_NVCC"); forced != nullptr && *forced != '\0') {
+    auto path = find_in_path(forced);
+    auto tc = path ? probe_nvcc(*path) : std::nullopt;
+    if (!tc)
+      throw UsageError(fmt::format("WORKBOOK_NVCC={} does not name a working nvcc", forced),
+                       "point it at the nvcc of a CUDA toolkit (e.g. /usr/local/cuda/bin/nvcc), or unset it");
+    return tc;
+  }
+  std::vector<std::filesystem::path> candidates;
+  if (auto on_path = find_in_path("nvcc")) candidates.push_back(*on_path);
+  candidates.emplace_back("/usr/local/cuda/bin/nvcc");
+  if (const char* home = std::getenv("CUDA_HOME"); home != nullptr && *home != '\0')
+    candidates.push_back(std::filesystem::path(home) / "bin" / "nvcc");
+  for (const auto& c : candidates) {
+    if (!find_in_path(c.string())) continue;
+    if (auto tc = probe_nvcc(c)) return tc;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> arch_from_compute_cap(std::string_view compute_cap) {
+  static const std::regex cc_re(R"(([0-9]{1,2})\.([0-9]))");
+  std::string s = trim(compute_cap);
+  std::smatch m;
+  if (!std::regex_match(s, m, cc_re)) return std::nullopt;
+  return "sm_" + m[1].str() + m[2].str();
+}
+
+std::optional<std::string> detect_gpu_arch() {
+  if (!find_in_path("nvidia-smi")) return std::nullopt;
+  ProcessOptions o;
+  o.argv = {"nvidia-smi", "--query-gpu=compute_cap", "--format=csv,noheader"};
+  o.timeout_s = 20;
+  ProcessResult r;
+  try {
+    r = run_process(o);
+  } catch (const Error&) {
+    return std::nullopt;
+  }
+  if (!r.exited_ok()) return std::nullopt;
+  auto lines = nonblank_lines(r.out);
+  if (lines.empty()) return std::nullopt;
+  return arch_from_compute_cap(lines.front());
+}
+
+bool is_valid_arch(std::string_view arch) {
+  static const std::regex arch_re(R"((sm|compute)_[0-9]{2,3}[af]?|native)");
+  return std::regex_match(arch.begin(), arch.end(), arch_re);
+}
+
+std::string resolve_arch(std::optional<std::string> forced) {
+  if (forced) {
+    if (!is_valid_arch(*forced))
+      throw UsageError(fmt::format("`{}` is not a GPU architecture nvcc accepts here", *forced),
+                       "use sm_NN for the GPU's compute capability N.N (sm_75 T4, sm_86 RTX 30xx, "
+                       "sm_90 H100), compute_NN for PTX only, or native");
+    return *forced;
+  }
+  if (auto detected = detect_gpu_arch()) return *detected;
+  return "native";
+}
+
+}  // namespace workbook

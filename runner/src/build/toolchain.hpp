@@ -1,0 +1,38 @@
+// Finding the CUDA compiler and choosing the GPU architecture labs are compiled for.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace workbook {
+
+// The nvcc the runner compiles labs with.
+struct Toolchain {
+  std::filesystem::path nvcc;  // absolute path of the nvcc executable
+  std::string version;         // last line of `nvcc --version`, e.g. "Build cuda_13.0.r13.0/compiler.36424714_0"
+  std::string release;         // "13.0" from "release 13.0, V13.0.88"; empty when not found
+};
+
+// Finds nvcc: $WORKBOOK_NVCC, then PATH, then /usr/local/cuda/bin/nvcc, then
+// $CUDA_HOME/bin/nvcc; its version comes from `nvcc --version`. nullopt when none is
+// found. Throws UsageError when WORKBOOK_NVCC is set but does not name a working nvcc.
+std::optional<Toolchain> find_nvcc();
+
+// Asks nvidia-smi for the first GPU's compute capability ("9.0" -> "sm_90"). nullopt when
+// nvidia-smi is missing, fails, or prints something else.
+std::optional<std::string> detect_gpu_arch();
+
+// "9.0" -> "sm_90", "12.0" -> "sm_120"; nullopt when `compute_cap` is not "<major>.<minor>".
+std::optional<std::string> arch_from_compute_cap(std::string_view compute_cap);
+
+// True for the -arch values the runner accepts: sm_NN, sm_NNa, sm_NNf, compute_NN,
+// compute_NNa, compute_NNf (two or three digits) and native.
+bool is_valid_arch(std::string_view arch);
+
+// The arch to compile for: `forced` (from --arch; validated, else UsageError), else the
+// detected GPU's, else "native".
+std::string resolve_arch(std::optional<std::string> forced);
+
+}  // namespace workbook

@@ -1,0 +1,88 @@
+// `workbook dev check`: the authors' check of all content (see dev/content_check.hpp).
+#include <fmt/format.h>
+
+#include <fstream>
+
+#include "cmd/registry.hpp"
+#include "dev/content_check.hpp"
+#include "journal/journal.hpp"
+#include "run/report_print.hpp"
+#include "util/error.hpp"
+
+namespace workbook {
+
+namespace {
+
+struct DevOptions {
+  DevCheckOptions check;
+  std::string report;
+  bool json = false;
+};
+
+void print_human(const DevCheckResult& r, const Style& s) {
+  fmt::print("Device: {} · arch {}\n", r.device, r.arch);
+  if (!r.problems.empty()) {
+    fmt::print("{}\n", s.red(fmt::format("{} content problem(s):", r.problems.size())));
+    for (const auto& p : r.problems) fmt::print("  {}\n", p);
+  }
+  for (const auto& row : r.rows) {
+    std::string status = row.ok ? s.green(" ok ") : s.red("FAIL");
+    std::string what = row.ran ? fmt::format("compiled, ran: {} (expected {})", row.verdict, row.expected)
+                               : row.compiled ? "compiled" : "did not compile";
+    fmt::print("  {}  {:<28} {:<9} {}\n", status, row.lab, row.variant, what);
+    if (!row.problem.empty()) fmt::print("        {}\n", s.dim(row.problem));
+    if (!row.compiled && !row.diagnostics.empty()) fmt::print("{}\n", row.diagnostics);
+  }
+  std::size_t bad = static_cast<std::size_t>(std::count_if(r.rows.begin(), r.rows.end(), [](const DevLabRow& x) { return !x.ok; }));
+  fmt::print("{} passed, {} failed\n", r.rows.size() - bad, bad + (r.problems.empty() ? 0 : 1));
+}
+
+}  // namespace
+
+void setup_dev(CLI::App& app, CommandContext& ctx) {
+  auto* dev = app.add_subcommand("dev", "Tools for content authors");
+  dev->require_subcommand(1);
+  auto* cmd = dev->add_subcommand("check", "Validate all content; compile every lab and solution; with --run, run them");
+  auto o = std::make_shared<DevOptions>();
+  cmd->add_flag("--run", o->check.run, "Also run every solution (must pass) and starter (must fail); needs a GPU");
+  cmd->add_flag("--quick", o->check.quick, "Run with each parameter's quick value");
+  cmd->add_option("--arch", o->check.arch, "Compile for this architecture, e.g. sm_90 (works without a GPU)");
+  cmd->add_option("--lab", o->check.only, "Only this lab (repeatable)");
+  cmd->add_option("--report", o->report, "Write the markdown report here, e.g. docs/validation/H200.md");
+  cmd->add_flag("--json", o->json, "Print JSON");
+  cmd->footer("Examples:\n  workbook dev check --arch sm_90\n  workbook dev check --run --report docs/validation/H200.md");
+  cmd->callback([&ctx, o] {
+    Style style = ctx.global.style();
+    Catalog catalog = ctx.global.catalog();
+    Workspace ws = ctx.global.open_workspace();
+    ws.ensure();
+    Journal journal(ws.journal_path());
+    DevCheckResult r = dev_check({catalog, ws, journal, style}, o->check);
+    if (!o->report.empty()) {
+      std::string cmdline = "workbook dev check";
+      if (o->check.run) cmdline += " --run";
+      if (o->check.quick) cmdline += " --quick";
+      if (o->check.arch) cmdline += " --arch " + *o->check.arch;
+      cmdline += " --report " + o->report;
+      std::ofstream out(o->report);
+      out << markdown_report(r, cmdline);
+      if (!out) throw UsageError("cannot write the report to " + o->report);
+    }
+    if (o->json) {
+      nlohmann::json rows = nlohmann::json::array();
+      for (const auto& row : r.rows) {
+        nlohmann::json j = {{"lab", row.lab}, {"variant", row.variant}, {"compiled", row.compiled}, {"ran", row.ran},
+                            {"verdict", row.verdict}, {"expected", row.expected}, {"ok", row.ok}, {"problem", row.problem}};
+        if (row.report) j["report"] = report_json(*row.report);
+        rows.push_back(j);
+      }
+      print_json({{"ok", r.ok()}, {"device", r.device}, {"arch", r.arch}, {"problems", r.problems}, {"labs", rows}});
+    } else {
+      print_human(r, style);
+      if (!o->report.empty()) fmt::print("Report written to {}\n", o->report);
+    }
+    ctx.exit_code = r.ok() ? 0 : 1;
+  });
+}
+
+}  // namespace workbook

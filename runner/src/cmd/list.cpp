@@ -1,0 +1,35 @@
+// `workbook list [--json]`: the modules that have content, and their labs.
+#include <fmt/format.h>
+
+#include "cmd/registry.hpp"
+
+namespace workbook {
+
+void setup_list(CLI::App& app, CommandContext& ctx) {
+  auto* cmd = app.add_subcommand("list", "List the modules and their labs");
+  auto json_out = std::make_shared<bool>(false);
+  cmd->add_flag("--json", *json_out, "Print JSON");
+  cmd->footer("Example: workbook list --json");
+  cmd->callback([&ctx, json_out] {
+    Catalog catalog = ctx.global.catalog();
+    std::vector<Module> modules = catalog.load_all();
+    if (*json_out) {
+      nlohmann::json j = nlohmann::json::array();
+      for (const auto& m : modules) {
+        nlohmann::json labs = nlohmann::json::array();
+        for (const auto& lab : m.labs) labs.push_back({{"id", lab.id}, {"title", lab.title}});
+        j.push_back({{"module", m.id}, {"title", m.title}, {"labs", labs}});
+      }
+      print_json(j);
+      return;
+    }
+    Style s = ctx.global.style();
+    for (const auto& m : modules) {
+      fmt::print("{}  {}\n", s.bold(m.id), m.title);
+      for (const auto& lab : m.labs) fmt::print("    {:<28} {}\n", lab.id, s.dim(lab.title));
+    }
+    if (modules.empty()) fmt::print("No modules have content in {}.\n", catalog.root().string());
+  });
+}
+
+}  // namespace workbook

@@ -1,0 +1,30 @@
+// The command table and the options shared by all commands (see registry.hpp).
+#include "cmd/registry.hpp"
+
+#include <fmt/format.h>
+
+namespace workbook {
+
+const std::vector<CommandEntry>& command_table() {
+  static const std::vector<CommandEntry> table = {
+      {"list", setup_list}, {"show", setup_show},   {"run", setup_run},
+      {"init", setup_init}, {"reset", setup_reset}, {"dev", setup_dev},
+  };
+  return table;
+}
+
+Catalog GlobalOptions::catalog() const {
+  std::optional<std::filesystem::path> dir;
+  if (content) dir = *content;
+  return Catalog(find_content_root(dir));
+}
+
+Workspace GlobalOptions::open_workspace() const {
+  std::optional<std::filesystem::path> dir;
+  if (workspace) dir = *workspace;
+  return Workspace::resolve(dir);
+}
+
+void print_json(const nlohmann::json& j) { fmt::print("{}\n", j.dump(2)); }
+
+}  // namespace workbook

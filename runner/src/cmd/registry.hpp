@@ -1,0 +1,56 @@
+// The command table: every subcommand of `workbook` registers here, one file each under
+// runner/src/cmd/. A command file only declares options and calls into the library.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "content/catalog.hpp"
+#include "ui/style.hpp"
+#include "workspace/workspace.hpp"
+
+namespace workbook {
+
+// Options every command understands.
+struct GlobalOptions {
+  std::optional<std::string> content;    // --content DIR
+  std::optional<std::string> workspace;  // --workspace DIR
+  bool no_color = false;                 // --no-color
+
+  Catalog catalog() const;
+  Workspace open_workspace() const;
+  Style style() const { return Style::for_stdout(no_color); }
+};
+
+// What a command's callback sees; it sets exit_code (errors are thrown, not exited).
+struct CommandContext {
+  GlobalOptions& global;
+  int& exit_code;
+};
+
+using CommandSetup = void (*)(CLI::App& app, CommandContext& ctx);
+
+struct CommandEntry {
+  const char* name;
+  CommandSetup setup;
+};
+
+// Every command, in the order `workbook --help` lists them.
+const std::vector<CommandEntry>& command_table();
+
+// Each command's setup function (defined in runner/src/cmd/<name>.cpp).
+void setup_list(CLI::App& app, CommandContext& ctx);
+void setup_show(CLI::App& app, CommandContext& ctx);
+void setup_run(CLI::App& app, CommandContext& ctx);
+void setup_init(CLI::App& app, CommandContext& ctx);
+void setup_reset(CLI::App& app, CommandContext& ctx);
+void setup_dev(CLI::App& app, CommandContext& ctx);
+
+// Prints one JSON value to stdout (pretty, trailing newline).
+void print_json(const nlohmann::json& j);
+
+}  // namespace workbook

@@ -1,0 +1,89 @@
+// `workbook run <lab>`: predict, build, run, grade and record one lab.
+#include <fmt/format.h>
+
+#include "cmd/registry.hpp"
+#include "journal/journal.hpp"
+#include "run/lab_run.hpp"
+#include "run/report_print.hpp"
+#include "ui/prompt.hpp"
+#include "util/error.hpp"
+
+namespace workbook {
+
+namespace {
+
+struct RunOptions {
+  RunRequest req;
+  bool solution = false;
+  std::string file;
+  bool json = false;
+  std::optional<std::string> explain;
+  std::optional<std::uint64_t> seed;
+};
+
+void ask_explanation(Journal& journal, const RunReport& report, const Style& s) {
+  std::string prompt = report.lab.explain_prompt.empty()
+                           ? "Explain the main figure with a model (roofline, occupancy, Amdahl) in one or two sentences"
+                           : report.lab.explain_prompt;
+  fmt::print("\n{}\n", s.bold(prompt));
+  auto line = ask_line("> ");
+  if (line && !line->empty()) {
+    journal.record_explanation(report.run_id, *line);
+    fmt::print("{}\n", s.dim("Kept with run #" + std::to_string(report.run_id) + "."));
+  }
+}
+
+}  // namespace
+
+void setup_run(CLI::App& app, CommandContext& ctx) {
+  auto* cmd = app.add_subcommand("run", "Predict, build, run, grade and record a lab");
+  auto o = std::make_shared<RunOptions>();
+  cmd->add_option("lab", o->req.lab, "The lab, e.g. module14/tiled_gemm")->required();
+  auto* sol = cmd->add_flag("--solution", o->solution, "Run the reference solution instead of your copy");
+  cmd->add_option("--file", o->file, "Run this source file as the lab")->excludes(sol);
+  cmd->add_option("-p,--param", o->req.params, "Set a parameter: NAME=VALUE (repeatable)");
+  cmd->add_option("--predict", o->req.predict, "Give a prediction: ID=VALUE (repeatable)");
+  cmd->add_flag("--no-predict", o->req.no_predict, "Do not ask for predictions");
+  cmd->add_flag("--quick", o->req.quick, "Use each parameter's quick (small) value");
+  cmd->add_option("--timeout", o->req.timeout_s, "Time limit in seconds (default: the lab's, usually 60)");
+  cmd->add_option("--arch", o->req.arch, "Compile for this GPU architecture, e.g. sm_90 (default: detected)");
+  cmd->add_option("--gpu", o->req.gpu, "Take expected ranges from this spec sheet id (data/gpus.yaml)");
+  cmd->add_option("--seed", o->seed, "Seed for the random inputs (default: fresh each run)");
+  cmd->add_option("--explain", o->explain, "Your explanation of the main figure (instead of the prompt)");
+  cmd->add_flag("--json", o->json, "Print one JSON object instead of the report");
+  cmd->footer(R"(Examples:
+  workbook run module14/tiled_gemm
+  workbook run module14/tiled_gemm --solution --predict speedup=3 --predict reason=1
+  workbook run module14/tiled_gemm --no-predict --json -p N=512 --timeout 30
+Your copy of the starter lives in the workspace (labs/moduleNN/); predictions are
+recorded before the build and can never be changed.)");
+  cmd->callback([&ctx, o] {
+    RunRequest req = o->req;
+    if (o->solution) req.variant = LabVariant::solution;
+    if (!o->file.empty()) {
+      req.variant = LabVariant::file;
+      req.file = o->file;
+    }
+    req.seed = o->seed;
+    req.interactive = !o->json && interactive_terminal();
+    req.verbose = !o->json;
+    Style style = ctx.global.style();
+    Catalog catalog = ctx.global.catalog();
+    Workspace workspace = ctx.global.open_workspace();
+    workspace.ensure();
+    Journal journal(workspace.journal_path());
+    RunReport report = run_lab({catalog, workspace, journal, style}, req);
+    if (o->explain && !o->explain->empty()) journal.record_explanation(report.run_id, *o->explain);
+    if (o->json) {
+      nlohmann::json j = report_json(report);
+      if (o->explain) j["explanation"] = *o->explain;
+      print_json(j);
+    } else {
+      print_report(report, style);
+      if (report.ran && !o->explain && req.interactive) ask_explanation(journal, report, style);
+    }
+    ctx.exit_code = exit_code_for(report);
+  });
+}
+
+}  // namespace workbook

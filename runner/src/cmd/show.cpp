@@ -1,0 +1,104 @@
+// `workbook show <module|lab> [--json]`: a module's objectives and labs, or a lab's goal,
+// steps, parameters, predictions, and its expected figures on this GPU beside the workbook's.
+#include <fmt/format.h>
+
+#include "cmd/registry.hpp"
+#include "run/device_context.hpp"
+#include "run/expected_table.hpp"
+#include "run/report_print.hpp"
+
+namespace workbook {
+
+namespace {
+
+struct ShowOptions {
+  std::string what;
+  bool json = false;
+  std::optional<std::string> gpu;
+};
+
+void show_module(const Module& m, const Style& s, bool json) {
+  if (json) {
+    nlohmann::json labs = nlohmann::json::array();
+    for (const auto& lab : m.labs) labs.push_back({{"id", lab.id}, {"title", lab.title}, {"goal", lab.goal}});
+    print_json({{"module", m.id}, {"title", m.title}, {"objectives", m.objectives}, {"labs", labs}});
+    return;
+  }
+  fmt::print("{}  {}\n\n{}\n", s.bold(m.id), s.bold(m.title), "After this module you can:");
+  for (const auto& o : m.objectives) fmt::print("  - {}\n", o);
+  fmt::print("\nLabs:\n");
+  for (const auto& lab : m.labs) fmt::print("  {:<28} {}\n", lab.id, lab.title);
+  if (m.labs.empty()) fmt::print("  (none yet)\n");
+}
+
+std::string range_of(const ExpectedRow& r) {
+  if (!r.note.empty()) return r.note;
+  if (r.lo && r.hi) return fmt::format("{} - {}", format_figure(*r.lo, ""), format_figure(*r.hi, r.unit));
+  if (r.lo) return ">= " + format_figure(*r.lo, r.unit);
+  if (r.hi) return "<= " + format_figure(*r.hi, r.unit);
+  return "-";
+}
+
+void show_lab(const LabSpec& lab, const DeviceContext& dev, const Style& s, bool json) {
+  auto rows = expected_rows(lab, dev.figures, dev.reference ? dev.reference->name : "T4");
+  if (json) {
+    nlohmann::json params = nlohmann::json::array(), preds = nlohmann::json::array(), exp = nlohmann::json::array();
+    for (const auto& p : lab.params) {
+      params.push_back({{"name", p.name}, {"default", p.default_value}, {"quick", p.quick ? nlohmann::json(*p.quick) : nlohmann::json()}, {"doc", p.doc}});
+    }
+    for (const auto& p : lab.predictions) {
+      preds.push_back({{"id", p.id}, {"kind", to_string(p.kind)}, {"prompt", p.prompt}, {"unit", p.unit}, {"choices", p.choices}});
+    }
+    for (const auto& r : rows) {
+      exp.push_back({{"metric", r.metric}, {"unit", r.unit}, {"derived", r.derived},
+                     {"min", r.lo ? nlohmann::json(*r.lo) : nlohmann::json()},
+                     {"max", r.hi ? nlohmann::json(*r.hi) : nlohmann::json()}, {"note", r.note}, {"reference", r.reference}});
+    }
+    print_json({{"lab", lab.id}, {"title", lab.title}, {"goal", lab.goal}, {"steps", lab.steps}, {"source", lab.source},
+                {"params", params}, {"checks", lab.checks}, {"predictions", preds}, {"device", dev.describe()},
+                {"expected", exp}});
+    return;
+  }
+  fmt::print("{}  {}\n\n{}\n\n", s.bold(lab.id), s.bold(lab.title), lab.goal);
+  for (std::size_t i = 0; i < lab.steps.size(); ++i) fmt::print("  {}. {}\n", i + 1, lab.steps[i]);
+  if (!lab.params.empty()) {
+    fmt::print("\nParameters (-p NAME=VALUE):\n");
+    for (const auto& p : lab.params) {
+      fmt::print("  {:<10} {:<10} {}\n", p.name, format_figure(p.default_value, ""), s.dim(p.doc));
+    }
+  }
+  if (!lab.predictions.empty()) {
+    fmt::print("\nYou will be asked to predict:\n");
+    for (const auto& p : lab.predictions) fmt::print("  {:<12} {}\n", p.id, p.prompt);
+  }
+  fmt::print("\nExpected on {}:\n", dev.describe());
+  for (const auto& r : rows) {
+    fmt::print("  {:<16} {:<32} {}\n", r.metric, range_of(r), s.dim(r.reference));
+  }
+  if (!dev.note.empty()) fmt::print("{}\n", s.dim(dev.note));
+  fmt::print("\nRun it: workbook run {}\n", lab.id);
+}
+
+}  // namespace
+
+void setup_show(CLI::App& app, CommandContext& ctx) {
+  auto* cmd = app.add_subcommand("show", "Show a module, or a lab with its expected figures on your GPU");
+  auto o = std::make_shared<ShowOptions>();
+  cmd->add_option("what", o->what, "A module (module14, 14) or a lab (module14/tiled_gemm)")->required();
+  cmd->add_option("--gpu", o->gpu, "Show the expected figures for this spec sheet id (e.g. t4, h100-sxm)");
+  cmd->add_flag("--json", o->json, "Print JSON");
+  cmd->footer("Examples:\n  workbook show 14\n  workbook show module14/tiled_gemm --gpu t4");
+  cmd->callback([&ctx, o] {
+    Catalog catalog = ctx.global.catalog();
+    LabRef ref = parse_lab_ref_or_throw(o->what);
+    Style s = ctx.global.style();
+    if (ref.name.empty()) {
+      show_module(catalog.load_module(ref.module), s, o->json);
+    } else {
+      LabSpec lab = catalog.find_lab(ref);
+      show_lab(lab, load_device_context(catalog, o->gpu), s, o->json);
+    }
+  });
+}
+
+}  // namespace workbook

@@ -1,0 +1,106 @@
+// Content root discovery and module loading (see catalog.hpp).
+#include "content/catalog.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cstdlib>
+
+#include "content/manifest_load.hpp"
+#include "util/error.hpp"
+
+namespace workbook {
+namespace fs = std::filesystem;
+
+namespace {
+
+bool looks_like_content(const fs::path& dir) {
+  std::error_code ec;
+  return fs::is_directory(dir / "modules", ec) && fs::is_regular_file(dir / "labs" / "common" / "workbook.cuh", ec);
+}
+
+fs::path executable_dir() {
+  std::error_code ec;
+  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  return ec ? fs::path() : exe.parent_path();
+}
+
+}  // namespace
+
+fs::path find_content_root(const std::optional<fs::path>& flag) {
+  auto check = [](const fs::path& dir, const std::string& from) {
+    if (!looks_like_content(dir)) {
+      throw UsageError(fmt::format("{} names '{}', which holds no workbook content", from, dir.string()),
+                       "point it at the folder that holds modules/ and labs/common/workbook.cuh");
+    }
+    return fs::absolute(dir).lexically_normal();
+  };
+  if (flag) return check(*flag, "--content");
+  if (const char* env = std::getenv("WORKBOOK_CONTENT"); env && *env) return check(env, "WORKBOOK_CONTENT");
+  std::vector<fs::path> tried;
+  fs::path exe_dir = executable_dir();
+  for (fs::path dir = exe_dir; !dir.empty(); dir = dir.parent_path()) {
+    tried.push_back(dir);
+    if (looks_like_content(dir)) return dir;
+    if (dir == dir.root_path()) break;
+  }
+  if (!exe_dir.empty()) {
+    fs::path share = exe_dir.parent_path() / "share" / "workbook";
+    if (looks_like_content(share)) return share;
+  }
+  throw UsageError("cannot find the workbook content (modules/, labs/, exercises/)",
+                   "run from a checkout or an installed copy, or pass --content DIR or set WORKBOOK_CONTENT");
+}
+
+std::vector<int> Catalog::module_numbers() const {
+  std::vector<int> out;
+  for (int n = 1; n <= kModuleCount; ++n) {
+    if (fs::is_regular_file(root_ / "modules" / module_id(n) / "module.yaml")) out.push_back(n);
+  }
+  return out;
+}
+
+Module Catalog::load_module(int number) const {
+  fs::path file = root_ / "modules" / module_id(number) / "module.yaml";
+  if (!fs::is_regular_file(file)) {
+    std::string have;
+    for (int n : module_numbers()) have += (have.empty() ? "" : ", ") + module_id(n);
+    throw UsageError(fmt::format("{} has no content yet", module_id(number)),
+                     fmt::format("modules with content: {}", have.empty() ? "(none)" : have));
+  }
+  Problems problems;
+  Module m = read_module(file, number, root_, problems);
+  problems.throw_if_any();
+  return m;
+}
+
+std::vector<Module> Catalog::load_all() const {
+  Problems problems;
+  std::vector<Module> out;
+  for (int n : module_numbers()) {
+    out.push_back(read_module(root_ / "modules" / module_id(n) / "module.yaml", n, root_, problems));
+  }
+  problems.throw_if_any();
+  return out;
+}
+
+LabSpec Catalog::find_lab(const LabRef& ref) const {
+  Module m = load_module(ref.module);
+  for (const auto& lab : m.labs) {
+    if (lab.name == ref.name) return lab;
+  }
+  std::string have;
+  for (const auto& lab : m.labs) have += (have.empty() ? "" : ", ") + lab.id;
+  throw UsageError(fmt::format("{} has no lab '{}'", m.id, ref.name),
+                   fmt::format("labs in {}: {}", m.id, have.empty() ? "(none yet)" : have));
+}
+
+fs::path Catalog::starter_path(const LabSpec& lab) const {
+  return root_ / "labs" / lab.id.substr(0, lab.id.find('/')) / lab.source;
+}
+
+fs::path Catalog::solution_path(const LabSpec& lab) const {
+  return root_ / "solutions" / lab.id.substr(0, lab.id.find('/')) / lab.source;
+}
+
+}  // namespace workbook

@@ -1,0 +1,113 @@
+// The module manifest (modules/moduleNN/module.yaml) as typed structs. The format is
+// documented field by field in docs/authoring.md; format_version 1.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace workbook {
+
+inline constexpr int kManifestFormatVersion = 1;
+
+// Where a measured metric should land on this GPU. Either a fixed value with a
+// tolerance (`equals`, `tolerance`), or a range whose ends are expressions over device
+// figures, parameters, the lab's `vars` and reported metrics (`min`, `max`; one may be absent).
+struct ExpectedRange {
+  std::string min_expr;     // empty: no lower bound
+  std::string max_expr;     // empty: no upper bound
+  std::string equals_expr;  // non-empty: fixed value; tolerance applies
+  double tolerance = 0;     // absolute, for `equals`
+  std::string hint;         // shown when the value falls outside
+  int line = 0;
+};
+
+// A figure from the workbook measured on another GPU (the Colab T4), shown beside ours.
+struct Reference {
+  std::string gpu;  // an id from data/gpus.yaml, e.g. "t4"
+  std::optional<double> min, max, value;
+  std::string source;  // e.g. "workbook, Module 14 lab"
+};
+
+// A metric the lab reports (`expr` empty) or the runner derives (`expr` set).
+struct MetricSpec {
+  std::string name;
+  std::string unit;
+  std::string doc;
+  std::string expr;  // derived metrics only: over reported metrics and parameters
+  std::optional<ExpectedRange> expected;
+  std::optional<Reference> reference;
+  int line = 0;
+};
+
+// A lab parameter: `-p NAME=VALUE` overrides it; `quick` is used by smoke runs.
+struct ParamSpec {
+  std::string name;
+  double default_value = 0;
+  std::optional<double> quick;
+  std::string doc;
+  int line = 0;
+};
+
+enum class PredictionKind { number, choice, yesno };
+
+// A question asked (and recorded) before the lab is built.
+struct PredictionSpec {
+  std::string id;
+  PredictionKind kind = PredictionKind::number;
+  std::string prompt;
+  std::string unit;                  // number: the unit the learner answers in
+  std::string metric;                // number: the metric it is scored against
+  std::vector<std::string> choices;  // choice: the options (learner picks one)
+  std::string answer;                // choice/yesno: the right option ("yes"/"no" for yesno)
+  std::string answer_expr;           // choice/yesno instead of `answer`: an expression whose value
+                                     // (1-based choice index; yes = non-zero) is decided by the run
+  std::string why;                   // shown after grading: the model behind the answer
+  int line = 0;
+};
+
+// A named expression the lab's other expressions can use (e.g. flops: "2*N*N*N").
+struct VarSpec {
+  std::string name;
+  std::string expr;
+  int line = 0;
+};
+
+enum class LabLanguage { cuda, host };
+
+struct LabSpec {
+  std::string name;   // "tiled_gemm"
+  std::string id;     // "module14/tiled_gemm"
+  std::string title;
+  std::string goal;
+  std::string source;  // file name under labs/moduleNN/ and solutions/moduleNN/
+  LabLanguage language = LabLanguage::cuda;
+  std::vector<std::string> steps;
+  double timeout_s = 60;
+  std::vector<std::string> flags;  // extra compiler flags
+  std::vector<std::string> libs;   // e.g. -lcublas
+  std::vector<ParamSpec> params;
+  std::vector<std::string> checks;  // must be reported, and pass
+  std::vector<VarSpec> vars;
+  std::vector<MetricSpec> metrics;  // reported by the lab
+  std::vector<MetricSpec> derived;  // computed by the runner
+  std::vector<PredictionSpec> predictions;
+  std::string explain_prompt;  // the "explain the number with a model" question
+  int line = 0;
+};
+
+struct Module {
+  int number = 0;
+  std::string id;  // "module14"
+  std::string title;
+  std::vector<std::string> objectives;
+  std::vector<LabSpec> labs;
+  std::filesystem::path file;
+  std::filesystem::path dir;
+};
+
+const char* to_string(PredictionKind kind);
+const char* to_string(LabLanguage language);
+
+}  // namespace workbook

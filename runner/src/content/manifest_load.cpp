@@ -1,0 +1,316 @@
+// Manifest loading and validation (see manifest_load.hpp and docs/authoring.md).
+#include "content/manifest_load.hpp"
+
+#include <fmt/format.h>
+
+#include <regex>
+#include <set>
+
+#include "content/lab_id.hpp"
+#include "device/figures.hpp"
+#include "grade/expr.hpp"
+#include "util/error.hpp"
+
+namespace workbook {
+
+const char* to_string(PredictionKind kind) {
+  switch (kind) {
+    case PredictionKind::number: return "number";
+    case PredictionKind::choice: return "choice";
+    case PredictionKind::yesno: return "yesno";
+  }
+  return "?";
+}
+
+const char* to_string(LabLanguage language) {
+  return language == LabLanguage::cuda ? "cuda" : "host";
+}
+
+namespace {
+
+const std::regex kNamePattern("^[a-z][a-z0-9_]{0,63}$");
+const std::regex kParamPattern("^[A-Za-z_][A-Za-z0-9_]{0,63}$");
+
+bool valid_name(const std::string& s) { return std::regex_match(s, kNamePattern); }
+
+// Iterates a list-valued key, giving each element a MapReader with an indexed field name.
+template <typename F>
+void for_each_map(MapReader& parent, const std::string& key, bool required, F&& f) {
+  YAML::Node list = parent.node(key);
+  if (!present(list)) {
+    if (required && parent.ok()) parent.problem(key, "is required");
+    return;
+  }
+  if (!list.IsSequence()) {
+    parent.problem(key, "must be a list (lines starting with '- ')");
+    return;
+  }
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    MapReader item(list[i], parent.file(), fmt::format("{}[{}]", parent.path(key), i), parent.problems());
+    f(item);
+    item.finish();
+  }
+}
+
+std::optional<ExpectedRange> read_expected(MapReader& parent) {
+  YAML::Node n = parent.node("expected");
+  if (!present(n)) return std::nullopt;
+  MapReader r(n, parent.file(), parent.path("expected"), parent.problems());
+  ExpectedRange e;
+  e.line = line_of(n);
+  e.min_expr = r.str("min", false).value_or("");
+  e.max_expr = r.str("max", false).value_or("");
+  e.equals_expr = r.str("equals", false).value_or("");
+  e.tolerance = r.number("tolerance", false).value_or(0);
+  e.hint = r.str("hint", false).value_or("");
+  if (r.ok() && e.min_expr.empty() && e.max_expr.empty() && e.equals_expr.empty()) {
+    r.problem("", "needs `min` and/or `max`, or `equals`");
+  }
+  if (!e.equals_expr.empty() && (!e.min_expr.empty() || !e.max_expr.empty())) {
+    r.problem("equals", "cannot be combined with min/max");
+  }
+  if (e.tolerance < 0) r.problem("tolerance", "must not be negative");
+  r.finish();
+  return e;
+}
+
+std::optional<Reference> read_reference(MapReader& parent) {
+  YAML::Node n = parent.node("reference");
+  if (!present(n)) return std::nullopt;
+  MapReader r(n, parent.file(), parent.path("reference"), parent.problems());
+  Reference ref;
+  ref.gpu = r.str("gpu", true).value_or("");
+  ref.min = r.number("min", false);
+  ref.max = r.number("max", false);
+  ref.value = r.number("value", false);
+  ref.source = r.str("source", false).value_or("");
+  if (r.ok() && !ref.min && !ref.max && !ref.value) r.problem("", "needs `value`, or `min` and/or `max`");
+  r.finish();
+  return ref;
+}
+
+MetricSpec read_metric(MapReader& r, bool derived) {
+  MetricSpec m;
+  m.line = r.line();
+  m.name = r.str("name", true).value_or("");
+  if (!m.name.empty() && !valid_name(m.name)) r.problem("name", "must be [a-z][a-z0-9_]*");
+  m.unit = r.str("unit", false).value_or("");
+  m.doc = r.str("doc", false).value_or("");
+  if (derived) m.expr = r.str("expr", true).value_or("");
+  m.expected = read_expected(r);
+  m.reference = read_reference(r);
+  return m;
+}
+
+PredictionSpec read_prediction(MapReader& r) {
+  PredictionSpec p;
+  p.line = r.line();
+  p.id = r.str("id", true).value_or("");
+  if (!p.id.empty() && !valid_name(p.id)) r.problem("id", "must be [a-z][a-z0-9_]*");
+  std::string kind = r.str("kind", true).value_or("number");
+  if (kind == "number") p.kind = PredictionKind::number;
+  else if (kind == "choice") p.kind = PredictionKind::choice;
+  else if (kind == "yesno") p.kind = PredictionKind::yesno;
+  else r.problem("kind", fmt::format("must be number, choice or yesno, got '{}'", kind));
+  p.prompt = r.str("prompt", true).value_or("");
+  p.unit = r.str("unit", false).value_or("");
+  p.metric = r.str("metric", p.kind == PredictionKind::number).value_or("");
+  p.choices = r.str_list("choices", p.kind == PredictionKind::choice);
+  p.answer = r.str("answer", false).value_or("");
+  p.answer_expr = r.str("answer_expr", false).value_or("");
+  p.why = r.str("why", false).value_or("");
+  if (p.kind != PredictionKind::number) {
+    if (p.answer.empty() == p.answer_expr.empty()) {
+      r.problem("answer", "give exactly one of `answer` and `answer_expr`");
+    }
+    if (p.kind == PredictionKind::choice && !p.answer.empty() &&
+        std::find(p.choices.begin(), p.choices.end(), p.answer) == p.choices.end()) {
+      r.problem("answer", fmt::format("'{}' is not one of the choices", p.answer));
+    }
+    if (p.kind == PredictionKind::yesno && !p.answer.empty() && p.answer != "yes" && p.answer != "no") {
+      r.problem("answer", "must be yes or no");
+    }
+    if (p.kind == PredictionKind::choice && p.choices.size() < 2) r.problem("choices", "needs at least two options");
+  }
+  return p;
+}
+
+ParamSpec read_param(MapReader& r) {
+  ParamSpec p;
+  p.line = r.line();
+  p.name = r.str("name", true).value_or("");
+  if (!p.name.empty() && (!std::regex_match(p.name, kParamPattern) || p.name == "seed" || p.name == "quick")) {
+    r.problem("name", "must be [A-Za-z_][A-Za-z0-9_]* and not the reserved seed or quick");
+  }
+  p.default_value = r.number("default", true).value_or(0);
+  p.quick = r.number("quick", false);
+  p.doc = r.str("doc", false).value_or("");
+  return p;
+}
+
+// Every expression of the lab may only name figures that will exist when it is evaluated.
+void check_expressions(const LabSpec& lab, const std::string& file, Problems& problems) {
+  std::set<std::string> known(device_figure_names().begin(), device_figure_names().end());
+  for (const auto& p : lab.params) known.insert(p.name);
+  auto check = [&](const std::string& expr, int line, const std::string& field) {
+    if (expr.empty()) return;
+    try {
+      for (const auto& v : variables_of(expr)) {
+        if (!known.count(v)) problems.add(file, line, field, fmt::format("expression uses unknown name '{}'", v));
+      }
+    } catch (const Error& e) {
+      problems.add(file, line, field, e.what());
+    }
+  };
+  std::string base = "labs." + lab.name;
+  for (const auto& v : lab.vars) {
+    check(v.expr, v.line, base + ".vars." + v.name);
+    known.insert(v.name);
+  }
+  for (const auto& m : lab.metrics) known.insert(m.name);
+  for (const auto& m : lab.derived) {
+    check(m.expr, m.line, base + ".derived." + m.name);
+    known.insert(m.name);
+  }
+  for (const auto* list : {&lab.metrics, &lab.derived}) {
+    for (const auto& m : *list) {
+      if (!m.expected) continue;
+      std::string f = base + ".metrics." + m.name + ".expected";
+      check(m.expected->min_expr, m.expected->line, f + ".min");
+      check(m.expected->max_expr, m.expected->line, f + ".max");
+      check(m.expected->equals_expr, m.expected->line, f + ".equals");
+    }
+  }
+  for (const auto& p : lab.predictions) {
+    check(p.answer_expr, p.line, base + ".predictions." + p.id + ".answer_expr");
+    if (p.kind == PredictionKind::number && !p.metric.empty() && !known.count(p.metric)) {
+      problems.add(file, p.line, base + ".predictions." + p.id + ".metric",
+                   fmt::format("'{}' is not a metric or derived metric of this lab", p.metric));
+    }
+  }
+}
+
+void check_unique(const std::vector<std::string>& names, const std::string& what, const std::string& file,
+                  int line, Problems& problems) {
+  std::set<std::string> seen;
+  for (const auto& n : names) {
+    if (!seen.insert(n).second) problems.add(file, line, what, fmt::format("'{}' appears twice", n));
+  }
+}
+
+LabSpec read_lab(MapReader& r, const Module& module, const std::filesystem::path& content_root) {
+  LabSpec lab;
+  lab.line = r.line();
+  lab.name = r.str("id", true).value_or("");
+  if (!lab.name.empty() && !is_valid_lab_name(lab.name)) {
+    r.problem("id", "must be [a-z][a-z0-9_]* (it becomes the lab id moduleNN/<id>)");
+  }
+  lab.id = module.id + "/" + lab.name;
+  lab.title = r.str("title", true).value_or("");
+  lab.goal = r.str("goal", true).value_or("");
+  lab.source = r.str("source", true).value_or("");
+  static const std::regex source_pattern("^[a-z][a-z0-9_]*\\.(cu|cpp)$");
+  if (!lab.source.empty()) {
+    if (!std::regex_match(lab.source, source_pattern)) {
+      r.problem("source", "must be a plain file name such as tiled_gemm.cu (no folders)");
+    } else {
+      for (const char* tree : {"labs", "solutions"}) {
+        auto path = content_root / tree / module.id / lab.source;
+        if (!std::filesystem::is_regular_file(path)) {
+          r.problem("source", fmt::format("{}/{}/{} does not exist", tree, module.id, lab.source));
+        }
+      }
+    }
+  }
+  std::string language = r.str("language", false).value_or("cuda");
+  if (language == "cuda") lab.language = LabLanguage::cuda;
+  else if (language == "host") lab.language = LabLanguage::host;
+  else r.problem("language", "must be cuda or host");
+  lab.steps = r.str_list("steps", true);
+  lab.timeout_s = r.number("timeout_s", false).value_or(60);
+  if (lab.timeout_s <= 0 || lab.timeout_s > 3600) r.problem("timeout_s", "must be between 0 and 3600 seconds");
+  if (YAML::Node b = r.node("build"); present(b)) {
+    MapReader br(b, r.file(), r.path("build"), r.problems());
+    lab.flags = br.str_list("flags", false);
+    lab.libs = br.str_list("libs", false);
+    for (const auto& f : lab.flags) {
+      if (f.empty() || f[0] != '-') br.problem("flags", fmt::format("'{}' is not a compiler option", f));
+    }
+    for (const auto& l : lab.libs) {
+      if (l.rfind("-l", 0) != 0) br.problem("libs", fmt::format("'{}' must be written -lNAME", l));
+    }
+    br.finish();
+  }
+  for_each_map(r, "params", false, [&](MapReader& pr) { lab.params.push_back(read_param(pr)); });
+  lab.checks = r.str_list("checks", true);
+  if (YAML::Node v = r.node("vars"); present(v)) {
+    if (!v.IsMap()) {
+      r.problem("vars", "must be a mapping of name: expression");
+    } else {
+      for (const auto& kv : v) {
+        VarSpec var{kv.first.Scalar(), kv.second.IsScalar() ? kv.second.Scalar() : "", line_of(kv.first)};
+        if (!valid_name(var.name)) r.problems().add(r.file(), var.line, r.path("vars"), fmt::format("'{}' must be [a-z][a-z0-9_]*", var.name));
+        if (var.expr.empty()) r.problems().add(r.file(), var.line, r.path("vars." + var.name), "must be an expression");
+        lab.vars.push_back(var);
+      }
+    }
+  }
+  for_each_map(r, "metrics", false, [&](MapReader& mr) { lab.metrics.push_back(read_metric(mr, false)); });
+  for_each_map(r, "derived", false, [&](MapReader& mr) { lab.derived.push_back(read_metric(mr, true)); });
+  for_each_map(r, "predictions", false, [&](MapReader& pr) { lab.predictions.push_back(read_prediction(pr)); });
+  lab.explain_prompt = r.str("explain", false).value_or("");
+
+  std::vector<std::string> names;
+  for (const auto& p : lab.params) names.push_back(p.name);
+  check_unique(names, r.path("params"), r.file(), lab.line, r.problems());
+  names.clear();
+  for (const auto& m : lab.metrics) names.push_back(m.name);
+  for (const auto& m : lab.derived) names.push_back(m.name);
+  for (const auto& v : lab.vars) names.push_back(v.name);
+  check_unique(names, r.path("metrics/derived/vars"), r.file(), lab.line, r.problems());
+  names.clear();
+  for (const auto& p : lab.predictions) names.push_back(p.id);
+  check_unique(names, r.path("predictions"), r.file(), lab.line, r.problems());
+  check_unique(lab.checks, r.path("checks"), r.file(), lab.line, r.problems());
+  check_expressions(lab, r.file(), r.problems());
+  return lab;
+}
+
+}  // namespace
+
+Module read_module(const std::filesystem::path& file, int number, const std::filesystem::path& content_root,
+                   Problems& problems) {
+  Module module;
+  module.number = number;
+  module.id = module_id(number);
+  module.file = file;
+  module.dir = file.parent_path();
+  std::string display = std::filesystem::relative(file, content_root).string();
+  if (display.empty() || display.rfind("..", 0) == 0) display = file.string();
+
+  YAML::Node root = load_yaml_file(file, problems);
+  if (!present(root)) {
+    if (root.IsNull()) problems.add(display, 0, "", "is empty");
+    return module;
+  }
+  MapReader r(root, display, "", problems);
+  auto version = r.integer("format_version", true);
+  if (version && *version != kManifestFormatVersion) {
+    r.problem("format_version", fmt::format("is {}, this runner reads version {}; update the runner or the manifest",
+                                            *version, kManifestFormatVersion));
+  }
+  auto declared = r.integer("module", true);
+  if (declared && *declared != number) {
+    r.problem("module", fmt::format("says {} but the file is in {}", *declared, module.id));
+  }
+  module.title = r.str("title", true).value_or("");
+  module.objectives = r.str_list("objectives", true);
+  for_each_map(r, "labs", false, [&](MapReader& lr) { module.labs.push_back(read_lab(lr, module, content_root)); });
+  std::vector<std::string> names;
+  for (const auto& lab : module.labs) names.push_back(lab.name);
+  check_unique(names, "labs", display, 0, problems);
+  r.finish();
+  return module;
+}
+
+}  // namespace workbook

@@ -1,0 +1,76 @@
+// Strict, line-aware reading of YAML content files. Every problem is collected as
+// "file:line: field: what is wrong" so a learner or author sees all of them at once;
+// nothing here throws on bad content (ContentError is raised by the caller at the end).
+#pragma once
+
+#include <yaml-cpp/yaml.h>
+
+#include <filesystem>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace workbook {
+
+// The problems found while reading one or more files.
+class Problems {
+ public:
+  void add(const std::string& file, int line, const std::string& field, const std::string& what);
+  bool empty() const { return list_.empty(); }
+  const std::vector<std::string>& list() const { return list_; }
+  // Throws ContentError with every problem, if there is any.
+  void throw_if_any() const;
+
+ private:
+  std::vector<std::string> list_;
+};
+
+// Parses a YAML file; on a syntax error records it and returns a null node.
+YAML::Node load_yaml_file(const std::filesystem::path& file, Problems& problems);
+
+// Reads one YAML mapping, field by field; `finish()` reports keys nobody asked for.
+class MapReader {
+ public:
+  MapReader(const YAML::Node& node, std::string file, std::string field, Problems& problems);
+  ~MapReader() = default;
+  MapReader(const MapReader&) = delete;
+  MapReader& operator=(const MapReader&) = delete;
+
+  bool ok() const { return ok_; }
+  bool has(const std::string& key) const;
+  YAML::Node node(const std::string& key);  // marks the key as known; null if absent
+  int line(const std::string& key = {}) const;
+  std::string path(const std::string& key) const { return field_.empty() ? key : field_ + "." + key; }
+  const std::string& file() const { return file_; }
+  Problems& problems() { return problems_; }
+
+  std::optional<std::string> str(const std::string& key, bool required);
+  std::optional<double> number(const std::string& key, bool required);
+  std::optional<long long> integer(const std::string& key, bool required);
+  std::optional<bool> boolean(const std::string& key, bool required);
+  std::vector<std::string> str_list(const std::string& key, bool required);
+
+  // Records a problem about this map's `key` (or the map itself when key is empty).
+  void problem(const std::string& key, const std::string& what);
+  // Reports every key that was never read as "unknown key".
+  void finish();
+
+ private:
+  YAML::Node node_;
+  std::string file_, field_;
+  Problems& problems_;
+  std::set<std::string> known_;
+  bool ok_ = true;
+};
+
+// True when a node exists and is not null (an absent key gives a node that is not present).
+inline bool present(const YAML::Node& n) { return n.IsDefined() && !n.IsNull(); }
+
+// Line (1-based) of a node, 0 when unknown.
+int line_of(const YAML::Node& node);
+
+// A scalar as a number, if it is one ("1e-4", "1024", "0.5"); no expression parsing.
+std::optional<double> scalar_number(const YAML::Node& node);
+
+}  // namespace workbook

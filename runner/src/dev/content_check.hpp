@@ -1,0 +1,49 @@
+// `workbook dev check`: prove the content is sound. Validates every manifest, exercise
+// bank and the GPU spec sheets; compiles every starter and solution; with `run` (on a
+// GPU) runs every solution (must pass, figures in range) and every starter (must fail
+// until completed), and renders the figures as a markdown report.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "run/lab_run.hpp"
+
+namespace workbook {
+
+struct DevCheckOptions {
+  bool run = false;
+  bool quick = false;
+  std::optional<std::string> arch;
+  std::vector<std::string> only;  // lab ids; empty: all
+};
+
+struct DevLabRow {
+  std::string lab;
+  std::string variant;           // "starter" or "solution"
+  bool compiled = false;
+  std::string diagnostics;
+  bool ran = false;
+  std::string verdict;           // as run
+  std::string expected;          // "pass" for solutions, "fail" for starters
+  bool ok = false;               // met its expectation (and, for solutions, every range)
+  std::string problem;           // what went wrong, when not ok
+  std::optional<RunReport> report;
+};
+
+struct DevCheckResult {
+  std::vector<std::string> problems;  // content problems (file:line: field: what)
+  std::vector<DevLabRow> rows;
+  std::string device;
+  std::string arch;
+  std::string started_at;
+  bool ok() const;
+};
+
+DevCheckResult dev_check(const RunContext& ctx, const DevCheckOptions& options);
+
+// The markdown validation report (docs/validation/<gpu>.md).
+std::string markdown_report(const DevCheckResult& result, const std::string& command_line);
+
+}  // namespace workbook

@@ -1,0 +1,16 @@
+// The list of device figure names (see figures.hpp and docs/authoring.md).
+#include "device/figures.hpp"
+
+namespace workbook {
+
+const std::vector<std::string>& device_figure_names() {
+  static const std::vector<std::string> names = {
+      "sm_count",        "fp32_cores_per_sm", "max_threads_per_sm", "max_warps_per_sm",
+      "max_blocks_per_sm", "regs_per_sm",     "shared_kb_per_sm",   "shared_kb_per_block_optin",
+      "l2_mb",           "memory_gb",         "dram_gbps",          "boost_clock_mhz",
+      "fp32_tflops",     "fp64_tflops",
+  };
+  return names;
+}
+
+}  // namespace workbook

@@ -1,0 +1,97 @@
+// Loading data/gpus.yaml (see gpu_specs.hpp).
+#include "device/gpu_specs.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+
+#include "content/yaml_reader.hpp"
+#include "device/figures.hpp"
+
+namespace workbook {
+
+namespace {
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return s;
+}
+
+}  // namespace
+
+std::vector<GpuSpec> load_gpu_specs(const std::filesystem::path& file) {
+  Problems problems;
+  std::vector<GpuSpec> out;
+  std::string display = file.filename() == "gpus.yaml" ? "data/gpus.yaml" : file.string();
+  YAML::Node root = load_yaml_file(file, problems);
+  if (present(root) && !root.IsNull()) {
+    MapReader r(root, display, "", problems);
+    auto version = r.integer("format_version", true);
+    if (version && *version != 1) r.problem("format_version", "must be 1");
+    YAML::Node list = r.node("gpus");
+    if (!list.IsSequence()) {
+      r.problem("gpus", "must be a list of GPUs");
+    } else {
+      for (std::size_t i = 0; i < list.size(); ++i) {
+        MapReader g(list[i], display, fmt::format("gpus[{}]", i), problems);
+        GpuSpec s;
+        s.id = g.str("id", true).value_or("");
+        s.name = g.str("name", true).value_or("");
+        s.match = g.str_list("match", true);
+        s.arch = g.str("arch", true).value_or("");
+        s.cc = g.str("cc", true).value_or("");
+        for (const auto& name : device_figure_names()) {
+          if (auto v = g.number(name, true)) s.figures[name] = *v;
+        }
+        if (YAML::Node t = g.node("tensor_tflops"); present(t)) {
+          MapReader tr(t, display, g.path("tensor_tflops"), problems);
+          for (const char* p : {"fp16", "bf16", "tf32", "fp8", "int8"}) {
+            if (auto v = tr.number(p, false)) s.tensor_tflops[p] = *v;
+          }
+          tr.finish();
+        }
+        s.memory_type = g.str("memory_type", false).value_or("");
+        s.pcie = g.str("pcie", false).value_or("");
+        for (const auto& a : g.str_list("approx", false)) {
+          if (!s.figures.count(a) && a != "tensor_tflops") g.problem("approx", fmt::format("'{}' is not a figure", a));
+          s.approx.insert(a);
+        }
+        s.notes = g.str("notes", false).value_or("");
+        s.sources = g.str_list("sources", true);
+        g.finish();
+        if (std::any_of(out.begin(), out.end(), [&](const GpuSpec& o) { return o.id == s.id; })) {
+          g.problem("id", fmt::format("'{}' appears twice", s.id));
+        }
+        out.push_back(std::move(s));
+      }
+    }
+    r.finish();
+  }
+  problems.throw_if_any();
+  return out;
+}
+
+const GpuSpec* match_gpu(const std::vector<GpuSpec>& specs, const std::string& device_name) {
+  const GpuSpec* best = nullptr;
+  std::size_t best_len = 0;
+  std::string name = lower(device_name);
+  for (const auto& s : specs) {
+    for (const auto& m : s.match) {
+      if (m.size() > best_len && name.find(lower(m)) != std::string::npos) {
+        best = &s;
+        best_len = m.size();
+      }
+    }
+  }
+  return best;
+}
+
+const GpuSpec* find_gpu(const std::vector<GpuSpec>& specs, const std::string& id) {
+  for (const auto& s : specs) {
+    if (s.id == id) return &s;
+  }
+  return nullptr;
+}
+
+}  // namespace workbook

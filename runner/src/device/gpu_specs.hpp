@@ -1,0 +1,38 @@
+// Spec sheets of the GPUs a learner meets (data/gpus.yaml), and matching the local GPU.
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "grade/expr.hpp"
+
+namespace workbook {
+
+struct GpuSpec {
+  std::string id;    // "t4"
+  std::string name;  // "Tesla T4"
+  std::vector<std::string> match;  // case-insensitive substrings of the CUDA device name
+  std::string arch;
+  std::string cc;    // "7.5"
+  Figures figures;   // every name of device_figure_names()
+  std::map<std::string, double> tensor_tflops;  // dense, by precision
+  std::string memory_type;
+  std::string pcie;
+  std::set<std::string> approx;  // figures that are approximate
+  std::string notes;
+  std::vector<std::string> sources;
+};
+
+// Loads data/gpus.yaml; throws ContentError with every problem.
+std::vector<GpuSpec> load_gpu_specs(const std::filesystem::path& file);
+
+// The spec whose `match` fits the device name best (longest matching substring), if any.
+const GpuSpec* match_gpu(const std::vector<GpuSpec>& specs, const std::string& device_name);
+
+const GpuSpec* find_gpu(const std::vector<GpuSpec>& specs, const std::string& id);
+
+}  // namespace workbook

@@ -1,0 +1,549 @@
+// run_process: fork + execve with pipes, poll()-driven capture, process-group kills on
+// time-out and Ctrl-C, and exec failures reported back through a close-on-exec pipe.
+#include "exec/process.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+
+#include <fmt/format.h>
+
+#include "util/error.hpp"
+
+extern char** environ;
+
+namespace workbook {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr double kKillGrace_s = 1.0;      // SIGTERM/SIGINT -> SIGKILL
+constexpr double kDrainAfterExit_s = 2.0; // pipes still held open by an escaped descendant
+constexpr double kGiveUpAfterKill_s = 10.0;  // a child stuck in the kernel (D state)
+constexpr int kPollSliceMs = 50;
+constexpr std::size_t kReadChunk = 64 * 1024;
+
+double seconds_between(Clock::time_point a, Clock::time_point b) {
+  return std::chrono::duration<double>(b - a).count();
+}
+
+Clock::time_point after(Clock::time_point t, double seconds) {
+  return t + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+}
+
+std::string errno_text(int err) { return std::strerror(err); }
+
+// An owned file descriptor.
+class Fd {
+ public:
+  Fd() = default;
+  explicit Fd(int fd) : fd_(fd) {}
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+  Fd(Fd&& other) noexcept : fd_(other.fd_) { other.fd_ = -1; }
+  Fd& operator=(Fd&& other) noexcept {
+    if (this != &other) {
+      reset(other.fd_);
+      other.fd_ = -1;
+    }
+    return *this;
+  }
+  ~Fd() { reset(); }
+  int get() const { return fd_; }
+  bool open() const { return fd_ >= 0; }
+  void reset(int fd = -1) {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = fd;
+  }
+
+ private:
+  int fd_ = -1;
+};
+
+// Moves a close-on-exec descriptor above 2, so dup2() onto 0/1/2 in the child can never
+// clobber another descriptor it still needs (the runner may have been started with a
+// standard stream closed).
+int above_stdio(int fd) {
+  if (fd > 2) return fd;
+  int moved = ::fcntl(fd, F_DUPFD_CLOEXEC, 3);
+  int err = errno;
+  ::close(fd);
+  if (moved < 0) throw Error(Exit::runtime_error, "cannot duplicate a descriptor: " + errno_text(err));
+  return moved;
+}
+
+void make_pipe(Fd& read_end, Fd& write_end) {
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC) != 0)
+    throw Error(Exit::runtime_error, "cannot create a pipe: " + errno_text(errno));
+  read_end.reset(above_stdio(fds[0]));
+  write_end.reset(above_stdio(fds[1]));
+}
+
+void set_nonblocking(int fd) {
+  int flags = ::fcntl(fd, F_GETFL);
+  if (flags >= 0) ::fcntl(fd, F_SETFL, flags | O_NONBLOCK);
+}
+
+// write() with SIGPIPE blocked for this thread, so a reader that went away gives EPIPE
+// instead of killing the runner. A SIGPIPE this write raised is consumed.
+ssize_t write_no_sigpipe(int fd, const char* data, std::size_t n) {
+  sigset_t pipe_set, old_mask, pending;
+  sigemptyset(&pipe_set);
+  sigaddset(&pipe_set, SIGPIPE);
+  pthread_sigmask(SIG_BLOCK, &pipe_set, &old_mask);
+  sigpending(&pending);
+  bool was_pending = sigismember(&pending, SIGPIPE) == 1;
+  ssize_t written;
+  do written = ::write(fd, data, n);
+  while (written < 0 && errno == EINTR);
+  int err = errno;
+  if (written < 0 && err == EPIPE && !was_pending) {
+    timespec zero{};
+    sigtimedwait(&pipe_set, nullptr, &zero);
+  }
+  pthread_sigmask(SIG_SETMASK, &old_mask, nullptr);
+  errno = err;
+  return written;
+}
+
+// Writes everything (used for echo); errors are ignored: echo is best effort.
+void write_all(int fd, const char* data, std::size_t n) {
+  while (n > 0) {
+    ssize_t w = write_no_sigpipe(fd, data, n);
+    if (w < 0) {
+      if (errno == EAGAIN) {
+        pollfd p{fd, POLLOUT, 0};
+        ::poll(&p, 1, 100);
+        continue;
+      }
+      return;
+    }
+    data += w;
+    n -= static_cast<std::size_t>(w);
+  }
+}
+
+bool is_executable_file(const std::filesystem::path& p) {
+  struct stat st {};
+  return ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(p.c_str(), X_OK) == 0;
+}
+
+// ---- SIGINT forwarding ------------------------------------------------------------
+
+std::atomic<unsigned> g_sigint_count{0};
+static_assert(std::atomic<unsigned>::is_always_lock_free, "the signal handler needs a lock-free counter");
+
+void on_sigint(int) { g_sigint_count.fetch_add(1, std::memory_order_relaxed); }
+
+// While at least one child runs, SIGINT only bumps a counter that the run loops watch;
+// the runner's own disposition is restored when the last one returns.
+class SigintForwarding {
+ public:
+  SigintForwarding() {
+    std::lock_guard lock(mutex_);
+    if (active_++ == 0) {
+      struct sigaction current {};
+      sigaction(SIGINT, nullptr, &current);
+      bool ignored = !(current.sa_flags & SA_SIGINFO) && current.sa_handler == SIG_IGN;
+      if (!ignored) {
+        struct sigaction ours {};
+        ours.sa_handler = on_sigint;
+        sigemptyset(&ours.sa_mask);
+        ours.sa_flags = 0;  // no SA_RESTART: let poll()/read() return EINTR at once
+        sigaction(SIGINT, &ours, &previous_);
+        installed_ = true;
+      }
+    }
+    start_ = g_sigint_count.load();
+  }
+  SigintForwarding(const SigintForwarding&) = delete;
+  SigintForwarding& operator=(const SigintForwarding&) = delete;
+  ~SigintForwarding() {
+    std::lock_guard lock(mutex_);
+    if (--active_ == 0 && installed_) {
+      sigaction(SIGINT, &previous_, nullptr);
+      installed_ = false;
+    }
+  }
+  // True once SIGINT arrived after this run started.
+  bool fired() const { return g_sigint_count.load() != start_; }
+
+ private:
+  static inline std::mutex mutex_;
+  static inline int active_ = 0;
+  static inline bool installed_ = false;
+  static inline struct sigaction previous_ {};
+  unsigned start_ = 0;
+};
+
+// ---- the child side -----------------------------------------------------------------
+
+// What a child that could not exec writes back before _exit(127).
+struct ExecReport {
+  int stage;  // 1: stdio, 2: chdir, 3: execve
+  int err;
+};
+
+[[noreturn]] void child_fail(int report_fd, int stage, int err) {
+  ExecReport r{stage, err};
+  ssize_t ignored = ::write(report_fd, &r, sizeof r);
+  (void)ignored;
+  ::_exit(127);
+}
+
+// Runs in the forked child: only async-signal-safe calls from here to execve.
+[[noreturn]] void child_exec(const char* path, char* const* argv, char* const* envp, const char* cwd,
+                             int in_fd, int out_fd, int err_fd, int report_fd) {
+
+  ::signal(SIGPIPE, SIG_DFL);
+  sigset_t none;
+  sigemptyset(&none);
+  ::sigprocmask(SIG_SETMASK, &none, nullptr);
+  if (::dup2(in_fd, 0) < 0 || ::dup2(out_fd, 1) < 0 || ::dup2(err_fd, 2) < 0)
+    child_fail(report_fd, 1, errno);
+  if (cwd != nullptr && ::chdir(cwd) != 0) child_fail(report_fd, 2, errno);
+  ::execve(path, argv, envp);
+  child_fail(report_fd, 3, errno);
+}
+
+// ---- the parent side ----------------------------------------------------------------
+
+std::vector<std::string> child_environment(const std::vector<std::pair<std::string, std::string>>& overrides) {
+  for (const auto& [name, value] : overrides) {
+    if (name.empty() || name.find('=') != std::string::npos || name.find('\0') != std::string::npos)
+      throw Error(Exit::runtime_error, fmt::format("invalid environment variable name `{}`", name));
+  }
+  auto overridden = [&](std::string_view name) {
+    return std::any_of(overrides.begin(), overrides.end(), [&](const auto& kv) { return kv.first == name; });
+  };
+  std::vector<std::string> env;
+  for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
+    std::string_view entry(*e);
+    if (!overridden(entry.substr(0, entry.find('=')))) env.emplace_back(entry);
+  }
+  // The last override of a name wins.
+  for (std::size_t i = 0; i < overrides.size(); ++i) {
+    bool later = std::any_of(overrides.begin() + static_cast<std::ptrdiff_t>(i) + 1, overrides.end(),
+                             [&](const auto& kv) { return kv.first == overrides[i].first; });
+    if (!later) env.push_back(overrides[i].first + "=" + overrides[i].second);
+  }
+  return env;
+}
+
+std::optional<std::string> env_value(const std::vector<std::string>& env, std::string_view name) {
+  for (const auto& entry : env) {
+    if (entry.size() > name.size() && entry.compare(0, name.size(), name) == 0 && entry[name.size()] == '=')
+      return entry.substr(name.size() + 1);
+  }
+  return std::nullopt;
+}
+
+[[noreturn]] void throw_exec_failure(const ProcessOptions& o, const ExecReport& r) {
+  const std::string& prog = o.argv[0];
+  if (r.stage == 2)
+    throw UsageError(fmt::format("cannot run `{}`: cannot enter directory {}: {}", prog, o.cwd.string(),
+                                 errno_text(r.err)),
+                     "check that the directory exists and is readable");
+  if (r.stage == 1)
+    throw Error(Exit::runtime_error, fmt::format("cannot run `{}`: cannot set up its output: {}", prog, errno_text(r.err)));
+  switch (r.err) {
+    case ENOENT:
+      throw UsageError(fmt::format("cannot run `{}`: no such file", prog),
+                       "check the path (a relative one is taken from the working directory)");
+    case EACCES:
+      throw UsageError(fmt::format("cannot run `{}`: permission denied (is it executable?)", prog),
+                       fmt::format("make it executable: chmod +x {}", prog));
+    case ENOEXEC:
+      throw UsageError(fmt::format("cannot run `{}`: not a program this machine can execute", prog),
+                       "rebuild it on this machine");
+    default:
+      throw UsageError(fmt::format("cannot run `{}`: {}", prog, errno_text(r.err)));
+  }
+}
+
+// One captured output stream.
+struct Capture {
+  Fd fd;
+  std::string* text;
+  bool* truncated;
+  int echo_fd;
+  std::size_t dropped = 0;
+};
+
+void take(Capture& c, const char* data, std::size_t n, const ProcessOptions& o) {
+  if (o.echo) write_all(c.echo_fd, data, n);
+  std::size_t room = o.max_capture_bytes > c.text->size() ? o.max_capture_bytes - c.text->size() : 0;
+  std::size_t keep = std::min(room, n);
+  c.text->append(data, keep);
+  c.dropped += n - keep;
+}
+
+// Reads what is available; closes the descriptor at end of file or on error.
+void drain(Capture& c, const ProcessOptions& o) {
+  char buffer[kReadChunk];
+  for (int rounds = 0; rounds < 16 && c.fd.open(); ++rounds) {
+    ssize_t n = ::read(c.fd.get(), buffer, sizeof buffer);
+    if (n > 0) {
+      take(c, buffer, static_cast<std::size_t>(n), o);
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && errno == EAGAIN) return;
+    c.fd.reset();  // EOF or a hard error
+  }
+}
+
+void finish_capture(Capture& c, const ProcessOptions& o) {
+  if (c.dropped == 0) return;
+  *c.truncated = true;
+  if (!c.text->empty() && c.text->back() != '\n') c.text->push_back('\n');
+  c.text->append(fmt::format("[workbook: output truncated: kept the first {} bytes, dropped {} more]\n",
+                             o.max_capture_bytes, c.dropped));
+}
+
+int ms_until(Clock::time_point now, Clock::time_point t) {
+  if (t <= now) return 0;
+  auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(t - now).count() + 1;
+  return static_cast<int>(std::min<long long>(ms, 1 << 30));
+}
+
+}  // namespace
+
+bool ProcessResult::exited_ok() const { return !timed_out && !interrupted && signal == 0 && exit_code == 0; }
+
+std::optional<std::filesystem::path> find_in_path(std::string_view name, std::optional<std::string> path_list) {
+  if (name.empty()) return std::nullopt;
+  if (name.find('/') != std::string_view::npos) {
+    std::filesystem::path p(name);
+    if (is_executable_file(p)) return p;
+    return std::nullopt;
+  }
+  std::string list;
+  if (path_list) {
+    list = *path_list;
+  } else if (const char* env = std::getenv("PATH")) {
+    list = env;
+  } else {
+    list = "/bin:/usr/bin";  // glibc's default when PATH is unset
+  }
+  std::size_t start = 0;
+  while (start <= list.size()) {
+    std::size_t end = list.find(':', start);
+    if (end == std::string::npos) end = list.size();
+    std::string dir = list.substr(start, end - start);
+    std::filesystem::path candidate = std::filesystem::path(dir.empty() ? "." : dir) / std::string(name);
+    if (is_executable_file(candidate)) return candidate;
+    start = end + 1;
+  }
+  return std::nullopt;
+}
+
+ProcessResult run_process(const ProcessOptions& o) {
+  if (o.argv.empty() || o.argv[0].empty()) throw Error(Exit::runtime_error, "run_process: empty argv");
+
+  // Everything the child needs is prepared before fork(): after it, only
+  // async-signal-safe calls happen in the child.
+  std::vector<std::string> env = child_environment(o.env);
+  std::string exec_path = o.argv[0];
+  if (exec_path.find('/') == std::string::npos) {
+    auto found = find_in_path(exec_path, env_value(env, "PATH"));
+    if (!found)
+      throw UsageError(fmt::format("cannot run `{}`: not found on PATH", exec_path),
+                       fmt::format("install {0}, or put the directory that holds it on PATH", exec_path));
+    exec_path = found->string();
+  }
+  std::vector<char*> argv_c;
+  for (const auto& a : o.argv) argv_c.push_back(const_cast<char*>(a.c_str()));
+  argv_c.push_back(nullptr);
+  std::vector<char*> envp_c;
+  for (const auto& e : env) envp_c.push_back(const_cast<char*>(e.c_str()));
+  envp_c.push_back(nullptr);
+  std::string cwd = o.cwd.string();
+
+  Fd out_r, out_w, err_r, err_w, in_r, in_w, report_r, report_w;
+  make_pipe(out_r, out_w);
+  make_pipe(err_r, err_w);
+  make_pipe(report_r, report_w);
+  if (o.stdin_data.empty()) {
+    int null_fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (null_fd < 0) throw Error(Exit::runtime_error, "cannot open /dev/null: " + errno_text(errno));
+    in_r.reset(above_stdio(null_fd));
+  } else {
+    make_pipe(in_r, in_w);
+  }
+
+  SigintForwarding sigint;
+  ProcessResult result;
+  result.timeout_s = o.timeout_s;
+  const auto start = Clock::now();
+
+  pid_t pid = ::fork();
+  if (pid < 0) throw Error(Exit::runtime_error, "cannot start a process (fork): " + errno_text(errno));
+  if (pid == 0)
+    child_exec(exec_path.c_str(), argv_c.data(), envp_c.data(), cwd.empty() ? nullptr : cwd.c_str(), in_r.get(),
+               out_w.get(), err_w.get(), report_w.get());
+
+
+  out_w.reset();
+  err_w.reset();
+  in_r.reset();
+  report_w.reset();
+
+  // The report pipe closes on a successful exec; a report means exec failed.
+  ExecReport report{};
+  ssize_t got;
+  do got = ::read(report_r.get(), &report, sizeof report);
+  while (got < 0 && errno == EINTR);
+  if (got != 0) {
+    int status;
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    if (got != static_cast<ssize_t>(sizeof report)) report = ExecReport{3, EIO};
+    throw_exec_failure(o, report);
+  }
+
+  Capture out{std::move(out_r), &result.out, &result.out_truncated, STDOUT_FILENO};
+  Capture err{std::move(err_r), &result.err, &result.err_truncated, STDERR_FILENO};
+  set_nonblocking(out.fd.get());
+  set_nonblocking(err.fd.get());
+  if (in_w.open()) set_nonblocking(in_w.get());
+  std::size_t stdin_written = 0;
+
+  const bool limited = o.timeout_s > 0;
+  const auto deadline = limited ? after(start, o.timeout_s) : Clock::time_point::max();
+  std::optional<Clock::time_point> kill_at;       // when SIGKILL follows the first signal
+  std::optional<Clock::time_point> give_up_at;    // when to stop waiting for a SIGKILLed child
+  std::optional<Clock::time_point> drain_until;   // after the child exited
+  bool exited = false, reaped = false, abandoned = false;
+  int status = 0;
+
+  // Whatever happens below, never leave the child running or unreaped.
+  struct Reaper {
+    pid_t pid;
+    bool& reaped;
+    bool& abandoned;
+    ~Reaper() {
+      if (reaped || abandoned) return;
+      ::killpg(pid, SIGKILL);
+      int st;
+      while (::waitpid(pid, &st, 0) < 0 && errno == EINTR) {
+      }
+    }
+  } reaper{pid, reaped, abandoned};
+
+  for (;;) {
+    auto now = Clock::now();
+
+    if (!exited) {
+      // Notice the exit without reaping: while the zombie exists its pid (and so the
+      // group id) cannot be reused, so killing the leftovers of its group is safe.
+      siginfo_t info{};
+      if (::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid) {
+        exited = true;
+        ::killpg(pid, SIGKILL);  // anything the child left running in its group
+        while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+        }
+        reaped = true;
+        result.wall_s = seconds_between(start, Clock::now());
+        drain_until = after(now, kDrainAfterExit_s);
+      }
+    }
+    if (exited && !out.fd.open() && !err.fd.open()) break;
+    if (exited && now >= *drain_until) break;  // a descendant that left the group holds the pipes
+
+    if (!exited) {
+      if (!result.interrupted && !result.timed_out && sigint.fired()) {
+        result.interrupted = true;
+        ::killpg(pid, SIGINT);
+        kill_at = after(now, kKillGrace_s);
+      }
+      if (!result.timed_out && !result.interrupted && limited && now >= deadline) {
+        result.timed_out = true;
+        ::killpg(pid, SIGTERM);
+        kill_at = after(now, kKillGrace_s);
+      }
+      if (kill_at && !give_up_at && now >= *kill_at) {
+        ::killpg(pid, SIGKILL);
+        give_up_at = after(now, kGiveUpAfterKill_s);
+      }
+      if (give_up_at && now >= *give_up_at) {
+        // Stuck in the kernel (a wedged driver): stop waiting rather than hang the runner.
+        abandoned = true;
+        result.signal = SIGKILL;
+        result.wall_s = seconds_between(start, now);
+        result.err += "\n[workbook: the program did not end after SIGKILL and was left behind]\n";
+        break;
+      }
+    }
+
+    std::vector<pollfd> fds;
+    if (out.fd.open()) fds.push_back({out.fd.get(), POLLIN, 0});
+    if (err.fd.open()) fds.push_back({err.fd.get(), POLLIN, 0});
+    if (in_w.open()) fds.push_back({in_w.get(), POLLOUT, 0});
+
+    int timeout_ms = fds.empty() ? 5 : kPollSliceMs;
+    if (!exited && limited && !result.timed_out) timeout_ms = std::min(timeout_ms, ms_until(now, deadline));
+    if (kill_at && !give_up_at) timeout_ms = std::min(timeout_ms, ms_until(now, *kill_at));
+    if (drain_until) timeout_ms = std::min(timeout_ms, ms_until(now, *drain_until));
+
+    int ready = ::poll(fds.empty() ? nullptr : fds.data(), static_cast<nfds_t>(fds.size()), timeout_ms);
+    if (ready < 0) {
+      if (errno == EINTR) continue;
+      throw Error(Exit::runtime_error, "poll failed: " + errno_text(errno));
+    }
+    for (const auto& p : fds) {
+      if (p.revents == 0) continue;
+      if (out.fd.open() && p.fd == out.fd.get()) drain(out, o);
+      else if (err.fd.open() && p.fd == err.fd.get()) drain(err, o);
+      else if (in_w.open() && p.fd == in_w.get()) {
+        if (p.revents & (POLLERR | POLLHUP)) {
+          in_w.reset();
+          continue;
+        }
+        std::size_t left = o.stdin_data.size() - stdin_written;
+        ssize_t w = write_no_sigpipe(in_w.get(), o.stdin_data.data() + stdin_written, std::min(left, kReadChunk));
+        if (w > 0) stdin_written += static_cast<std::size_t>(w);
+        else if (w < 0 && errno != EAGAIN && errno != EINTR) in_w.reset();  // the child stopped reading
+        if (stdin_written == o.stdin_data.size()) in_w.reset();
+      }
+    }
+  }
+
+  finish_capture(out, o);
+  finish_capture(err, o);
+  if (reaped) {
+    if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
+    else if (WIFSIGNALED(status)) result.signal = WTERMSIG(status);
+  }
+  return result;
+}
+
+std::string describe(const ProcessResult& r) {
+  if (r.interrupted) return "interrupted (Ctrl-C)";
+  if (r.timed_out) {
+    double t = r.timeout_s;
+    if (std::floor(t) == t) return fmt::format("timed out after {:.0f} s", t);
+    return fmt::format("timed out after {:g} s", t);
+  }
+  if (r.signal != 0) {
+    const char* name = ::strsignal(r.signal);
+    return fmt::format("killed by signal {} ({})", r.signal, name != nullptr ? name : "unknown");
+  }
+  if (r.exit_code >= 0) return fmt::format("exited with code {}", r.exit_code);
+  return "did not run";
+}
+
+}  // namespace workbook

@@ -1,0 +1,243 @@
+// Grading (see grade.hpp).
+#include "grade/grade.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "util/error.hpp"
+
+namespace workbook {
+
+const char* to_string(Verdict v) {
+  switch (v) {
+    case Verdict::pass: return "pass";
+    case Verdict::fail: return "fail";
+    case Verdict::compile_error: return "compile_error";
+    case Verdict::runtime_error: return "runtime_error";
+    case Verdict::timeout: return "timeout";
+  }
+  return "?";
+}
+
+const char* to_string(RangeStatus s) {
+  switch (s) {
+    case RangeStatus::in_range: return "in range";
+    case RangeStatus::below: return "below range";
+    case RangeStatus::above: return "above range";
+    case RangeStatus::no_range: return "no range";
+    case RangeStatus::unknown: return "range unknown";
+    case RangeStatus::missing: return "not reported";
+  }
+  return "?";
+}
+
+Figures expression_scope(const LabSpec& lab, const Figures& device, const Figures& params) {
+  Figures scope = device;
+  for (const auto& [k, v] : params) scope[k] = v;
+  for (const auto& var : lab.vars) scope[var.name] = evaluate(var.expr, scope);
+  return scope;
+}
+
+std::pair<std::string, int> prediction_band(double factor) {
+  if (factor <= 1.25) return {"within 1.25x", 3};
+  if (factor <= 2.0) return {"within 2x", 2};
+  if (factor <= 4.0) return {"within 4x", 1};
+  return {"off by more than 4x", 0};
+}
+
+std::pair<std::optional<double>, std::optional<double>> evaluate_range(const ExpectedRange& range,
+                                                                       const Figures& scope) {
+  if (!range.equals_expr.empty()) {
+    double v = evaluate(range.equals_expr, scope);
+    return {v - range.tolerance, v + range.tolerance};
+  }
+  std::optional<double> lo, hi;
+  if (!range.min_expr.empty()) lo = evaluate(range.min_expr, scope);
+  if (!range.max_expr.empty()) hi = evaluate(range.max_expr, scope);
+  return {lo, hi};
+}
+
+std::string format_reference(const Reference& ref, const std::string& unit, const std::string& gpu_name) {
+  std::string u = unit.empty() ? "" : " " + unit;
+  std::string who = gpu_name.empty() ? ref.gpu : gpu_name;
+  if (ref.value) return fmt::format("{}: {:g}{}", who, *ref.value, u);
+  if (ref.min && ref.max) return fmt::format("{}: {:g}-{:g}{}", who, *ref.min, *ref.max, u);
+  if (ref.min) return fmt::format("{}: >= {:g}{}", who, *ref.min, u);
+  return fmt::format("{}: <= {:g}{}", who, ref.max.value_or(0), u);
+}
+
+namespace {
+
+void grade_checks(const LabSpec& lab, const LabResults& results, Grade& g) {
+  for (const auto& name : lab.checks) {
+    CheckGrade c{name, false, false, true, std::nullopt, std::nullopt, "never reported by the lab"};
+    if (const auto* r = results.check(name)) {
+      c = {name, true, r->pass, true, r->value, r->limit, r->detail};
+    }
+    g.checks.push_back(c);
+  }
+  for (const auto& r : results.checks) {
+    bool listed = std::find(lab.checks.begin(), lab.checks.end(), r.name) != lab.checks.end();
+    bool seen = std::any_of(g.checks.begin(), g.checks.end(), [&](const CheckGrade& c) { return c.name == r.name; });
+    if (!listed && !seen) g.checks.push_back({r.name, true, r.pass, false, r.value, r.limit, r.detail});
+  }
+}
+
+MetricGrade grade_metric(const MetricSpec& spec, std::optional<double> value, const Figures& scope,
+                         bool scope_ok, const std::string& device_note, const std::string& reference_gpu_name) {
+  MetricGrade m;
+  m.name = spec.name;
+  m.unit = spec.unit;
+  m.derived = !spec.expr.empty();
+  m.value = value;
+  if (spec.reference) m.reference = format_reference(*spec.reference, spec.unit, reference_gpu_name);
+  if (!spec.expected) {
+    m.status = value ? RangeStatus::no_range : RangeStatus::missing;
+    return m;
+  }
+  try {
+    if (!scope_ok) throw Error(Exit::usage, device_note);
+    auto [lo, hi] = evaluate_range(*spec.expected, scope);
+    m.lo = lo;
+    m.hi = hi;
+  } catch (const Error& e) {
+    m.status = value ? RangeStatus::unknown : RangeStatus::missing;
+    m.note = e.what();
+    return m;
+  }
+  if (!value) {
+    m.status = RangeStatus::missing;
+    return m;
+  }
+  if (m.lo && *value < *m.lo) m.status = RangeStatus::below;
+  else if (m.hi && *value > *m.hi) m.status = RangeStatus::above;
+  else m.status = RangeStatus::in_range;
+  if (m.status != RangeStatus::in_range) m.note = spec.expected->hint;
+  return m;
+}
+
+PredictionGrade grade_prediction(const PredictionSpec& spec, const RecordedPrediction* rec, Figures& scope,
+                                 bool scope_ok) {
+  PredictionGrade p;
+  p.id = spec.id;
+  p.kind = spec.kind;
+  p.why = spec.why;
+  if (spec.kind == PredictionKind::number) {
+    p.max_score = 3;
+    if (auto it = scope.find(spec.metric); it != scope.end()) p.measured = it->second;
+  } else {
+    p.max_score = 1;
+  }
+  if (!rec) {
+    p.note = "no prediction was made";
+    return p;
+  }
+  p.answer = rec->text;
+  if (spec.kind == PredictionKind::number) {
+    p.predicted = rec->number;
+    if (!p.measured) {
+      p.note = fmt::format("'{}' was not measured", spec.metric);
+    } else if (!rec->number || *rec->number <= 0 || *p.measured <= 0) {
+      p.note = "a factor needs a positive prediction and measurement";
+    } else {
+      p.factor = std::max(*rec->number / *p.measured, *p.measured / *rec->number);
+      std::tie(p.band, p.score) = prediction_band(*p.factor);
+    }
+    return p;
+  }
+  std::string right = spec.answer;
+  if (!spec.answer_expr.empty()) {
+    try {
+      if (!scope_ok) throw Error(Exit::usage, "device figures unknown");
+      double v = evaluate(spec.answer_expr, scope);
+      if (spec.kind == PredictionKind::yesno) {
+        right = v != 0 ? "yes" : "no";
+      } else {
+        auto index = static_cast<long>(std::lround(v));
+        if (index >= 1 && index <= static_cast<long>(spec.choices.size())) right = spec.choices[static_cast<std::size_t>(index - 1)];
+      }
+    } catch (const Error& e) {
+      p.note = fmt::format("the right answer depends on figures that were not measured ({})", e.what());
+    }
+  }
+  if (!right.empty()) {
+    p.right_answer = right;
+    p.correct = rec->text == right;
+    p.score = *p.correct ? 1 : 0;
+  }
+  return p;
+}
+
+}  // namespace
+
+Grade grade_run(const LabSpec& lab, const LabResults& results, const RunOutcome& outcome, const Figures& device,
+                const std::string& device_note, const Figures& params,
+                const std::vector<RecordedPrediction>& predictions, const std::string& reference_gpu_name) {
+  Grade g;
+  grade_checks(lab, results, g);
+
+  // The scope: device figures (if known), parameters, vars, then every reported and derived metric.
+  bool scope_ok = !device.empty();
+  Figures scope;
+  try {
+    scope = expression_scope(lab, device, params);
+  } catch (const Error& e) {
+    scope_ok = false;
+    scope = params;
+  }
+  for (const auto& m : results.metrics) scope[m.name] = m.value;
+  for (const auto& spec : lab.metrics) {
+    const ReportedMetric* r = results.metric(spec.name);
+    auto m = grade_metric(spec, r ? std::optional<double>(r->value) : std::nullopt, scope, scope_ok, device_note,
+                          reference_gpu_name);
+    if (r) m.stats = *r;
+    g.metrics.push_back(m);
+  }
+  for (const auto& spec : lab.derived) {
+    std::optional<double> value;
+    std::string why_missing;
+    try {
+      value = evaluate(spec.expr, scope);
+      scope[spec.name] = *value;
+    } catch (const Error& e) {
+      why_missing = e.what();
+    }
+    auto m = grade_metric(spec, value, scope, scope_ok, device_note, reference_gpu_name);
+    if (!value) m.note = why_missing;
+    g.metrics.push_back(m);
+  }
+  for (const auto& spec : lab.predictions) {
+    auto it = std::find_if(predictions.begin(), predictions.end(),
+                           [&](const RecordedPrediction& r) { return r.id == spec.id; });
+    g.predictions.push_back(grade_prediction(spec, it == predictions.end() ? nullptr : &*it, scope, scope_ok));
+  }
+
+  // The verdict, from the most serious failure down.
+  if (outcome.timed_out) {
+    g.verdict = Verdict::timeout;
+    g.verdict_reason = fmt::format("the lab did not finish within {:g} s", lab.timeout_s);
+  } else if (outcome.signal != 0 || (outcome.exit_code != 0 && outcome.exit_code != 1)) {
+    g.verdict = Verdict::runtime_error;
+    g.verdict_reason = !results.errors.empty() ? results.errors.back()
+                       : outcome.signal ? fmt::format("the lab was killed by signal {}", outcome.signal)
+                                        : fmt::format("the lab exited with code {}", outcome.exit_code);
+  } else if (!results.ended) {
+    g.verdict = Verdict::runtime_error;
+    g.verdict_reason = "the lab stopped before writing its results (no `end` record)";
+  } else {
+    bool all_pass = std::all_of(g.checks.begin(), g.checks.end(), [](const CheckGrade& c) { return c.pass; });
+    if (all_pass && outcome.exit_code == 0 && results.end_pass) {
+      g.verdict = Verdict::pass;
+    } else {
+      g.verdict = Verdict::fail;
+      auto bad = std::find_if(g.checks.begin(), g.checks.end(), [](const CheckGrade& c) { return !c.pass; });
+      g.verdict_reason = bad != g.checks.end() ? fmt::format("check '{}' {}", bad->name, bad->reported ? "failed" : "was never reported")
+                                               : "the lab reported a failure";
+    }
+  }
+  return g;
+}
+
+}  // namespace workbook

@@ -1,0 +1,95 @@
+// Grading one lab run: checks, metrics against expected ranges, predictions against
+// measurements, and the overall verdict.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "content/manifest.hpp"
+#include "grade/expr.hpp"
+#include "grade/results.hpp"
+
+namespace workbook {
+
+enum class Verdict { pass, fail, compile_error, runtime_error, timeout };
+const char* to_string(Verdict v);
+
+struct CheckGrade {
+  std::string name;
+  bool reported = false;
+  bool pass = false;
+  bool required = false;  // listed in the manifest
+  std::optional<double> value, limit;
+  std::string detail;
+};
+
+enum class RangeStatus { in_range, below, above, no_range, unknown, missing };
+const char* to_string(RangeStatus s);
+
+struct MetricGrade {
+  std::string name, unit;
+  bool derived = false;
+  std::optional<double> value;       // empty: not reported / not computable
+  std::optional<double> lo, hi;      // the expected range on this GPU
+  RangeStatus status = RangeStatus::no_range;
+  std::string note;                  // why a range is unknown, or the hint when outside
+  std::string reference;             // "T4: 8-15 ms"
+  std::optional<ReportedMetric> stats;
+};
+
+// What the learner answered before the run.
+struct RecordedPrediction {
+  std::string id;
+  std::string text;                 // as typed
+  std::optional<double> number;     // number predictions
+};
+
+struct PredictionGrade {
+  std::string id;
+  PredictionKind kind = PredictionKind::number;
+  std::string answer;               // what the learner said
+  std::optional<double> predicted, measured;
+  std::optional<double> factor;     // max(p/m, m/p) for numbers
+  std::string band;                 // "within 1.25x", "within 2x", "within 4x", "off by more than 4x"
+  int score = 0;                    // 3, 2, 1, 0 (numbers); 1 or 0 (choices)
+  int max_score = 0;
+  std::optional<bool> correct;      // choices and yes/no
+  std::string right_answer;
+  std::string why;
+  std::string note;                 // e.g. "metric not measured"
+};
+
+// How the process ended, as far as grading needs it.
+struct RunOutcome {
+  bool timed_out = false;
+  int exit_code = -1;  // -1: did not exit normally
+  int signal = 0;
+};
+
+struct Grade {
+  Verdict verdict = Verdict::fail;
+  std::string verdict_reason;
+  std::vector<CheckGrade> checks;
+  std::vector<MetricGrade> metrics;
+  std::vector<PredictionGrade> predictions;
+};
+
+// The figures expressions see: device figures, parameters, the lab's vars (in order).
+// Throws Error when a var cannot be evaluated.
+Figures expression_scope(const LabSpec& lab, const Figures& device, const Figures& params);
+
+// The numeric prediction band for a factor >= 1.
+std::pair<std::string, int> prediction_band(double factor);
+
+Grade grade_run(const LabSpec& lab, const LabResults& results, const RunOutcome& outcome,
+                const Figures& device, const std::string& device_note, const Figures& params,
+                const std::vector<RecordedPrediction>& predictions, const std::string& reference_gpu_name);
+
+// The range [lo, hi] of an expected range in a scope; nullopt ends are open.
+std::pair<std::optional<double>, std::optional<double>> evaluate_range(const ExpectedRange& range, const Figures& scope);
+
+// "T4: 8-15 ms" / "T4: 2.5 x"
+std::string format_reference(const Reference& ref, const std::string& unit, const std::string& gpu_name);
+
+}  // namespace workbook

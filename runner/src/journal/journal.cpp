@@ -1,0 +1,252 @@
+// SQLite journal (see journal.hpp).
+#include "journal/journal.hpp"
+
+#include <fmt/format.h>
+#include <sqlite3.h>
+
+#include <chrono>
+#include <ctime>
+
+#include "util/error.hpp"
+
+namespace workbook {
+
+namespace {
+
+constexpr int kSchemaVersion = 1;
+
+const char* kSchema = R"sql(
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS runs(
+  id INTEGER PRIMARY KEY,
+  lab TEXT NOT NULL, variant TEXT NOT NULL, source TEXT NOT NULL, params TEXT NOT NULL,
+  seed INTEGER NOT NULL, device TEXT NOT NULL, arch TEXT NOT NULL,
+  started_at TEXT NOT NULL,
+  build_key TEXT, build_cached INTEGER, build_ok INTEGER,
+  finished_at TEXT, verdict TEXT, exit_code INTEGER, detail TEXT);
+CREATE TABLE IF NOT EXISTS predictions(
+  id INTEGER PRIMARY KEY,
+  run_id INTEGER NOT NULL REFERENCES runs(id),
+  lab TEXT NOT NULL, prediction TEXT NOT NULL, answer TEXT NOT NULL, number REAL,
+  recorded_at TEXT NOT NULL);
+CREATE TRIGGER IF NOT EXISTS predictions_are_immutable_u BEFORE UPDATE ON predictions
+  BEGIN SELECT RAISE(ABORT, 'predictions are immutable'); END;
+CREATE TRIGGER IF NOT EXISTS predictions_are_immutable_d BEFORE DELETE ON predictions
+  BEGIN SELECT RAISE(ABORT, 'predictions are immutable'); END;
+CREATE TABLE IF NOT EXISTS checks(
+  run_id INTEGER NOT NULL REFERENCES runs(id), name TEXT NOT NULL, reported INTEGER NOT NULL,
+  pass INTEGER NOT NULL, value REAL, lim REAL, detail TEXT);
+CREATE TABLE IF NOT EXISTS metrics(
+  run_id INTEGER NOT NULL REFERENCES runs(id), name TEXT NOT NULL, unit TEXT NOT NULL,
+  derived INTEGER NOT NULL, value REAL, lo REAL, hi REAL, status TEXT NOT NULL,
+  samples INTEGER, min REAL, max REAL, spread REAL);
+CREATE TABLE IF NOT EXISTS prediction_grades(
+  run_id INTEGER NOT NULL REFERENCES runs(id), prediction TEXT NOT NULL, measured REAL,
+  factor REAL, band TEXT, score INTEGER NOT NULL, max_score INTEGER NOT NULL, correct INTEGER,
+  right_answer TEXT);
+CREATE TABLE IF NOT EXISTS explanations(
+  id INTEGER PRIMARY KEY, run_id INTEGER NOT NULL REFERENCES runs(id), text TEXT NOT NULL,
+  recorded_at TEXT NOT NULL);
+)sql";
+
+// A prepared statement with positional binding, finalized on scope exit.
+class Stmt {
+ public:
+  Stmt(sqlite3* db, const char* sql) : db_(db) {
+    if (sqlite3_prepare_v2(db, sql, -1, &stmt_, nullptr) != SQLITE_OK) fail("prepare");
+  }
+  ~Stmt() { sqlite3_finalize(stmt_); }
+  Stmt(const Stmt&) = delete;
+  Stmt& operator=(const Stmt&) = delete;
+
+  Stmt& bind(const std::string& v) {
+    sqlite3_bind_text(stmt_, ++n_, v.c_str(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
+    return *this;
+  }
+  Stmt& bind(const char* v) { return bind(std::string(v)); }
+  Stmt& bind(long long v) {
+    sqlite3_bind_int64(stmt_, ++n_, v);
+    return *this;
+  }
+  Stmt& bind(int v) { return bind(static_cast<long long>(v)); }
+  Stmt& bind(bool v) { return bind(static_cast<long long>(v)); }
+  Stmt& bind(double v) {
+    sqlite3_bind_double(stmt_, ++n_, v);
+    return *this;
+  }
+  template <typename T>
+  Stmt& bind(const std::optional<T>& v) {
+    if (v) return bind(*v);
+    sqlite3_bind_null(stmt_, ++n_);
+    return *this;
+  }
+  void run() {
+    if (sqlite3_step(stmt_) != SQLITE_DONE) fail("write");
+  }
+  bool next() {
+    int rc = sqlite3_step(stmt_);
+    if (rc == SQLITE_ROW) return true;
+    if (rc != SQLITE_DONE) fail("read");
+    return false;
+  }
+  std::string text(int col) {
+    auto* p = sqlite3_column_text(stmt_, col);
+    return p ? reinterpret_cast<const char*>(p) : "";
+  }
+  long long integer(int col) { return sqlite3_column_int64(stmt_, col); }
+  std::optional<double> real(int col) {
+    if (sqlite3_column_type(stmt_, col) == SQLITE_NULL) return std::nullopt;
+    return sqlite3_column_double(stmt_, col);
+  }
+
+ private:
+  [[noreturn]] void fail(const char* what) {
+    throw Error(Exit::runtime_error, fmt::format("journal {} failed: {}", what, sqlite3_errmsg(db_)),
+                "if another workbook command is running, let it finish and try again");
+  }
+  sqlite3* db_;
+  sqlite3_stmt* stmt_ = nullptr;
+  int n_ = 0;
+};
+
+}  // namespace
+
+std::string utc_now() {
+  using namespace std::chrono;
+  auto now = system_clock::now();
+  std::time_t t = system_clock::to_time_t(now);
+  auto ms = duration_cast<milliseconds>(now.time_since_epoch()).count() % 1000;
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  return fmt::format("{:04d}-{:02d}-{:02d}T{:02d}:{:02d}:{:02d}.{:03d}Z", tm.tm_year + 1900, tm.tm_mon + 1,
+                     tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, static_cast<int>(ms));
+}
+
+Journal::Journal(const std::filesystem::path& file) : file_(file) {
+  if (sqlite3_open_v2(file.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) != SQLITE_OK) {
+    std::string msg = db_ ? sqlite3_errmsg(db_) : "out of memory";
+    sqlite3_close(db_);
+    db_ = nullptr;
+    throw Error(Exit::usage, fmt::format("cannot open the journal {}: {}", file.string(), msg),
+                "check the workspace folder is writable (--workspace DIR)");
+  }
+  sqlite3_busy_timeout(db_, 10000);
+  try {
+    exec("PRAGMA journal_mode=WAL;");
+    exec("PRAGMA synchronous=NORMAL;");
+    exec("PRAGMA foreign_keys=ON;");
+    exec("BEGIN IMMEDIATE;");
+    exec(kSchema);
+    Stmt(db_, "INSERT OR IGNORE INTO meta(key, value) VALUES('schema_version', ?)").bind(kSchemaVersion).run();
+    exec("COMMIT;");
+    Stmt v(db_, "SELECT value FROM meta WHERE key='schema_version'");
+    if (v.next() && std::stoi(v.text(0)) > kSchemaVersion) {
+      throw Error(Exit::usage, fmt::format("the journal {} was written by a newer workbook", file.string()),
+                  "update workbook before using this workspace");
+    }
+  } catch (...) {
+    sqlite3_close(db_);
+    db_ = nullptr;
+    throw;
+  }
+}
+
+Journal::~Journal() { sqlite3_close(db_); }
+
+void Journal::exec(const char* sql) {
+  char* err = nullptr;
+  if (sqlite3_exec(db_, sql, nullptr, nullptr, &err) != SQLITE_OK) {
+    std::string msg = err ? err : "unknown error";
+    sqlite3_free(err);
+    throw Error(Exit::runtime_error, fmt::format("journal {}: {}", file_.string(), msg));
+  }
+}
+
+long long Journal::begin_run(const RunRecord& r) {
+  Stmt(db_, "INSERT INTO runs(lab, variant, source, params, seed, device, arch, started_at) VALUES(?,?,?,?,?,?,?,?)")
+      .bind(r.lab).bind(r.variant).bind(r.source).bind(r.params).bind(static_cast<long long>(r.seed))
+      .bind(r.device).bind(r.arch).bind(utc_now()).run();
+  return sqlite3_last_insert_rowid(db_);
+}
+
+void Journal::record_prediction(long long run_id, const std::string& lab, const RecordedPrediction& p) {
+  Stmt(db_, "INSERT INTO predictions(run_id, lab, prediction, answer, number, recorded_at) VALUES(?,?,?,?,?,?)")
+      .bind(run_id).bind(lab).bind(p.id).bind(p.text).bind(p.number).bind(utc_now()).run();
+}
+
+void Journal::record_build(long long run_id, const std::string& key, bool cached, bool ok) {
+  Stmt(db_, "UPDATE runs SET build_key=?, build_cached=?, build_ok=? WHERE id=?")
+      .bind(key).bind(cached).bind(ok).bind(run_id).run();
+}
+
+void Journal::record_grade(long long run_id, const Grade& g) {
+  exec("BEGIN IMMEDIATE;");
+  try {
+    for (const auto& c : g.checks) {
+      Stmt(db_, "INSERT INTO checks(run_id, name, reported, pass, value, lim, detail) VALUES(?,?,?,?,?,?,?)")
+          .bind(run_id).bind(c.name).bind(c.reported).bind(c.pass).bind(c.value).bind(c.limit).bind(c.detail).run();
+    }
+    for (const auto& m : g.metrics) {
+      std::optional<long long> samples;
+      std::optional<double> mn, mx, spread;
+      if (m.stats) {
+        if (m.stats->samples) samples = *m.stats->samples;
+        mn = m.stats->min;
+        mx = m.stats->max;
+        spread = m.stats->spread;
+      }
+      Stmt(db_, "INSERT INTO metrics(run_id, name, unit, derived, value, lo, hi, status, samples, min, max, spread) "
+                "VALUES(?,?,?,?,?,?,?,?,?,?,?,?)")
+          .bind(run_id).bind(m.name).bind(m.unit).bind(m.derived).bind(m.value).bind(m.lo).bind(m.hi)
+          .bind(to_string(m.status)).bind(samples).bind(mn).bind(mx).bind(spread).run();
+    }
+    for (const auto& p : g.predictions) {
+      std::optional<long long> correct;
+      if (p.correct) correct = *p.correct ? 1 : 0;
+      Stmt(db_, "INSERT INTO prediction_grades(run_id, prediction, measured, factor, band, score, max_score, correct, "
+                "right_answer) VALUES(?,?,?,?,?,?,?,?,?)")
+          .bind(run_id).bind(p.id).bind(p.measured).bind(p.factor).bind(p.band).bind(p.score).bind(p.max_score)
+          .bind(correct).bind(p.right_answer).run();
+    }
+    exec("COMMIT;");
+  } catch (...) {
+    sqlite3_exec(db_, "ROLLBACK;", nullptr, nullptr, nullptr);
+    throw;
+  }
+}
+
+void Journal::finish_run(long long run_id, Verdict verdict, int exit_code, const std::string& detail) {
+  Stmt(db_, "UPDATE runs SET finished_at=?, verdict=?, exit_code=?, detail=? WHERE id=?")
+      .bind(utc_now()).bind(to_string(verdict)).bind(exit_code).bind(detail).bind(run_id).run();
+}
+
+void Journal::record_explanation(long long run_id, const std::string& text) {
+  Stmt(db_, "INSERT INTO explanations(run_id, text, recorded_at) VALUES(?,?,?)")
+      .bind(run_id).bind(text).bind(utc_now()).run();
+}
+
+std::vector<RecordedPrediction> Journal::predictions_of(long long run_id) const {
+  Stmt s(db_, "SELECT prediction, answer, number FROM predictions WHERE run_id=? ORDER BY id");
+  s.bind(run_id);
+  std::vector<RecordedPrediction> out;
+  while (s.next()) out.push_back({s.text(0), s.text(1), s.real(2)});
+  return out;
+}
+
+std::vector<PastRun> Journal::runs(const std::string& lab, int limit) const {
+  Stmt s(db_, "SELECT id, lab, variant, started_at, COALESCE(verdict, 'unfinished'), device FROM runs "
+              "WHERE (?1 = '' OR lab = ?1) ORDER BY id DESC LIMIT ?2");
+  s.bind(lab).bind(limit);
+  std::vector<PastRun> out;
+  while (s.next()) out.push_back({s.integer(0), s.text(1), s.text(2), s.text(3), s.text(4), s.text(5)});
+  return out;
+}
+
+std::optional<std::string> Journal::explanation_of(long long run_id) const {
+  Stmt s(db_, "SELECT text FROM explanations WHERE run_id=? ORDER BY id DESC LIMIT 1");
+  s.bind(run_id);
+  if (s.next()) return s.text(0);
+  return std::nullopt;
+}
+
+}  // namespace workbook

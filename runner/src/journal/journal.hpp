@@ -1,0 +1,62 @@
+// The learner's journal: one SQLite database (WAL) in the workspace. Everything a run
+// produces is written as it happens, so a crash, a Ctrl-C or two runs at once lose
+// nothing. Predictions are immutable: triggers reject any UPDATE or DELETE of them.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "grade/grade.hpp"
+
+struct sqlite3;
+
+namespace workbook {
+
+struct RunRecord {
+  std::string lab;       // "module14/tiled_gemm"
+  std::string variant;   // "starter", "solution" or "file"
+  std::string source;    // path of the source that was run
+  std::string params;    // JSON object of the parameters
+  unsigned long long seed = 0;
+  std::string device;    // GPU name, or empty
+  std::string arch;
+};
+
+struct PastRun {
+  long long id = 0;
+  std::string lab, variant, started_at, verdict, device;
+};
+
+class Journal {
+ public:
+  // Opens (creating if needed) the database; throws Error if it cannot.
+  explicit Journal(const std::filesystem::path& file);
+  ~Journal();
+  Journal(const Journal&) = delete;
+  Journal& operator=(const Journal&) = delete;
+
+  long long begin_run(const RunRecord& run);
+  void record_prediction(long long run_id, const std::string& lab, const RecordedPrediction& p);
+  void record_build(long long run_id, const std::string& key, bool cached, bool ok);
+  void record_grade(long long run_id, const Grade& grade);
+  void finish_run(long long run_id, Verdict verdict, int exit_code, const std::string& detail);
+  void record_explanation(long long run_id, const std::string& text);
+
+  std::vector<RecordedPrediction> predictions_of(long long run_id) const;
+  std::vector<PastRun> runs(const std::string& lab = {}, int limit = 20) const;
+  std::optional<std::string> explanation_of(long long run_id) const;
+
+  sqlite3* handle() { return db_; }  // for tests
+
+ private:
+  void exec(const char* sql);
+  sqlite3* db_ = nullptr;
+  std::filesystem::path file_;
+};
+
+// Current UTC time as ISO 8601 with milliseconds ("2026-11-29T13:00:00.123Z").
+std::string utc_now();
+
+}  // namespace workbook

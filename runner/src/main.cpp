@@ -1,0 +1,66 @@
+// workbook: the command-line runner for the applied GPU programming workbook.
+// main() builds the command line from the command table and is the one place where
+// errors are turned into messages and exit codes.
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+
+#include "cmd/registry.hpp"
+#include "util/error.hpp"
+
+namespace {
+
+constexpr const char* kFooter = R"(Examples:
+  workbook list                                  the modules and labs
+  workbook show module14/tiled_gemm              a lab: goal, steps, expected figures here
+  workbook run module14/tiled_gemm               predict, build, run, grade, record
+  workbook run module14/tiled_gemm --solution    run the reference solution
+  workbook run module14/tiled_gemm --no-predict --json -p N=512
+  workbook dev check --arch sm_90                validate content, compile every lab
+
+Exit codes: 0 pass, 1 a check failed, 2 usage or content error (or no GPU),
+3 compile error, 4 crash, CUDA error or time-out.
+Environment: WORKBOOK_CONTENT, WORKBOOK_WORKSPACE, WORKBOOK_NVCC, NO_COLOR.)";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace workbook;
+  CLI::App app{"workbook: predict, run, measure and explain the labs of the applied GPU programming workbook"};
+  app.set_version_flag("--version", WORKBOOK_VERSION);
+  app.footer(kFooter);
+  app.require_subcommand(1);
+  GlobalOptions global;
+  int exit_code = 0;
+  CommandContext ctx{global, exit_code};
+  app.add_option("--content", global.content, "Content folder (modules/, labs/, ...); default: found beside the binary")
+      ->envname("WORKBOOK_CONTENT");
+  app.add_option("--workspace", global.workspace, "Your workspace (lab copies, journal); default: ~/workbook")
+      ->envname("WORKBOOK_WORKSPACE");
+  app.add_flag("--no-color", global.no_color, "No colours (also when NO_COLOR is set)");
+  for (const auto& entry : command_table()) entry.setup(app, ctx);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int code = app.exit(e);
+    return code == 0 ? 0 : static_cast<int>(Exit::usage);
+  } catch (const ContentError& e) {
+    std::fflush(stdout);
+    fmt::print(stderr, "error: the content does not validate ({} problem{}):\n", e.problems().size(),
+               e.problems().size() == 1 ? "" : "s");
+    for (const auto& p : e.problems()) fmt::print(stderr, "  {}\n", p);
+    return static_cast<int>(Exit::usage);
+  } catch (const Error& e) {
+    std::fflush(stdout);
+    fmt::print(stderr, "error: {}\n", e.what());
+    if (!e.hint().empty()) fmt::print(stderr, "hint: {}\n", e.hint());
+    return static_cast<int>(e.code());
+  } catch (const std::exception& e) {
+    std::fflush(stdout);
+    fmt::print(stderr, "internal error: {}\nPlease report this with the command you ran.\n", e.what());
+    return 70;
+  }
+  return exit_code;
+}

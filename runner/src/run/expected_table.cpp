@@ -1,0 +1,45 @@
+// Expected figures before a run (see expected_table.hpp).
+#include "run/expected_table.hpp"
+
+#include "grade/grade.hpp"
+#include "util/error.hpp"
+
+namespace workbook {
+
+std::vector<ExpectedRow> expected_rows(const LabSpec& lab, const Figures& device, const std::string& reference_gpu_name) {
+  Figures params;
+  for (const auto& p : lab.params) params[p.name] = p.default_value;
+  std::vector<ExpectedRow> rows;
+  Figures scope;
+  std::string scope_error;
+  try {
+    scope = expression_scope(lab, device, params);
+  } catch (const Error& e) {
+    scope_error = e.what();
+  }
+  for (const auto* list : {&lab.metrics, &lab.derived}) {
+    for (const auto& m : *list) {
+      ExpectedRow row{m.name, m.unit, !m.expr.empty(), std::nullopt, std::nullopt, "", ""};
+      if (m.reference) row.reference = format_reference(*m.reference, m.unit, reference_gpu_name);
+      if (m.expected) {
+        if (device.empty()) {
+          row.note = "no device figures";
+        } else if (!scope_error.empty()) {
+          row.note = scope_error;
+        } else {
+          try {
+            auto [lo, hi] = evaluate_range(*m.expected, scope);
+            row.lo = lo;
+            row.hi = hi;
+          } catch (const Error&) {
+            row.note = "depends on figures measured in the run";
+          }
+        }
+      }
+      rows.push_back(row);
+    }
+  }
+  return rows;
+}
+
+}  // namespace workbook

@@ -1,0 +1,25 @@
+// The expected figures of a lab on a given GPU, before anything runs (for `show`).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "content/manifest.hpp"
+#include "grade/expr.hpp"
+
+namespace workbook {
+
+struct ExpectedRow {
+  std::string metric, unit;
+  bool derived = false;
+  std::optional<double> lo, hi;  // on the chosen GPU
+  std::string note;              // why it could not be evaluated
+  std::string reference;         // the workbook's reference figure
+};
+
+// Evaluates each metric's expected range with the device figures and the parameters'
+// default values. Ranges that depend on other measured metrics say so in `note`.
+std::vector<ExpectedRow> expected_rows(const LabSpec& lab, const Figures& device, const std::string& reference_gpu_name);
+
+}  // namespace workbook

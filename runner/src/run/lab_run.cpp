@@ -1,0 +1,225 @@
+// The run pipeline (see lab_run.hpp).
+#include "run/lab_run.hpp"
+
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+#include <random>
+
+#include "build/lab_build.hpp"
+#include "build/toolchain.hpp"
+#include "exec/process.hpp"
+#include "run/predictions.hpp"
+#include "util/error.hpp"
+#include "util/text.hpp"
+
+namespace workbook {
+namespace fs = std::filesystem;
+
+const char* to_string(LabVariant v) {
+  switch (v) {
+    case LabVariant::starter: return "starter";
+    case LabVariant::solution: return "solution";
+    case LabVariant::file: return "file";
+  }
+  return "?";
+}
+
+namespace {
+
+// Manifest defaults (or quick values), overridden by -p NAME=VALUE.
+Figures resolve_params(const LabSpec& lab, const RunRequest& req) {
+  Figures params;
+  for (const auto& p : lab.params) params[p.name] = req.quick && p.quick ? *p.quick : p.default_value;
+  for (const auto& flag : req.params) {
+    auto kv = split_assignment(flag);
+    if (!kv) throw UsageError(fmt::format("-p '{}': write NAME=VALUE", flag));
+    if (!params.count(kv->first)) {
+      std::string names;
+      for (const auto& p : lab.params) names += (names.empty() ? "" : ", ") + p.name;
+      throw UsageError(fmt::format("{} has no parameter '{}'", lab.id, kv->first),
+                       fmt::format("its parameters: {}", names.empty() ? "(none)" : names));
+    }
+    auto v = parse_learner_number(kv->second);
+    if (!v) throw UsageError(fmt::format("-p {}: '{}' is not a number", kv->first, kv->second));
+    params[kv->first] = *v;
+  }
+  return params;
+}
+
+std::string format_param(double v) { return fmt::format("{:.17g}", v); }
+
+fs::path choose_source(const RunContext& ctx, const LabSpec& lab, const RunRequest& req) {
+  switch (req.variant) {
+    case LabVariant::solution: return ctx.catalog.solution_path(lab);
+    case LabVariant::file: {
+      std::error_code ec;
+      if (!fs::is_regular_file(req.file, ec)) {
+        throw UsageError(fmt::format("--file {}: no such file", req.file.string()));
+      }
+      return fs::absolute(req.file).lexically_normal();
+    }
+    case LabVariant::starter: break;
+  }
+  if (ctx.workspace.ensure_lab_copy(ctx.catalog, lab) && req.verbose) {
+    fmt::print("Your copy of the starter is {}: edit its TODOs, then run this again.\n",
+               ctx.style.bold(ctx.workspace.lab_copy(lab).string()));
+  }
+  return ctx.workspace.lab_copy(lab);
+}
+
+std::string display_path(const RunContext& ctx, const fs::path& p) {
+  for (const fs::path& base : {ctx.workspace.root(), ctx.catalog.root()}) {
+    auto rel = p.lexically_relative(base);
+    if (!rel.empty() && rel.native().rfind("..", 0) != 0) return rel.string();
+  }
+  return p.string();
+}
+
+void show_header(const RunContext& ctx, const LabSpec& lab, const DeviceContext& dev, const RunReport& report) {
+  const Style& s = ctx.style;
+  fmt::print("{} {}\n", s.bold(lab.id), s.dim("· " + lab.title));
+  fmt::print("{}\n", lab.goal);
+  for (std::size_t i = 0; i < lab.steps.size(); ++i) fmt::print("  {}. {}\n", i + 1, lab.steps[i]);
+  fmt::print("{} {}\n", s.dim("Device:"), dev.describe());
+  fmt::print("{} {} ({})\n", s.dim("Source:"), display_path(ctx, report.source), to_string(report.variant));
+}
+
+}  // namespace
+
+RunReport run_lab(const RunContext& ctx, const RunRequest& req) {
+  LabRef ref = parse_lab_ref_or_throw(req.lab);
+  if (ref.name.empty()) {
+    throw UsageError(fmt::format("'{}' names a module; run one of its labs", req.lab), "`workbook show " + req.lab + "` lists them");
+  }
+  RunReport report;
+  report.lab = ctx.catalog.find_lab(ref);
+  const LabSpec& lab = report.lab;
+  report.variant = req.variant;
+  report.params = resolve_params(lab, req);
+  std::vector<RecordedPrediction> predictions = predictions_from_flags(lab, req.predict);
+  double timeout_s = req.timeout_s.value_or(lab.timeout_s);
+  if (timeout_s <= 0) throw UsageError("--timeout must be positive");
+  std::optional<Toolchain> nvcc;
+  if (lab.language == LabLanguage::cuda) {
+    nvcc = find_nvcc();
+    if (!nvcc) {
+      throw UsageError("nvcc (the CUDA compiler) was not found",
+                       "install the CUDA Toolkit (https://developer.nvidia.com/cuda-downloads), put its bin/ on "
+                       "PATH, or set WORKBOOK_NVCC to the nvcc to use");
+    }
+  }
+  ctx.workspace.ensure();
+  report.source = choose_source(ctx, lab, req);
+  DeviceContext dev = load_device_context(ctx.catalog, req.gpu);
+  report.device = dev.describe();
+  report.figures_source = dev.figures_source;
+  report.arch = req.arch ? resolve_arch(req.arch)
+                : dev.gpu && arch_from_compute_cap(dev.gpu->compute_cap) ? *arch_from_compute_cap(dev.gpu->compute_cap)
+                                                                          : resolve_arch(std::nullopt);
+  report.seed = req.seed ? *req.seed : std::random_device{}() * 4294967296ULL + std::random_device{}();
+  if (req.verbose) show_header(ctx, lab, dev, report);
+
+  // 1. Predictions: asked, then written to the journal before anything is built.
+  if (!req.no_predict && req.interactive) ask_missing_predictions(lab, predictions, ctx.style);
+  report.predictions = predictions;
+  nlohmann::json params_json = nlohmann::json::object();
+  for (const auto& [k, v] : report.params) params_json[k] = v;
+  report.run_id = ctx.journal.begin_run({lab.id, to_string(req.variant), report.source.string(), params_json.dump(),
+                                         report.seed, dev.gpu ? dev.gpu->name : "", report.arch});
+  for (const auto& p : predictions) ctx.journal.record_prediction(report.run_id, lab.id, p);
+
+  // 2. Build (content-hash cached).
+  BuildRequest build;
+  build.source = report.source;
+  build.display_name = display_path(ctx, report.source);
+  build.include_dirs = {ctx.catalog.common_dir()};
+  build.flags = lab.flags;
+  build.libs = lab.libs;
+  build.arch = report.arch;
+  build.language = lab.language == LabLanguage::cuda ? Language::cuda : Language::host;
+  build.cache_dir = ctx.workspace.build_cache();
+  if (req.verbose) fmt::print("{} {} for {} ...\n", ctx.style.dim("Building"), build.display_name, report.arch);
+  BuildResult built = build_lab(build, nvcc ? &*nvcc : nullptr);
+  report.build_cached = built.cached;
+  report.build_command = built.command;
+  report.build_diagnostics = built.diagnostics;
+  report.built = built.ok;
+  ctx.journal.record_build(report.run_id, built.key, built.cached, built.ok);
+  if (!built.ok) {
+    report.grade.verdict = Verdict::compile_error;
+    report.grade.verdict_reason = "the compiler rejected the lab";
+    report.next_step = fmt::format("fix the first error above in {}, then run again", build.display_name);
+    ctx.journal.finish_run(report.run_id, Verdict::compile_error, -1, report.build_diagnostics);
+    return report;
+  }
+
+  // 3. Run, unless there is no GPU to run a CUDA lab on.
+  if (lab.language == LabLanguage::cuda && !dev.gpu) {
+    report.not_run_reason = "no NVIDIA GPU was found (nvidia-smi lists none), so the lab was compiled but not run";
+    report.next_step = "run it on a machine with a GPU (Colab, the cluster), or by hand there with the nvcc line in the lab's header";
+    ctx.journal.finish_run(report.run_id, Verdict::runtime_error, -1, report.not_run_reason);
+    return report;
+  }
+  report.results_file = ctx.workspace.runs_dir() / fmt::format("run-{}.jsonl", report.run_id);
+  fs::remove(report.results_file);
+  ProcessOptions proc;
+  proc.argv = {built.binary.string(), fmt::format("seed={}", report.seed), fmt::format("quick={}", req.quick ? 1 : 0)};
+  for (const auto& [k, v] : report.params) proc.argv.push_back(k + "=" + format_param(v));
+  proc.env = {{"WORKBOOK_RESULTS", report.results_file.string()}};
+  proc.timeout_s = timeout_s;
+  proc.echo = req.verbose;
+  if (req.verbose) fmt::print("{}\n", ctx.style.dim(fmt::format("Running (time limit {:g} s) ...", timeout_s)));
+  ProcessResult pr = run_process(proc);
+  report.ran = true;
+  report.out = pr.out;
+  report.err = pr.err;
+  report.wall_s = pr.wall_s;
+  report.process_summary = describe(pr);
+  LabResults results = read_results_file(report.results_file);
+  report.errors = results.errors;
+  report.protocol_problems = results.protocol_problems;
+  Figures scope_params = report.params;
+  for (const auto& [k, v] : results.params) scope_params[k] = v;
+
+  // 4. Grade and record.
+  RunOutcome outcome{pr.timed_out, pr.signal == 0 ? pr.exit_code : -1, pr.signal};
+  report.grade = grade_run(lab, results, outcome, dev.figures, dev.note, scope_params, predictions,
+                           dev.reference ? dev.reference->name : "T4");
+  if (pr.interrupted) {
+    report.grade.verdict = Verdict::runtime_error;
+    report.grade.verdict_reason = "interrupted (Ctrl-C)";
+  }
+  ctx.journal.record_grade(report.run_id, report.grade);
+  ctx.journal.finish_run(report.run_id, report.grade.verdict, pr.exit_code, report.grade.verdict_reason);
+  switch (report.grade.verdict) {
+    case Verdict::runtime_error:
+      report.next_step = fmt::format(
+          "re-run it under compute-sanitizer to find the bad access: build with the nvcc line in its header, then "
+          "`compute-sanitizer --tool memcheck ./{}`",
+          lab.name);
+      break;
+    case Verdict::timeout:
+      report.next_step = "look for a loop that never ends or a __syncthreads() inside a branch not all threads take; "
+                         "raise the limit with --timeout S if the lab is only slow";
+      break;
+    case Verdict::fail: report.next_step = "read the failing check's detail above, fix the kernel, and run again"; break;
+    default: break;
+  }
+  return report;
+}
+
+int exit_code_for(const RunReport& report) {
+  if (!report.built) return static_cast<int>(Exit::compile_error);
+  if (!report.ran) return static_cast<int>(Exit::usage);
+  switch (report.grade.verdict) {
+    case Verdict::pass: return 0;
+    case Verdict::fail: return 1;
+    case Verdict::compile_error: return 3;
+    case Verdict::runtime_error:
+    case Verdict::timeout: return 4;
+  }
+  return 4;
+}
+
+}  // namespace workbook

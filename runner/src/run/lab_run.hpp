@@ -1,0 +1,80 @@
+// One lab run, end to end: predictions recorded, build (cached), run with a time limit,
+// grade, journal. The caller prints the report.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "content/catalog.hpp"
+#include "grade/grade.hpp"
+#include "journal/journal.hpp"
+#include "run/device_context.hpp"
+#include "ui/style.hpp"
+#include "workspace/workspace.hpp"
+
+namespace workbook {
+
+enum class LabVariant { starter, solution, file };
+const char* to_string(LabVariant v);
+
+struct RunRequest {
+  std::string lab;                              // "module14/tiled_gemm"
+  LabVariant variant = LabVariant::starter;
+  std::filesystem::path file;                   // LabVariant::file
+  std::vector<std::string> params;              // -p NAME=VALUE
+  std::vector<std::string> predict;             // --predict ID=VALUE
+  bool no_predict = false;
+  bool quick = false;                           // each parameter's quick value
+  std::optional<double> timeout_s;
+  std::optional<std::string> arch;              // --arch
+  std::optional<std::string> gpu;               // --gpu ID: use that spec sheet
+  std::optional<std::uint64_t> seed;
+  bool interactive = false;                     // may prompt
+  bool verbose = true;                          // print progress and the lab's output
+};
+
+struct RunReport {
+  LabSpec lab;
+  LabVariant variant = LabVariant::starter;
+  std::filesystem::path source;
+  std::string device;          // DeviceContext::describe()
+  std::string figures_source;
+  std::string arch;
+  std::uint64_t seed = 0;
+  Figures params;              // as passed to the lab
+  std::vector<RecordedPrediction> predictions;
+  long long run_id = 0;
+  bool built = false, build_cached = false;
+  std::string build_diagnostics;
+  std::vector<std::string> build_command;
+  bool ran = false;
+  std::string not_run_reason;  // e.g. no GPU
+  std::string process_summary; // "exited with code 1"
+  double wall_s = 0;
+  std::string out, err;
+  std::vector<std::string> errors;            // CUDA/harness errors the lab reported
+  std::vector<std::string> protocol_problems;
+  std::filesystem::path results_file;
+  Grade grade;
+  std::string next_step;       // what to do now, for failures
+};
+
+struct RunContext {
+  const Catalog& catalog;
+  const Workspace& workspace;
+  Journal& journal;
+  const Style& style;
+};
+
+// Runs the lab. Throws UsageError/ContentError before anything is recorded when the
+// request or content is bad. The verdict is in report.grade.verdict; compile errors give
+// Verdict::compile_error; a machine without a GPU stops after the build with ran=false.
+RunReport run_lab(const RunContext& ctx, const RunRequest& request);
+
+// The exit code for a report (see util/error.hpp).
+int exit_code_for(const RunReport& report);
+
+}  // namespace workbook

@@ -1,0 +1,98 @@
+// Prediction collection (see predictions.hpp).
+#include "run/predictions.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "ui/prompt.hpp"
+#include "util/error.hpp"
+#include "util/text.hpp"
+
+namespace workbook {
+
+RecordedPrediction parse_prediction(const PredictionSpec& spec, const std::string& value) {
+  RecordedPrediction r{spec.id, trim(value), std::nullopt};
+  switch (spec.kind) {
+    case PredictionKind::number: {
+      r.number = parse_learner_number(value);
+      if (!r.number) {
+        throw UsageError(fmt::format("prediction '{}': '{}' is not a number", spec.id, value),
+                         fmt::format("write a number{}, e.g. --predict {}=2.5", spec.unit.empty() ? "" : " in " + spec.unit, spec.id));
+      }
+      break;
+    }
+    case PredictionKind::choice: {
+      auto match = match_choice(value, spec.choices);
+      if (!match) {
+        std::string list;
+        for (std::size_t i = 0; i < spec.choices.size(); ++i) list += fmt::format("\n  {}) {}", i + 1, spec.choices[i]);
+        throw UsageError(fmt::format("prediction '{}': '{}' is not one of the choices:{}", spec.id, value, list),
+                         "give the choice's number or its exact text");
+      }
+      r.text = *match;
+      break;
+    }
+    case PredictionKind::yesno: {
+      std::string v = trim(value);
+      if (v == "y" || v == "yes" || v == "Y" || v == "Yes") r.text = "yes";
+      else if (v == "n" || v == "no" || v == "N" || v == "No") r.text = "no";
+      else throw UsageError(fmt::format("prediction '{}': answer yes or no, not '{}'", spec.id, value));
+      break;
+    }
+  }
+  return r;
+}
+
+std::vector<RecordedPrediction> predictions_from_flags(const LabSpec& lab, const std::vector<std::string>& flags) {
+  std::vector<RecordedPrediction> out;
+  for (const auto& flag : flags) {
+    auto kv = split_assignment(flag);
+    if (!kv) throw UsageError(fmt::format("--predict '{}': write ID=VALUE", flag));
+    auto spec = std::find_if(lab.predictions.begin(), lab.predictions.end(),
+                             [&](const PredictionSpec& p) { return p.id == kv->first; });
+    if (spec == lab.predictions.end()) {
+      std::string ids;
+      for (const auto& p : lab.predictions) ids += (ids.empty() ? "" : ", ") + p.id;
+      throw UsageError(fmt::format("{} has no prediction '{}'", lab.id, kv->first),
+                       fmt::format("its predictions: {}", ids.empty() ? "(none)" : ids));
+    }
+    if (std::any_of(out.begin(), out.end(), [&](const RecordedPrediction& r) { return r.id == kv->first; })) {
+      throw UsageError(fmt::format("--predict {} given twice", kv->first));
+    }
+    out.push_back(parse_prediction(*spec, kv->second));
+  }
+  return out;
+}
+
+void ask_missing_predictions(const LabSpec& lab, std::vector<RecordedPrediction>& answers, const Style& style) {
+  bool header = false;
+  for (const auto& spec : lab.predictions) {
+    if (std::any_of(answers.begin(), answers.end(), [&](const RecordedPrediction& r) { return r.id == spec.id; })) {
+      continue;
+    }
+    if (!header) {
+      fmt::print("\n{}\n", style.bold("Predict first. Your answers are recorded before anything is built, and cannot be changed."));
+      header = true;
+    }
+    if (spec.kind == PredictionKind::choice) {
+      auto choice = ask_choice(style.cyan("? ") + spec.prompt, spec.choices, true);
+      if (choice) answers.push_back({spec.id, *choice, std::nullopt});
+      continue;
+    }
+    std::string suffix = spec.kind == PredictionKind::yesno ? " [yes/no]" : spec.unit.empty() ? "" : fmt::format(" [{}]", spec.unit);
+    while (true) {
+      auto line = ask_line(fmt::format("{}{}{} (Enter to skip): ", style.cyan("? "), spec.prompt, suffix));
+      if (!line) return;  // end of input: stop asking
+      if (line->empty()) break;
+      try {
+        answers.push_back(parse_prediction(spec, *line));
+        break;
+      } catch (const UsageError& e) {
+        fmt::print("{} {}\n", style.yellow("!"), e.what());
+      }
+    }
+  }
+}
+
+}  // namespace workbook

@@ -1,0 +1,168 @@
+// Report printing (see report_print.hpp).
+#include "run/report_print.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+namespace workbook {
+
+using nlohmann::json;
+
+std::string format_figure(double value, const std::string& unit) {
+  std::string num = fmt::format("{:.3g}", value);
+  if (std::fabs(value) >= 1000 && std::fabs(value) < 1e7) num = fmt::format("{:.0f}", value);
+  return unit.empty() ? num : num + " " + unit;
+}
+
+namespace {
+
+std::string range_text(const MetricGrade& m) {
+  if (m.lo && m.hi) {
+    if (*m.lo == *m.hi) return format_figure(*m.lo, m.unit);
+    return fmt::format("{} - {}", format_figure(*m.lo, ""), format_figure(*m.hi, m.unit));
+  }
+  if (m.lo) return ">= " + format_figure(*m.lo, m.unit);
+  if (m.hi) return "<= " + format_figure(*m.hi, m.unit);
+  return "";
+}
+
+std::string status_text(const MetricGrade& m, const Style& s) {
+  switch (m.status) {
+    case RangeStatus::in_range: return s.green("in range");
+    case RangeStatus::below: return s.yellow("below");
+    case RangeStatus::above: return s.yellow("above");
+    case RangeStatus::missing: return s.red("missing");
+    case RangeStatus::unknown: return s.dim("range unknown");
+    case RangeStatus::no_range: return "";
+  }
+  return "";
+}
+
+void print_checks(const RunReport& r, const Style& s) {
+  if (r.grade.checks.empty()) return;
+  fmt::print("\n{}\n", s.bold("Checks"));
+  for (const auto& c : r.grade.checks) {
+    std::string mark = c.pass ? s.green("PASS") : s.red("FAIL");
+    std::string detail = c.reported ? c.detail : "never reported by the lab";
+    fmt::print("  {}  {:<24} {}\n", mark, c.name, s.dim(detail));
+  }
+}
+
+void print_metrics(const RunReport& r, const Style& s) {
+  if (r.grade.metrics.empty()) return;
+  fmt::print("\n{}\n", s.bold("Figures"));
+  fmt::print("  {:<16} {:>14}  {:<24} {:<14} {}\n", "metric", "measured", "expected here", "", "workbook");
+  for (const auto& m : r.grade.metrics) {
+    std::string value = m.value ? format_figure(*m.value, m.unit) : "-";
+    std::string spread = m.stats && m.stats->spread && m.stats->samples
+                             ? fmt::format(" (n={}, spread {:.1f}%)", *m.stats->samples, *m.stats->spread * 100) : "";
+    fmt::print("  {:<16} {:>14}  {:<24} {:<14} {}{}\n", m.name, value, range_text(m), status_text(m, s),
+               s.dim(m.reference), s.dim(spread));
+    if (!m.note.empty() && m.status != RangeStatus::in_range) fmt::print("      {}\n", s.dim(m.note));
+  }
+}
+
+void print_predictions(const RunReport& r, const Style& s) {
+  if (r.grade.predictions.empty()) return;
+  fmt::print("\n{}\n", s.bold("Your predictions"));
+  for (const auto& p : r.grade.predictions) {
+    if (p.answer.empty()) {
+      fmt::print("  {:<16} {}\n", p.id, s.dim("(none made)"));
+      continue;
+    }
+    if (p.kind == PredictionKind::number) {
+      if (p.factor) {
+        fmt::print("  {:<16} predicted {}, measured {}: {} ({}/{})\n", p.id, p.answer, format_figure(*p.measured, ""),
+                   p.score >= 2 ? s.green(p.band) : s.yellow(p.band), p.score, p.max_score);
+      } else {
+        fmt::print("  {:<16} predicted {}: {}\n", p.id, p.answer, s.dim(p.note));
+      }
+    } else if (p.correct) {
+      fmt::print("  {:<16} {}: {}{}\n", p.id, p.answer, *p.correct ? s.green("right") : s.red("wrong"),
+                 *p.correct ? "" : " (it was: " + p.right_answer + ")");
+    } else {
+      fmt::print("  {:<16} {}: {}\n", p.id, p.answer, s.dim(p.note));
+    }
+    if (!p.why.empty() && p.correct && !*p.correct) fmt::print("      {}\n", s.dim(p.why));
+  }
+}
+
+}  // namespace
+
+void print_report(const RunReport& r, const Style& s) {
+  if (!r.build_diagnostics.empty()) {
+    fmt::print("\n{}\n{}\n", s.bold(r.built ? "Compiler warnings" : "Compiler errors"), r.build_diagnostics);
+  }
+  if (r.ran) {
+    print_checks(r, s);
+    print_metrics(r, s);
+    print_predictions(r, s);
+    for (const auto& e : r.errors) fmt::print("{} {}\n", s.red("error:"), e);
+    for (const auto& p : r.protocol_problems) fmt::print("{} results file {}\n", s.yellow("warning:"), p);
+  }
+  std::string verdict = !r.built ? "COMPILE ERROR"
+                        : !r.ran ? "NOT RUN"
+                                 : std::string(to_string(r.grade.verdict));
+  for (auto& c : verdict) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  std::string colored = r.ran && r.grade.verdict == Verdict::pass ? s.green(verdict) : s.red(verdict);
+  std::string why = !r.ran && r.built ? r.not_run_reason : r.grade.verdict_reason;
+  fmt::print("\n{} {}{}\n", s.bold("Verdict:"), colored, why.empty() ? "" : " · " + why);
+  if (r.ran) fmt::print("{}\n", s.dim(fmt::format("{}, {:.2f} s, run #{} in the journal", r.process_summary, r.wall_s, r.run_id)));
+  if (!r.next_step.empty()) fmt::print("{} {}\n", s.bold("Next:"), r.next_step);
+}
+
+json report_json(const RunReport& r) {
+  json j;
+  j["lab"] = r.lab.id;
+  j["variant"] = to_string(r.variant);
+  j["source"] = r.source.string();
+  j["run_id"] = r.run_id;
+  j["verdict"] = !r.built ? "compile_error" : !r.ran ? "not_run" : to_string(r.grade.verdict);
+  j["reason"] = !r.ran && r.built ? r.not_run_reason : r.grade.verdict_reason;
+  j["device"] = r.device;
+  j["figures_source"] = r.figures_source;
+  j["arch"] = r.arch;
+  j["seed"] = r.seed;
+  j["params"] = r.params;
+  j["build"] = {{"ok", r.built}, {"cached", r.build_cached}, {"command", r.build_command},
+                {"diagnostics", r.build_diagnostics}};
+  j["process"] = {{"ran", r.ran}, {"summary", r.process_summary}, {"wall_s", r.wall_s}, {"stdout", r.out},
+                  {"stderr", r.err}, {"errors", r.errors}, {"protocol_problems", r.protocol_problems}};
+  j["checks"] = json::array();
+  for (const auto& c : r.grade.checks) {
+    j["checks"].push_back({{"name", c.name}, {"pass", c.pass}, {"reported", c.reported}, {"required", c.required},
+                           {"value", c.value ? json(*c.value) : json()}, {"limit", c.limit ? json(*c.limit) : json()},
+                           {"detail", c.detail}});
+  }
+  j["metrics"] = json::array();
+  for (const auto& m : r.grade.metrics) {
+    json mj = {{"name", m.name}, {"unit", m.unit}, {"derived", m.derived},
+               {"value", m.value ? json(*m.value) : json()}, {"expected_min", m.lo ? json(*m.lo) : json()},
+               {"expected_max", m.hi ? json(*m.hi) : json()}, {"status", to_string(m.status)},
+               {"note", m.note}, {"reference", m.reference}};
+    if (m.stats && m.stats->samples) {
+      mj["samples"] = *m.stats->samples;
+      mj["min"] = m.stats->min ? json(*m.stats->min) : json();
+      mj["max"] = m.stats->max ? json(*m.stats->max) : json();
+      mj["spread"] = m.stats->spread ? json(*m.stats->spread) : json();
+    }
+    j["metrics"].push_back(mj);
+  }
+  j["predictions"] = json::array();
+  for (const auto& p : r.grade.predictions.empty() && !r.ran ? std::vector<PredictionGrade>{} : r.grade.predictions) {
+    j["predictions"].push_back({{"id", p.id}, {"kind", to_string(p.kind)}, {"answer", p.answer},
+                                {"measured", p.measured ? json(*p.measured) : json()},
+                                {"factor", p.factor ? json(*p.factor) : json()}, {"band", p.band},
+                                {"score", p.score}, {"max_score", p.max_score},
+                                {"correct", p.correct ? json(*p.correct) : json()},
+                                {"right_answer", p.right_answer}, {"note", p.note}});
+  }
+  if (!r.ran) {
+    for (const auto& p : r.predictions) j["predictions"].push_back({{"id", p.id}, {"answer", p.text}});
+  }
+  j["next_step"] = r.next_step;
+  return j;
+}
+
+}  // namespace workbook

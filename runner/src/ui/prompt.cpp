@@ -1,0 +1,41 @@
+// Terminal prompts (see prompt.hpp).
+#include "ui/prompt.hpp"
+
+#include <fmt/format.h>
+
+#include <iostream>
+
+#include "util/text.hpp"
+
+namespace workbook {
+
+std::optional<std::string> ask_line(const std::string& question) {
+  fmt::print("{}", question);
+  std::fflush(stdout);
+  std::string line;
+  if (!std::getline(std::cin, line)) {
+    fmt::print("\n");
+    return std::nullopt;
+  }
+  return trim(line);
+}
+
+std::optional<std::string> ask_choice(const std::string& question, const std::vector<std::string>& choices,
+                                      bool allow_skip) {
+  fmt::print("{}\n", question);
+  for (std::size_t i = 0; i < choices.size(); ++i) fmt::print("  {}) {}\n", i + 1, choices[i]);
+  while (true) {
+    auto line = ask_line(allow_skip ? "Your choice (number, Enter to skip): " : "Your choice (number): ");
+    if (!line) return std::nullopt;
+    if (line->empty() && allow_skip) return std::nullopt;
+    if (auto match = match_choice(*line, choices)) return *match;
+    fmt::print("Please answer with a number from 1 to {}.\n", choices.size());
+  }
+}
+
+bool confirm(const std::string& question) {
+  auto line = ask_line(question + " [y/N] ");
+  return line && (*line == "y" || *line == "Y" || *line == "yes");
+}
+
+}  // namespace workbook

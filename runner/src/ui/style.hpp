@@ -1,0 +1,33 @@
+// Terminal styling: colour only on a terminal, never when NO_COLOR is set (no-color.org)
+// or --no-color is given.
+#pragma once
+
+#include <string>
+
+namespace workbook {
+
+class Style {
+ public:
+  explicit Style(bool color) : color_(color) {}
+  // Colour if stdout is a terminal, NO_COLOR is unset or empty, and `no_color_flag` is false.
+  static Style for_stdout(bool no_color_flag);
+
+  bool color() const { return color_; }
+  std::string bold(const std::string& s) const { return wrap("1", s); }
+  std::string dim(const std::string& s) const { return wrap("2", s); }
+  std::string red(const std::string& s) const { return wrap("31", s); }
+  std::string green(const std::string& s) const { return wrap("32", s); }
+  std::string yellow(const std::string& s) const { return wrap("33", s); }
+  std::string cyan(const std::string& s) const { return wrap("36", s); }
+
+ private:
+  std::string wrap(const char* code, const std::string& s) const {
+    return color_ ? "\x1b[" + std::string(code) + "m" + s + "\x1b[0m" : s;
+  }
+  bool color_;
+};
+
+// True when both stdin and stdout are terminals: the only case in which we prompt.
+bool interactive_terminal();
+
+}  // namespace workbook

@@ -1,0 +1,25 @@
+// Small text helpers shared by the commands: trimming, parsing the learner's numbers,
+// matching choices, NAME=VALUE pairs.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace workbook {
+
+std::string trim(const std::string& s);
+
+// Parses a number as a learner types it: "2.5", "2.5x", "2.5×", "1,024", "1 024",
+// "3e-4", "75%", "0.8 ms". A trailing unit word or symbol is ignored (it is not
+// converted). nullopt if there is no number.
+std::optional<double> parse_learner_number(const std::string& text);
+
+// Returns the choice the text names: its exact text (case-insensitive) or its 1-based number.
+std::optional<std::string> match_choice(const std::string& text, const std::vector<std::string>& choices);
+
+// Splits "NAME=VALUE"; nullopt if there is no '=' or the name is empty.
+std::optional<std::pair<std::string, std::string>> split_assignment(const std::string& text);
+
+}  // namespace workbook

@@ -1,0 +1,228 @@
+/*
+Module 14 lab: tiled matrix multiplication (square tiles, TILE = 16). SOLUTION.
+
+C = A * B with A of size M x N, B of size N x P and C of size M x P, all float32 and
+row-major. Two kernels are compared:
+
+  matmul_naive  one thread per element of C, reading a row of A and a column of B
+                straight from global memory (Module 9)
+  matmul_tiled  a TILE x TILE block computes a TILE x TILE tile of C in phases along
+                the shared dimension N: each phase stages one tile of A and one of B in
+                shared memory, so each global element is read TILE times less often
+
+Both are checked against a CPU reference that accumulates in double, on fresh random
+inputs in [-1, 1], at 64 x 64 x 64, at 100 x 50 x 70 (sizes that are not multiples of
+TILE: this tests the zero padding) and at N x N x N; then both are timed at N^3.
+
+Build and run by hand:
+  nvcc -O3 -arch=native -I labs/common labs/module14/tiled_gemm.cu -o tiled_gemm && ./tiled_gemm
+
+Parameters (NAME=VALUE): N (big square size, default 1024, 256 with quick=1),
+seed (random inputs), quick=1 (small sizes, for a smoke run).
+*/
+
+#include <algorithm>
+#include <cfloat>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "workbook.cuh"
+
+// Edge of the square tile, fixed at compile time so the shared arrays are static.
+constexpr int TILE = 16;
+
+// ----------------------------------------------------------------------------
+// CPU reference
+
+// C[M x P] = A[M x N] * B[N x P] in double. The i-k-j loop order walks B and C along
+// rows (unit stride), which keeps the cache happy and lets the compiler vectorize the
+// inner loop; at 1024^3 (1e9 multiply-adds) it takes a second or two.
+void matmul_cpu(const float* A, const float* B, double* C, int M, int N, int P) {
+  std::fill(C, C + static_cast<size_t>(M) * P, 0.0);
+  for (int i = 0; i < M; ++i) {
+    double* c_row = C + static_cast<size_t>(i) * P;
+    for (int k = 0; k < N; ++k) {
+      const double a = A[static_cast<size_t>(i) * N + k];
+      const float* b_row = B + static_cast<size_t>(k) * P;
+      for (int j = 0; j < P; ++j) c_row[j] += a * b_row[j];
+    }
+  }
+}
+
+// ----------------------------------------------------------------------------
+// GPU kernels
+
+// One thread per element of C; every operand comes from global memory.
+__global__ void matmul_naive(const float* A, const float* B, float* C, int M, int N, int P) {
+  const int col = blockIdx.x * blockDim.x + threadIdx.x;
+  const int row = blockIdx.y * blockDim.y + threadIdx.y;
+  if (row >= M || col >= P) return;  // safe: this kernel has no barrier
+  float sum = 0.0f;
+  for (int k = 0; k < N; ++k) sum += A[row * N + k] * B[k * P + col];
+  C[row * P + col] = sum;
+}
+
+// A TILE x TILE block computes the TILE x TILE tile of C at (blockIdx.y, blockIdx.x).
+// Phase ph covers columns [ph*TILE, ph*TILE + TILE) of A and the same rows of B.
+__global__ void matmul_tiled(const float* A, const float* B, float* C, int M, int N, int P) {
+  __shared__ float a_tile[TILE][TILE];  // a_tile[r][k] = A[block row + r][phase col + k]
+  __shared__ float b_tile[TILE][TILE];  // b_tile[k][c] = B[phase row + k][block col + c]
+
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const int row = blockIdx.y * TILE + ty;  // the element of C this thread owns
+  const int col = blockIdx.x * TILE + tx;
+  const int phases = (N + TILE - 1) / TILE;
+
+  float sum = 0.0f;
+  for (int ph = 0; ph < phases; ++ph) {
+    // Each thread stages one element of each tile. Consecutive tx read consecutive
+    // addresses of A and of B, so both loads are coalesced. Out-of-range positions
+    // (M, N or P not a multiple of TILE) are filled with 0, which adds nothing below.
+    const int a_col = ph * TILE + tx;
+    const int b_row = ph * TILE + ty;
+    a_tile[ty][tx] = (row < M && a_col < N) ? A[row * N + a_col] : 0.0f;
+    b_tile[ty][tx] = (b_row < N && col < P) ? B[b_row * P + col] : 0.0f;
+    __syncthreads();  // barrier 1: both tiles are complete before anyone reads them
+
+    // a_tile[ty][k] is the same for a whole row of threads (a broadcast); b_tile[k][tx]
+    // spans consecutive banks: no bank conflicts.
+#pragma unroll
+    for (int k = 0; k < TILE; ++k) sum += a_tile[ty][k] * b_tile[k][tx];
+    __syncthreads();  // barrier 2: everyone is done reading before the next phase overwrites
+  }
+  // No early return above: every thread, in range or not, must reach both barriers.
+  if (row < M && col < P) C[row * P + col] = sum;
+}
+
+// ----------------------------------------------------------------------------
+// Launchers (enqueue only; the caller checks and synchronizes)
+
+int ceil_div(int a, int b) { return (a + b - 1) / b; }
+
+void launch_naive(const float* A, const float* B, float* C, int M, int N, int P) {
+  constexpr int kBlock = 16;  // 256 threads, like the tiled kernel
+  const dim3 block(kBlock, kBlock);
+  const dim3 grid(ceil_div(P, kBlock), ceil_div(M, kBlock));
+  matmul_naive<<<grid, block>>>(A, B, C, M, N, P);
+}
+
+void launch_tiled(const float* A, const float* B, float* C, int M, int N, int P) {
+  const dim3 block(TILE, TILE);
+  const dim3 grid(ceil_div(P, TILE), ceil_div(M, TILE));
+  matmul_tiled<<<grid, block>>>(A, B, C, M, N, P);
+}
+
+using Launcher = void (*)(const float*, const float*, float*, int, int, int);
+
+// ----------------------------------------------------------------------------
+// main
+
+// One problem: random inputs, the CPU reference, and device copies.
+struct Problem {
+  int M, N, P;
+  std::vector<double> ref;  // M x P, from matmul_cpu
+  float *dA = nullptr, *dB = nullptr, *dC = nullptr;
+};
+
+// Draws fresh inputs in [-1, 1] (streams `stream` and `stream + 1` of the run's seed),
+// computes the reference and uploads A and B.
+Problem make_problem(int M, int N, int P, unsigned stream) {
+  Problem pr{M, N, P, {}};
+  std::vector<float> A(static_cast<size_t>(M) * N), B(static_cast<size_t>(N) * P);
+  wb::fill_uniform(A.data(), A.size(), -1.0f, 1.0f, stream);
+  wb::fill_uniform(B.data(), B.size(), -1.0f, 1.0f, stream + 1);
+  pr.ref.resize(static_cast<size_t>(M) * P);
+  matmul_cpu(A.data(), B.data(), pr.ref.data(), M, N, P);
+
+  WB_CHECK(cudaMalloc(&pr.dA, A.size() * sizeof(float)));
+  WB_CHECK(cudaMalloc(&pr.dB, B.size() * sizeof(float)));
+  WB_CHECK(cudaMalloc(&pr.dC, pr.ref.size() * sizeof(float)));
+  WB_CHECK(cudaMemcpy(pr.dA, A.data(), A.size() * sizeof(float), cudaMemcpyHostToDevice));
+  WB_CHECK(cudaMemcpy(pr.dB, B.data(), B.size() * sizeof(float), cudaMemcpyHostToDevice));
+  return pr;
+}
+
+void free_problem(Problem& pr) {
+  WB_CHECK(cudaFree(pr.dA));
+  WB_CHECK(cudaFree(pr.dB));
+  WB_CHECK(cudaFree(pr.dC));
+  pr.dA = pr.dB = pr.dC = nullptr;
+}
+
+// Poisons C, runs one kernel, copies C back and compares it with the reference.
+bool run_and_check(const std::string& check_name, Launcher launch, const Problem& pr) {
+  const size_t elems = pr.ref.size();
+  wb::poison(pr.dC, elems * sizeof(float));
+  launch(pr.dA, pr.dB, pr.dC, pr.M, pr.N, pr.P);
+  WB_CHECK_LAUNCH();
+  std::vector<float> got(elems);
+  WB_CHECK(cudaMemcpy(got.data(), pr.dC, elems * sizeof(float), cudaMemcpyDeviceToHost));
+
+  // Tolerances. Each element of C is a float32 sum of N products of numbers in
+  // [-1, 1]. The running sum grows like sqrt(k)/3 and each of the N additions rounds
+  // it by up to half an ulp, so the accumulated error is of order
+  // FLT_EPSILON * N / 8 (random-walk estimate). Where the products cancel, |ref| is
+  // close to 0 and rtol alone would demand more accuracy than float32 has, so we add
+  // atol = 4 * N * FLT_EPSILON (~30x that estimate; 4.9e-4 at N = 1024). A real bug
+  // (wrong index, missing tile, missing barrier) is off by O(0.1) or more.
+  const double rtol = 1e-4;
+  const double atol = 4.0 * pr.N * FLT_EPSILON;
+  return wb::compare(check_name.c_str(), got.data(), pr.ref.data(), elems, rtol, atol, pr.P);
+}
+
+int main(int argc, char** argv) {
+  wb::init_cuda(argc, argv, "module14/tiled_gemm");
+  const long long n_param = wb::param("N", 1024, 256);
+  wb::params_done();
+  if (n_param < 1 || n_param > 8192) wb::bad_argument("N must be between 1 and 8192");
+  const int n = static_cast<int>(n_param);
+  wb::metric("n", n, "count");
+
+  // Correctness: two fixed small problems (always run), then the big square one.
+  struct Case {
+    const char* suffix;
+    int M, N, P;
+  };
+  const Case small_cases[] = {{"64", 64, 64, 64}, {"100x50x70", 100, 50, 70}};
+  unsigned stream = 0;
+  for (const Case& c : small_cases) {
+    Problem pr = make_problem(c.M, c.N, c.P, stream);
+    stream += 2;
+    run_and_check(std::string("naive_") + c.suffix, launch_naive, pr);
+    run_and_check(std::string("tiled_") + c.suffix, launch_tiled, pr);
+    free_problem(pr);
+  }
+
+  std::printf("computing the CPU reference at %d^3 ...\n", n);
+  std::fflush(stdout);
+  Problem big = make_problem(n, n, n, stream);
+  const bool naive_ok = run_and_check("naive_n", launch_naive, big);
+  const bool tiled_ok = run_and_check("tiled_n", launch_tiled, big);
+
+  // Timing at N^3, L2 flushed before each sample. A kernel that failed its check is
+  // not timed: the time of a wrong answer means nothing.
+  const double flops = 2.0 * n * static_cast<double>(n) * n;
+  double naive_median = 0.0, tiled_median = 0.0;
+  if (naive_ok) {
+    const wb::Stats st = wb::time_kernel([&] { launch_naive(big.dA, big.dB, big.dC, n, n, n); });
+    wb::metric("naive_ms", st, "ms");
+    wb::metric("naive_gflops", flops / (st.median * 1e6), "GFLOP/s");
+    naive_median = st.median;
+  } else {
+    std::printf("naive kernel failed its check at N=%d: not timed\n", n);
+  }
+  if (tiled_ok) {
+    const wb::Stats st = wb::time_kernel([&] { launch_tiled(big.dA, big.dB, big.dC, n, n, n); });
+    wb::metric("tiled_ms", st, "ms");
+    wb::metric("tiled_gflops", flops / (st.median * 1e6), "GFLOP/s");
+    tiled_median = st.median;
+  } else {
+    std::printf("tiled kernel failed its check at N=%d: not timed\n", n);
+  }
+  if (naive_median > 0 && tiled_median > 0)
+    std::printf("tiled vs naive at N=%d: %.2fx faster\n", n, naive_median / tiled_median);
+  free_problem(big);
+
+  return wb::finish();
+}

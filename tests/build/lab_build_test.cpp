@@ -1,0 +1,353 @@
+// Tests for build/lab_build: real compiles of tiny host C++ labs (and a CUDA one when nvcc
+// is installed), the content-hash cache, and diagnostics cleaning on literal samples.
+#include <catch2/catch.hpp>
+
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <string>
+#include <thread>
+
+#include "build/lab_build.hpp"
+#include "build/toolchain.hpp"
+#include "exec/process.hpp"
+#include "util/error.hpp"
+
+namespace fs = std::filesystem;
+using workbook::BuildRequest;
+using workbook::BuildResult;
+using workbook::Language;
+
+namespace {
+
+// A unique temporary directory, removed at the end of the test.
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    static std::atomic<int> n{0};
+    path = fs::temp_directory_path() /
+           ("wb-lab-build-test-" + std::to_string(::getpid()) + "-" + std::to_string(n++));
+    fs::create_directories(path);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+};
+
+void write(const fs::path& p, const std::string& text) {
+  fs::create_directories(p.parent_path());
+  std::ofstream(p) << text;
+}
+
+// A host lab: src/hello.cpp including "greeting.hpp" from inc/ and "local.hpp" beside it.
+struct HostLab {
+  TempDir tmp;
+  fs::path src = tmp.path / "labs" / "fixture" / "hello.cpp";
+  fs::path inc = tmp.path / "labs" / "common";
+  HostLab() {
+    write(inc / "greeting.hpp", "inline const char* greeting() { return \"hello\"; }\n");
+    write(src.parent_path() / "local.hpp", "inline int answer() { return 42; }\n");
+    write(src,
+          "#include <cstdio>\n"
+          "#include \"greeting.hpp\"\n"
+          "#include \"local.hpp\"\n"
+          "int main() { std::printf(\"%s %d\\n\", greeting(), answer()); return 0; }\n");
+  }
+  BuildRequest request() const {
+    BuildRequest r;
+    r.source = src;
+    r.display_name = "labs/fixture/hello.cpp";
+    r.include_dirs = {inc};
+    r.language = Language::host;
+    r.cache_dir = tmp.path / "ws" / ".workbook" / "build";
+    r.timeout_s = 120;
+    return r;
+  }
+};
+
+std::string run_binary(const fs::path& binary) {
+  workbook::ProcessOptions o;
+  o.argv = {binary.string()};
+  auto r = workbook::run_process(o);
+  REQUIRE(r.exited_ok());
+  return r.out;
+}
+
+bool has_temp_files(const fs::path& dir) {
+  if (!fs::exists(dir)) return false;
+  for (const auto& e : fs::recursive_directory_iterator(dir))
+    if (e.path().filename().string().find(".tmp.") != std::string::npos) return true;
+  return false;
+}
+
+bool contains(const std::string& haystack, const std::string& needle) {
+  return haystack.find(needle) != std::string::npos;
+}
+
+std::string join(const std::vector<std::string>& words) {
+  std::string s;
+  for (const auto& w : words) s += (s.empty() ? "" : " ") + w;
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("a host lab builds, then comes from the cache unchanged", "[build]") {
+  HostLab lab;
+  auto first = workbook::build_lab(lab.request(), nullptr);
+  INFO(first.raw_output);
+  REQUIRE(first.ok);
+  CHECK_FALSE(first.cached);
+  CHECK(first.key.size() == 32);
+  CHECK(first.binary == fs::absolute(lab.request().cache_dir) / first.key / "lab");
+  CHECK(fs::exists(first.binary));
+  CHECK(run_binary(first.binary) == "hello 42\n");
+  CHECK(contains(join(first.command), "-I" + fs::absolute(lab.inc).lexically_normal().string()));
+  CHECK_FALSE(has_temp_files(lab.request().cache_dir));
+
+  auto mtime = fs::last_write_time(first.binary);
+  auto second = workbook::build_lab(lab.request(), nullptr);
+  CHECK(second.ok);
+  CHECK(second.cached);
+  CHECK(second.key == first.key);
+  CHECK(second.binary == first.binary);
+  CHECK(fs::last_write_time(second.binary) == mtime);
+}
+
+TEST_CASE("the key follows the inputs, not the paths", "[build]") {
+  HostLab lab;
+  auto base = workbook::build_lab(lab.request(), nullptr);
+  REQUIRE(base.ok);
+
+  SECTION("a changed header in an include dir rebuilds") {
+    write(lab.inc / "greeting.hpp", "inline const char* greeting() { return \"changed\"; }\n");
+    auto r = workbook::build_lab(lab.request(), nullptr);
+    REQUIRE(r.ok);
+    CHECK_FALSE(r.cached);
+    CHECK(r.key != base.key);
+    CHECK(run_binary(r.binary) == "changed 42\n");
+  }
+  SECTION("a new file in an include dir rebuilds") {
+    write(lab.inc / "sub" / "extra.hpp", "// unused\n");
+    auto r = workbook::build_lab(lab.request(), nullptr);
+    CHECK(r.key != base.key);
+    CHECK_FALSE(r.cached);
+  }
+  SECTION("a changed header included from the source's directory rebuilds") {
+    write(lab.src.parent_path() / "local.hpp", "inline int answer() { return 7; }\n");
+    auto r = workbook::build_lab(lab.request(), nullptr);
+    REQUIRE(r.ok);
+    CHECK_FALSE(r.cached);
+    CHECK(run_binary(r.binary) == "hello 7\n");
+  }
+  SECTION("a changed source rebuilds") {
+    write(lab.src, "#include <cstdio>\nint main() { std::puts(\"new\"); }\n");
+    auto r = workbook::build_lab(lab.request(), nullptr);
+    REQUIRE(r.ok);
+    CHECK(r.key != base.key);
+    CHECK(run_binary(r.binary) == "new\n");
+  }
+  SECTION("a flag or a library changes the key") {
+    auto req = lab.request();
+    req.flags = {"-DEXTRA=1"};
+    auto with_flag = workbook::build_lab(req, nullptr);
+    REQUIRE(with_flag.ok);
+    CHECK_FALSE(with_flag.cached);
+    CHECK(with_flag.key != base.key);
+    CHECK(contains(join(with_flag.command), "-DEXTRA=1"));
+
+    req = lab.request();
+    req.libs = {"-lm"};
+    auto with_lib = workbook::build_lab(req, nullptr);
+    REQUIRE(with_lib.ok);
+    CHECK(with_lib.key != base.key);
+    CHECK(with_lib.key != with_flag.key);
+    CHECK(with_lib.command.back() == "-lm");
+  }
+  SECTION("the display name and the location do not change the key") {
+    auto req = lab.request();
+    req.display_name = "somewhere/else.cpp";
+    CHECK(workbook::build_lab(req, nullptr).key == base.key);
+
+    TempDir moved;
+    fs::copy(lab.tmp.path / "labs", moved.path / "labs", fs::copy_options::recursive);
+    req = lab.request();
+    req.source = moved.path / "labs" / "fixture" / "hello.cpp";
+    req.include_dirs = {moved.path / "labs" / "common"};
+    auto r = workbook::build_lab(req, nullptr);
+    CHECK(r.key == base.key);
+    CHECK(r.cached);
+  }
+}
+
+TEST_CASE("a compile error gives ok=false and diagnostics in the learner's terms", "[build]") {
+  HostLab lab;
+  write(lab.src,
+        "#include <cstdio>\n"
+        "int main() {\n"
+        "  return undefined_thing;\n"
+        "}\n");
+  auto r = workbook::build_lab(lab.request(), nullptr);
+  CHECK_FALSE(r.ok);
+  CHECK_FALSE(r.cached);
+  CHECK_FALSE(fs::exists(r.binary));
+  CHECK(contains(r.diagnostics, "labs/fixture/hello.cpp:3: error:"));
+  CHECK(contains(r.diagnostics, "undefined_thing"));
+  CHECK_FALSE(contains(r.diagnostics, lab.src.string()));
+  CHECK(contains(r.raw_output, lab.src.string()));
+  CHECK_FALSE(has_temp_files(lab.request().cache_dir));
+
+  // Failures are not cached: the next attempt compiles again.
+  auto again = workbook::build_lab(lab.request(), nullptr);
+  CHECK_FALSE(again.ok);
+  CHECK(contains(again.diagnostics, "labs/fixture/hello.cpp:3: error:"));
+}
+
+TEST_CASE("a compile that runs past its limit fails with a time-out line", "[build]") {
+  HostLab lab;
+  auto req = lab.request();
+  req.timeout_s = 0.001;
+  auto r = workbook::build_lab(req, nullptr);
+  CHECK_FALSE(r.ok);
+  CHECK(r.timed_out);
+  CHECK(contains(r.diagnostics, "timed out"));
+  CHECK_FALSE(has_temp_files(req.cache_dir));
+}
+
+TEST_CASE("two builds of the same lab at once both succeed", "[build]") {
+  HostLab lab;
+  BuildResult a, b;
+  std::thread other([&] { a = workbook::build_lab(lab.request(), nullptr); });
+  b = workbook::build_lab(lab.request(), nullptr);
+  other.join();
+  REQUIRE(a.ok);
+  REQUIRE(b.ok);
+  CHECK(a.key == b.key);
+  CHECK(run_binary(a.binary) == "hello 42\n");
+  CHECK_FALSE(has_temp_files(lab.request().cache_dir));
+}
+
+TEST_CASE("build_lab refuses what it cannot build", "[build]") {
+  HostLab lab;
+  auto req = lab.request();
+  req.source = lab.tmp.path / "missing.cpp";
+  CHECK_THROWS_AS(workbook::build_lab(req, nullptr), workbook::UsageError);
+
+  req = lab.request();
+  req.include_dirs = {lab.tmp.path / "no-such-dir"};
+  CHECK_THROWS_AS(workbook::build_lab(req, nullptr), workbook::UsageError);
+
+  req = lab.request();
+  req.language = Language::cuda;
+  try {
+    workbook::build_lab(req, nullptr);
+    FAIL("expected a UsageError");
+  } catch (const workbook::UsageError& e) {
+    CHECK(contains(e.hint(), "WORKBOOK_NVCC"));
+  }
+}
+
+TEST_CASE("a CUDA lab builds with nvcc for sm_90 and is cached", "[build][cuda]") {
+  std::optional<workbook::Toolchain> nvcc;
+  std::string configured = WORKBOOK_NVCC_PATH;
+  if (!configured.empty() && !contains(configured, "NOTFOUND")) nvcc = workbook::Toolchain{configured, "", ""};
+  if (auto found = workbook::find_nvcc()) nvcc = found;
+  if (!nvcc) {
+    WARN("nvcc not found: CUDA build test skipped");
+    return;
+  }
+  TempDir tmp;
+  auto src = tmp.path / "labs" / "module01" / "hello.cu";
+  write(src,
+        "#include <cstdio>\n"
+        "__global__ void k(int* p) { p[threadIdx.x] = 1; }\n"
+        "int main() { std::printf(\"built\\n\"); return 0; }\n");
+  BuildRequest req;
+  req.source = src;
+  req.display_name = "labs/module01/hello.cu";
+  req.arch = "sm_90";
+  req.language = Language::cuda;
+  req.cache_dir = tmp.path / "cache";
+  auto r = workbook::build_lab(req, &*nvcc);
+  INFO(r.raw_output);
+  REQUIRE(r.ok);
+  CHECK_FALSE(r.cached);
+  CHECK(contains(join(r.command), "-arch=sm_90"));
+  CHECK(contains(join(r.command), "-lineinfo"));
+  CHECK(run_binary(r.binary) == "built\n");  // the host part runs without a GPU
+  auto again = workbook::build_lab(req, &*nvcc);
+  CHECK(again.cached);
+  CHECK(again.key == r.key);
+
+  req.arch = "sm_86";
+  CHECK(workbook::build_lab(req, &*nvcc).key != r.key);
+
+  write(src, "__global__ void k(int* p) {\n  p[0] = missing_name;\n}\nint main() { return 0; }\n");
+  req.arch = "sm_90";
+  auto bad = workbook::build_lab(req, &*nvcc);
+  CHECK_FALSE(bad.ok);
+  CHECK(contains(bad.diagnostics, "labs/module01/hello.cu:2: error: identifier \"missing_name\" is undefined"));
+  CHECK_FALSE(contains(bad.diagnostics, src.string()));
+}
+
+TEST_CASE("clean_diagnostics rewrites nvcc output", "[build][diagnostics]") {
+  const std::string raw =
+      "/tmp/diag/x.cu(2): error: identifier \"foo\" is undefined\n"
+      "  __attribute__((global)) void k(int* p) { int unused; p[0] = foo; }\n"
+      "                                                              ^\n"
+      "\n"
+      "/tmp/diag/x.cu(3): warning #177-D: variable \"y\" was declared but never referenced\n"
+      "  int main() { int y; return 0; }\n"
+      "                   ^\n"
+      "\n"
+      "Remark: The warnings can be suppressed with \"-diag-suppress <warning-number>\"\n"
+      "\n"
+      "/work/labs/common/workbook.cuh(10): error: expected a \";\"\n"
+      "/tmp/diag/x.cuh(4): error: in a different file\n"
+      "1 error detected in the compilation of \"/tmp/diag/x.cu\".\n";
+  const std::string expected =
+      "labs/module01/x.cu:2: error: identifier \"foo\" is undefined\n"
+      "  __attribute__((global)) void k(int* p) { int unused; p[0] = foo; }\n"
+      "                                                              ^\n"
+      "labs/module01/x.cu:3: warning #177-D: variable \"y\" was declared but never referenced\n"
+      "  int main() { int y; return 0; }\n"
+      "                   ^\n"
+      "/work/labs/common/workbook.cuh:10: error: expected a \";\"\n"
+      "/tmp/diag/x.cuh:4: error: in a different file\n"
+      "1 error detected in the compilation of \"labs/module01/x.cu\".\n";
+  CHECK(workbook::clean_diagnostics(raw, "/tmp/diag/x.cu", "labs/module01/x.cu") == expected);
+}
+
+TEST_CASE("clean_diagnostics rewrites gcc output", "[build][diagnostics]") {
+  const std::string raw =
+      "In file included from /tmp/diag/y.cpp:1:\n"
+      "/tmp/diag/y.cpp: In function \xe2\x80\x98int main()\xe2\x80\x99:\n"
+      "/tmp/diag/y.cpp:2:37: error: \xe2\x80\x98" "bar\xe2\x80\x99 was not declared in this scope\n"
+      "    2 | int main() { int unused = 1; return bar; }\n"
+      "      |                                     ^~~\n"
+      "/usr/include/c++/12/bits/stl_vector.h:1120:7: note: candidate\n"
+      "/usr/bin/ld: /tmp/ccX.o: in function `main':\n"
+      "y.cpp:(.text+0x5): undefined reference to `foo'\n"
+      "/tmp/diag/y.cpp:7: undefined reference to `bar'\r\n";
+  const std::string expected =
+      "In file included from labs/fixture/y.cpp:1:\n"
+      "labs/fixture/y.cpp: In function \xe2\x80\x98int main()\xe2\x80\x99:\n"
+      "labs/fixture/y.cpp:2: error: \xe2\x80\x98" "bar\xe2\x80\x99 was not declared in this scope\n"
+      "    2 | int main() { int unused = 1; return bar; }\n"
+      "      |                                     ^~~\n"
+      "/usr/include/c++/12/bits/stl_vector.h:1120: note: candidate\n"
+      "/usr/bin/ld: /tmp/ccX.o: in function `main':\n"
+      "y.cpp:(.text+0x5): undefined reference to `foo'\n"
+      "labs/fixture/y.cpp:7: undefined reference to `bar'\n";
+  CHECK(workbook::clean_diagnostics(raw, "/tmp/diag/y.cpp", "labs/fixture/y.cpp") == expected);
+}
+
+TEST_CASE("clean_diagnostics of nothing is nothing", "[build][diagnostics]") {
+  CHECK(workbook::clean_diagnostics("", "/a.cu", "a.cu").empty());
+  CHECK(workbook::clean_diagnostics("\n\n  \n", "/a.cu", "a.cu").empty());
+}

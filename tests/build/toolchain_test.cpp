@@ -1,0 +1,161 @@
+// Tests for build/toolchain: arch forms, nvidia-smi parsing and nvcc discovery, using
+// small stand-in programs put on PATH.
+#include <catch2/catch.hpp>
+
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <string>
+
+#include "build/toolchain.hpp"
+#include "util/error.hpp"
+
+namespace fs = std::filesystem;
+using workbook::resolve_arch;
+
+namespace {
+
+// A unique temporary directory, removed at the end of the test.
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    static std::atomic<int> n{0};
+    path = fs::temp_directory_path() /
+           ("wb-toolchain-test-" + std::to_string(::getpid()) + "-" + std::to_string(n++));
+    fs::create_directories(path);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+};
+
+// Sets (or unsets) an environment variable for the scope.
+struct ScopedEnv {
+  std::string name;
+  std::optional<std::string> old;
+  ScopedEnv(std::string n, std::optional<std::string> value) : name(std::move(n)) {
+    if (const char* v = std::getenv(name.c_str())) old = v;
+    if (value) ::setenv(name.c_str(), value->c_str(), 1);
+    else ::unsetenv(name.c_str());
+  }
+  ~ScopedEnv() {
+    if (old) ::setenv(name.c_str(), old->c_str(), 1);
+    else ::unsetenv(name.c_str());
+  }
+};
+
+fs::path write_script(const fs::path& dir, const std::string& name, const std::string& body) {
+  auto p = dir / name;
+  std::ofstream(p) << "#!/bin/sh\n" << body;
+  fs::permissions(p, fs::perms::owner_all);
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("resolve_arch keeps every valid forced form", "[toolchain]") {
+  for (const char* arch : {"sm_75", "sm_86", "sm_90", "sm_90a", "sm_100f", "sm_120", "compute_90", "compute_90a",
+                           "native"}) {
+    INFO(arch);
+    CHECK(resolve_arch(std::string(arch)) == arch);
+  }
+}
+
+TEST_CASE("resolve_arch rejects malformed forced values with a hint", "[toolchain]") {
+  for (const char* arch : {"", "sm90", "90", "9.0", "sm_9", "SM_90", "sm_90 ", " sm_90", "sm_90b", "sm_1000",
+                           "-arch=sm_90", "sm_90;rm -rf /", "compute_", "Native"}) {
+    INFO(arch);
+    CHECK_THROWS_AS(resolve_arch(std::string(arch)), workbook::UsageError);
+  }
+  try {
+    resolve_arch(std::string("sm90"));
+    FAIL("expected a UsageError");
+  } catch (const workbook::UsageError& e) {
+    CHECK(std::string(e.what()).find("sm90") != std::string::npos);
+    CHECK(e.hint().find("sm_86") != std::string::npos);
+  }
+}
+
+TEST_CASE("resolve_arch without --arch gives a detected sm_NN or native", "[toolchain]") {
+  std::string arch = resolve_arch(std::nullopt);
+  CHECK(workbook::is_valid_arch(arch));
+  CHECK((arch == "native" || arch.rfind("sm_", 0) == 0));
+}
+
+TEST_CASE("arch_from_compute_cap", "[toolchain]") {
+  CHECK(workbook::arch_from_compute_cap("9.0") == "sm_90");
+  CHECK(workbook::arch_from_compute_cap("8.6") == "sm_86");
+  CHECK(workbook::arch_from_compute_cap(" 7.5\n") == "sm_75");
+  CHECK(workbook::arch_from_compute_cap("12.0") == "sm_120");
+  CHECK_FALSE(workbook::arch_from_compute_cap("[N/A]").has_value());
+  CHECK_FALSE(workbook::arch_from_compute_cap("9").has_value());
+  CHECK_FALSE(workbook::arch_from_compute_cap("").has_value());
+}
+
+TEST_CASE("detect_gpu_arch reads the first GPU from nvidia-smi", "[toolchain]") {
+  TempDir tmp;
+  ScopedEnv path("PATH", tmp.path.string());
+
+  CHECK_FALSE(workbook::detect_gpu_arch().has_value());  // no nvidia-smi on PATH
+
+  write_script(tmp.path, "nvidia-smi",
+               "[ \"$1\" = --query-gpu=compute_cap ] && [ \"$2\" = --format=csv,noheader ] || exit 9\n"
+               "echo 9.0; echo 8.6\n");
+  CHECK(workbook::detect_gpu_arch() == "sm_90");
+  CHECK(resolve_arch(std::nullopt) == "sm_90");
+  CHECK(resolve_arch(std::string("sm_75")) == "sm_75");  // forced wins over detected
+
+  write_script(tmp.path, "nvidia-smi", "echo 'NVIDIA-SMI has failed' >&2; exit 9\n");
+  CHECK_FALSE(workbook::detect_gpu_arch().has_value());
+  CHECK(resolve_arch(std::nullopt) == "native");
+}
+
+TEST_CASE("find_nvcc honours WORKBOOK_NVCC and reads the version", "[toolchain]") {
+  TempDir tmp;
+  auto fake = write_script(tmp.path, "nvcc",
+                           "[ \"$1\" = --version ] || exit 9\n"
+                           "echo 'nvcc: NVIDIA (R) Cuda compiler driver'\n"
+                           "echo 'Cuda compilation tools, release 13.0, V13.0.88'\n"
+                           "echo 'Build cuda_13.0.r13.0/compiler.36424714_0'\n"
+                           "echo\n");
+  {
+    ScopedEnv forced("WORKBOOK_NVCC", fake.string());
+    auto tc = workbook::find_nvcc();
+    REQUIRE(tc.has_value());
+    CHECK(tc->nvcc == fake);
+    CHECK(tc->version == "Build cuda_13.0.r13.0/compiler.36424714_0");
+    CHECK(tc->release == "13.0");
+  }
+  {
+    ScopedEnv forced("WORKBOOK_NVCC", (tmp.path / "missing-nvcc").string());
+    CHECK_THROWS_AS(workbook::find_nvcc(), workbook::UsageError);
+  }
+  {
+    auto broken = write_script(tmp.path, "broken-nvcc", "exit 1\n");
+    ScopedEnv forced("WORKBOOK_NVCC", broken.string());
+    CHECK_THROWS_AS(workbook::find_nvcc(), workbook::UsageError);
+  }
+  {
+    // Without WORKBOOK_NVCC, PATH comes first.
+    ScopedEnv forced("WORKBOOK_NVCC", std::nullopt);
+    ScopedEnv path("PATH", tmp.path.string());
+    auto tc = workbook::find_nvcc();
+    REQUIRE(tc.has_value());
+    CHECK(tc->nvcc == fake);
+  }
+}
+
+TEST_CASE("find_nvcc finds the real toolkit when CMake did", "[toolchain][cuda]") {
+  std::string configured = WORKBOOK_NVCC_PATH;
+  if (configured.empty() || configured.find("NOTFOUND") != std::string::npos) return;
+  ScopedEnv forced("WORKBOOK_NVCC", configured);
+  auto tc = workbook::find_nvcc();
+  REQUIRE(tc.has_value());
+  CHECK(tc->version.rfind("Build cuda_", 0) == 0);
+  CHECK_FALSE(tc->release.empty());
+}
