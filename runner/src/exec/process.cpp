@@ -207,7 +207,7 @@ struct ExecReport {
 // Runs in the forked child: only async-signal-safe calls from here to execve.
 [[noreturn]] void child_exec(const char* path, char* const* argv, char* const* envp, const char* cwd,
                              int in_fd, int out_fd, int err_fd, int report_fd) {
-
+  ::setpgid(0, 0);
   ::signal(SIGPIPE, SIG_DFL);
   sigset_t none;
   sigemptyset(&none);
@@ -396,7 +396,7 @@ ProcessResult run_process(const ProcessOptions& o) {
     child_exec(exec_path.c_str(), argv_c.data(), envp_c.data(), cwd.empty() ? nullptr : cwd.c_str(), in_r.get(),
                out_w.get(), err_w.get(), report_w.get());
 
-
+  ::setpgid(pid, pid);  // also done by the child; whichever runs first wins the race
   out_w.reset();
   err_w.reset();
   in_r.reset();

@@ -139,7 +139,11 @@ RunReport run_lab(const RunContext& ctx, const RunRequest& req) {
   build.arch = report.arch;
   build.language = lab.language == LabLanguage::cuda ? Language::cuda : Language::host;
   build.cache_dir = ctx.workspace.build_cache();
-  if (req.verbose) fmt::print("{} {} for {} ...\n", ctx.style.dim("Building"), build.display_name, report.arch);
+  if (req.verbose) {
+    fmt::print("{} {} {} ...\n", ctx.style.dim("Building"), build.display_name,
+               lab.language == LabLanguage::cuda ? "for " + report.arch : std::string("(host C++)"));
+    std::fflush(stdout);
+  }
   BuildResult built = build_lab(build, nvcc ? &*nvcc : nullptr);
   report.build_cached = built.cached;
   report.build_command = built.command;
@@ -170,6 +174,7 @@ RunReport run_lab(const RunContext& ctx, const RunRequest& req) {
   proc.timeout_s = timeout_s;
   proc.echo = req.verbose;
   if (req.verbose) fmt::print("{}\n", ctx.style.dim(fmt::format("Running (time limit {:g} s) ...", timeout_s)));
+  std::fflush(stdout);  // our lines first, then the lab's own output
   ProcessResult pr = run_process(proc);
   report.ran = true;
   report.out = pr.out;
