@@ -150,6 +150,10 @@ RunReport run_lab(const RunContext& ctx, const RunRequest& req) {
   report.build_diagnostics = built.diagnostics;
   report.built = built.ok;
   ctx.journal.record_build(report.run_id, built.key, built.cached, built.ok);
+  if (built.interrupted) {
+    ctx.journal.finish_run(report.run_id, Verdict::runtime_error, -1, "interrupted during the build");
+    throw Error(Exit::runtime_error, "interrupted (Ctrl-C) during the build; your predictions are kept in the journal");
+  }
   if (!built.ok) {
     report.grade.verdict = Verdict::compile_error;
     report.grade.verdict_reason = "the compiler rejected the lab";
