@@ -31,6 +31,7 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", WORKBOOK_VERSION);
   app.footer(kFooter);
   app.require_subcommand(1);
+  app.fallthrough();  // global options may follow the subcommand: workbook run X --workspace DIR
   GlobalOptions global;
   int exit_code = 0;
   CommandContext ctx{global, exit_code};

@@ -64,7 +64,10 @@ void setup_dev(CLI::App& app, CommandContext& ctx) {
       if (o->check.quick) cmdline += " --quick";
       if (o->check.arch) cmdline += " --arch " + *o->check.arch;
       cmdline += " --report " + o->report;
-      std::ofstream out(o->report);
+      std::filesystem::path report_path(o->report);
+      std::error_code ec;
+      if (report_path.has_parent_path()) std::filesystem::create_directories(report_path.parent_path(), ec);
+      std::ofstream out(report_path);
       out << markdown_report(r, cmdline);
       if (!out) throw UsageError("cannot write the report to " + o->report);
     }
