@@ -71,11 +71,11 @@ void show_lab(const LabSpec& lab, const DeviceContext& dev, const Style& s, bool
     fmt::print("\nYou will be asked to predict:\n");
     for (const auto& p : lab.predictions) fmt::print("  {:<12} {}\n", p.id, p.prompt);
   }
-  fmt::print("\nExpected on {}:\n", dev.describe());
+  if (dev.spec) fmt::print("\nExpected on {}:\n", dev.describe());
+  else fmt::print("\nExpected figures ({}; pass --gpu ID, e.g. --gpu t4, to see another GPU's):\n", dev.describe());
   for (const auto& r : rows) {
     fmt::print("  {:<16} {:<32} {}\n", r.metric, range_of(r), s.dim(r.reference));
   }
-  if (!dev.note.empty()) fmt::print("{}\n", s.dim(dev.note));
   fmt::print("\nRun it: workbook run {}\n", lab.id);
 }
 
@@ -96,7 +96,7 @@ void setup_show(CLI::App& app, CommandContext& ctx) {
       show_module(catalog.load_module(ref.module), s, o->json);
     } else {
       LabSpec lab = catalog.find_lab(ref);
-      show_lab(lab, load_device_context(catalog, o->gpu), s, o->json);
+      show_lab(lab, load_device_context(catalog, o->gpu, ctx.global.open_workspace()), s, o->json);
     }
   });
 }

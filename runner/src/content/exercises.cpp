@@ -26,23 +26,6 @@ namespace {
 const std::regex kIdPattern("^[a-z0-9][a-z0-9-]{0,63}$");
 const std::regex kNamePattern("^[a-z][a-z0-9_]{0,63}$");
 
-template <typename F>
-void for_each_map(MapReader& parent, const std::string& key, bool required, F&& f) {
-  YAML::Node list = parent.node(key);
-  if (!present(list)) {
-    if (required && parent.ok()) parent.problem(key, "is required");
-    return;
-  }
-  if (!list.IsSequence()) {
-    parent.problem(key, "must be a list (lines starting with '- ')");
-    return;
-  }
-  for (std::size_t i = 0; i < list.size(); ++i) {
-    MapReader item(list[i], parent.file(), fmt::format("{}[{}]", parent.path(key), i), parent.problems());
-    f(item);
-    item.finish();
-  }
-}
 
 std::vector<NumericAnswer> read_numeric(MapReader& r) {
   std::vector<NumericAnswer> out;
@@ -130,7 +113,10 @@ ExerciseBank read_exercises(const std::filesystem::path& file, int module, const
   ExerciseBank bank;
   bank.module = module;
   YAML::Node root = load_yaml_file(file, problems);
-  if (!present(root)) return bank;
+  if (!present(root)) {
+    if (root.IsDefined()) problems.add(display, 0, "", "is empty");  // undefined: already reported
+    return bank;
+  }
   MapReader r(root, display, "", problems);
   auto version = r.integer("format_version", true);
   if (version && *version != kExercisesFormatVersion) {
@@ -171,6 +157,27 @@ ExerciseBank read_exercises(const std::filesystem::path& file, int module, const
       ex.steps.push_back(std::move(step));
     });
     bank.worked_examples.push_back(std::move(ex));
+  });
+  for_each_map(r, "drills", false, [&](MapReader& dr) {
+    DrillItem d;
+    d.id = dr.str("id", true).value_or("");
+    if (!d.id.empty() && !std::regex_match(d.id, kIdPattern)) dr.problem("id", "must be [a-z0-9-]+");
+    if (!d.id.empty() && !ids.insert(d.id).second) dr.problem("id", fmt::format("'{}' appears twice", d.id));
+    d.question = dr.str("question", true).value_or("");
+    for (const auto& m : dr.str_list("modules", true)) {
+      try {
+        int n = std::stoi(m);
+        if (n < 1 || n > 24) throw std::out_of_range(m);
+        d.modules.push_back(n);
+      } catch (const std::exception&) {
+        dr.problem("modules", fmt::format("'{}' is not a module number 1-24", m));
+      }
+    }
+    d.covers = dr.str_list("covers", true);
+    if (d.covers.empty() && dr.ok()) dr.problem("covers", "needs at least one point");
+    d.seconds = static_cast<int>(dr.integer("seconds", false).value_or(60));
+    if (d.seconds < 10 || d.seconds > 600) dr.problem("seconds", "must be between 10 and 600");
+    bank.drills.push_back(std::move(d));
   });
   r.finish();
   return bank;

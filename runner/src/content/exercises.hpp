@@ -58,10 +58,21 @@ struct WorkedExample {
   std::vector<WorkedStep> steps;
 };
 
+// An oral-exam drill question (modules 11 and 24): answered out loud against a clock,
+// then scored by the points a strong answer covers.
+struct DrillItem {
+  std::string id;
+  std::string question;
+  std::vector<int> modules;          // where to reread when a point is missed
+  std::vector<std::string> covers;   // what a strong answer covers
+  int seconds = 60;
+};
+
 struct ExerciseBank {
   int module = 0;
   std::vector<ExerciseItem> items;
   std::vector<WorkedExample> worked_examples;
+  std::vector<DrillItem> drills;
 };
 
 // Reads exercises/moduleNN.yaml; problems are added to `problems` as file:line: field: what.

@@ -33,24 +33,6 @@ const std::regex kParamPattern("^[A-Za-z_][A-Za-z0-9_]{0,63}$");
 
 bool valid_name(const std::string& s) { return std::regex_match(s, kNamePattern); }
 
-// Iterates a list-valued key, giving each element a MapReader with an indexed field name.
-template <typename F>
-void for_each_map(MapReader& parent, const std::string& key, bool required, F&& f) {
-  YAML::Node list = parent.node(key);
-  if (!present(list)) {
-    if (required && parent.ok()) parent.problem(key, "is required");
-    return;
-  }
-  if (!list.IsSequence()) {
-    parent.problem(key, "must be a list (lines starting with '- ')");
-    return;
-  }
-  for (std::size_t i = 0; i < list.size(); ++i) {
-    MapReader item(list[i], parent.file(), fmt::format("{}[{}]", parent.path(key), i), parent.problems());
-    f(item);
-    item.finish();
-  }
-}
 
 std::optional<ExpectedRange> read_expected(MapReader& parent) {
   YAML::Node n = parent.node("expected");
@@ -290,7 +272,7 @@ Module read_module(const std::filesystem::path& file, int number, const std::fil
 
   YAML::Node root = load_yaml_file(file, problems);
   if (!present(root)) {
-    if (root.IsNull()) problems.add(display, 0, "", "is empty");
+    if (root.IsDefined()) problems.add(display, 0, "", "is empty");  // undefined: already reported
     return module;
   }
   MapReader r(root, display, "", problems);

@@ -33,7 +33,7 @@ YAML::Node load_yaml_file(const std::filesystem::path& file, Problems& problems)
   std::ifstream in(file, std::ios::binary);
   if (!in) {
     problems.add(file.string(), 0, "", "cannot be read (missing or no permission)");
-    return YAML::Node();
+    return YAML::Node(YAML::NodeType::Undefined);
   }
   std::stringstream buffer;
   buffer << in.rdbuf();
@@ -43,7 +43,8 @@ YAML::Node load_yaml_file(const std::filesystem::path& file, Problems& problems)
     problems.add(file.string(), e.mark.line >= 0 ? e.mark.line + 1 : 0, "",
                  "is not valid YAML: " + e.msg);
   }
-  return YAML::Node();
+  // Undefined, not null: a null node means an empty file, which callers report themselves.
+  return YAML::Node(YAML::NodeType::Undefined);
 }
 
 std::optional<double> scalar_number(const YAML::Node& node) {

@@ -26,7 +26,8 @@ class Problems {
   std::vector<std::string> list_;
 };
 
-// Parses a YAML file; on a syntax error records it and returns a null node.
+// Parses a YAML file. An empty file gives a null node (no problem recorded); a file that
+// cannot be read or is not valid YAML is recorded and gives an undefined node.
 YAML::Node load_yaml_file(const std::filesystem::path& file, Problems& problems);
 
 // Reads one YAML mapping, field by field; `finish()` reports keys nobody asked for.
@@ -64,6 +65,11 @@ class MapReader {
   bool ok_ = true;
 };
 
+// Calls f(MapReader&) for each mapping in the list under `key` of `parent`, with an
+// indexed field name ("labs[0]"); reports a missing required list or a non-list.
+template <typename F>
+void for_each_map(MapReader& parent, const std::string& key, bool required, F&& f);
+
 // True when a node exists and is not null (an absent key gives a node that is not present).
 inline bool present(const YAML::Node& n) { return n.IsDefined() && !n.IsNull(); }
 
@@ -72,5 +78,23 @@ int line_of(const YAML::Node& node);
 
 // A scalar as a number, if it is one ("1e-4", "1024", "0.5"); no expression parsing.
 std::optional<double> scalar_number(const YAML::Node& node);
+
+template <typename F>
+void for_each_map(MapReader& parent, const std::string& key, bool required, F&& f) {
+  YAML::Node list = parent.node(key);
+  if (!present(list)) {
+    if (required && parent.ok()) parent.problem(key, "is required");
+    return;
+  }
+  if (!list.IsSequence()) {
+    parent.problem(key, "must be a list (lines starting with '- ')");
+    return;
+  }
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    MapReader item(list[i], parent.file(), parent.path(key) + "[" + std::to_string(i) + "]", parent.problems());
+    f(item);
+    item.finish();
+  }
+}
 
 }  // namespace workbook
