@@ -41,7 +41,7 @@ std::vector<GpuSpec> load_gpu_specs(const std::filesystem::path& file) {
         s.match = g.str_list("match", true);
         s.arch = g.str("arch", true).value_or("");
         s.cc = g.str("cc", true).value_or("");
-        for (const auto& name : device_figure_names()) {
+        for (const auto& name : spec_figure_names()) {
           if (auto v = g.number(name, true)) s.figures[name] = *v;
         }
         if (YAML::Node t = g.node("tensor_tflops"); present(t)) {

@@ -18,7 +18,7 @@ struct GpuSpec {
   std::vector<std::string> match;  // case-insensitive substrings of the CUDA device name
   std::string arch;
   std::string cc;    // "7.5"
-  Figures figures;   // every name of device_figure_names()
+  Figures figures;   // every name of spec_figure_names()
   std::map<std::string, double> tensor_tflops;  // dense, by precision
   std::string memory_type;
   std::string pcie;

@@ -33,6 +33,9 @@ CREATE TRIGGER IF NOT EXISTS predictions_are_immutable_u BEFORE UPDATE ON predic
   BEGIN SELECT RAISE(ABORT, 'predictions are immutable'); END;
 CREATE TRIGGER IF NOT EXISTS predictions_are_immutable_d BEFORE DELETE ON predictions
   BEGIN SELECT RAISE(ABORT, 'predictions are immutable'); END;
+CREATE TRIGGER IF NOT EXISTS predictions_are_immutable_r BEFORE INSERT ON predictions
+  WHEN EXISTS (SELECT 1 FROM predictions WHERE id = NEW.id)
+  BEGIN SELECT RAISE(ABORT, 'predictions are immutable'); END;
 CREATE TABLE IF NOT EXISTS checks(
   run_id INTEGER NOT NULL REFERENCES runs(id), name TEXT NOT NULL, reported INTEGER NOT NULL,
   pass INTEGER NOT NULL, value REAL, lim REAL, detail TEXT);
@@ -44,6 +47,13 @@ CREATE TABLE IF NOT EXISTS prediction_grades(
   run_id INTEGER NOT NULL REFERENCES runs(id), prediction TEXT NOT NULL, measured REAL,
   factor REAL, band TEXT, score INTEGER NOT NULL, max_score INTEGER NOT NULL, correct INTEGER,
   right_answer TEXT);
+CREATE TABLE IF NOT EXISTS calibrations(
+  id INTEGER PRIMARY KEY, gpu_uuid TEXT NOT NULL, gpu_name TEXT NOT NULL, measured_at TEXT NOT NULL,
+  driver TEXT NOT NULL, sm_clock_mhz REAL, arch TEXT NOT NULL, seed INTEGER NOT NULL, detail TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS calibrations_by_gpu ON calibrations(gpu_uuid, id);
+CREATE TABLE IF NOT EXISTS calibration_figures(
+  calibration_id INTEGER NOT NULL REFERENCES calibrations(id), name TEXT NOT NULL, value REAL NOT NULL,
+  unit TEXT NOT NULL, PRIMARY KEY(calibration_id, name));
 CREATE TABLE IF NOT EXISTS explanations(
   id INTEGER PRIMARY KEY, run_id INTEGER NOT NULL REFERENCES runs(id), text TEXT NOT NULL,
   recorded_at TEXT NOT NULL);

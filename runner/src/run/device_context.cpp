@@ -3,6 +3,10 @@
 
 #include <fmt/format.h>
 
+#include <regex>
+
+#include "device/figures.hpp"
+#include "journal/journal.hpp"
 #include "util/error.hpp"
 
 namespace workbook {
@@ -11,11 +15,45 @@ std::string DeviceContext::describe() const {
   if (!gpu && !spec) return "no NVIDIA GPU found on this machine";
   std::string name = gpu ? gpu->name : spec->name;
   std::string cc = gpu && !gpu->compute_cap.empty() ? fmt::format("cc {}", gpu->compute_cap) : "";
-  std::string src = spec ? fmt::format("figures: {}", figures_source) : "no spec sheet matches";
+  std::string src = "no spec sheet matches";
+  if (spec) {
+    src = fmt::format("figures: spec sheet '{}'", spec->id);
+    if (calibration) src += fmt::format(", calibrated {}", calibration->measured_at.substr(0, 10));
+    if (!nominal.empty()) src += ", transfer/launch figures nominal";
+  }
   return cc.empty() ? fmt::format("{} ({})", name, src) : fmt::format("{} ({}, {})", name, cc, src);
 }
 
-DeviceContext load_device_context(const Catalog& catalog, const std::optional<std::string>& gpu_override) {
+std::set<std::string> apply_calibration(Figures& figures, const Calibration& c) {
+  std::set<std::string> set;
+  auto take = [&](const char* figure, const char* measured) {
+    if (auto v = c.figure(measured)) {
+      figures[figure] = *v;
+      set.insert(figure);
+    }
+  };
+  take("dram_gbps", "d2d_gbps");
+  for (const char* name : {"fp32_tflops", "fp64_tflops"}) take(name, name);
+  for (const auto& name : measured_only_figure_names()) take(name.c_str(), name.c_str());
+  return set;
+}
+
+Figures nominal_measured_figures(const GpuSpec& spec) {
+  double per_lane = 0, lanes = 0;
+  std::smatch m;
+  static const std::regex kPcie(R"(gen\s*([0-9]+)\s*x\s*([0-9]+))", std::regex::icase);
+  if (std::regex_search(spec.pcie, m, kPcie)) {
+    int gen = std::stoi(m[1].str());
+    lanes = std::stod(m[2].str());
+    per_lane = gen <= 3 ? 0.985 : gen == 4 ? 1.969 : 3.938;
+  }
+  double pinned = per_lane > 0 ? 0.8 * per_lane * lanes : 12.0;
+  return {{"h2d_pinned_gbps", pinned}, {"d2h_pinned_gbps", pinned},  {"h2d_pageable_gbps", pinned / 2},
+          {"d2h_pageable_gbps", pinned / 2}, {"launch_us", 5.0}};
+}
+
+DeviceContext load_device_context(const Catalog& catalog, const std::optional<std::string>& gpu_override,
+                                  Journal* journal) {
   DeviceContext d;
   d.specs = load_gpu_specs(catalog.root() / "data" / "gpus.yaml");
   d.reference = find_gpu(d.specs, kReferenceGpuId);
@@ -30,9 +68,27 @@ DeviceContext load_device_context(const Catalog& catalog, const std::optional<st
   } else if (d.gpu) {
     d.spec = match_gpu(d.specs, d.gpu->name);
   }
+  if (journal && d.gpu && !gpu_override) d.calibration = latest_calibration(*journal, calibration_key(d.gpu->uuid, d.gpu->name));
   if (d.spec) {
     d.figures = d.spec->figures;
     d.figures_source = fmt::format("spec sheet '{}' in data/gpus.yaml", d.spec->id);
+    for (const auto& [k, v] : nominal_measured_figures(*d.spec)) {
+      d.figures[k] = v;
+      d.nominal.insert(k);
+    }
+    if (d.calibration) {
+      d.measured = apply_calibration(d.figures, *d.calibration);
+      for (const auto& k : d.measured) d.nominal.erase(k);
+      std::string names;
+      for (const auto& k : d.measured) names += (names.empty() ? "" : ", ") + k;
+      d.figures_source += fmt::format("; measured by `workbook device --calibrate` on {}: {}",
+                                      d.calibration->measured_at.substr(0, 10), names);
+    }
+    if (!d.nominal.empty()) {
+      std::string names;
+      for (const auto& k : d.nominal) names += (names.empty() ? "" : ", ") + k;
+      d.figures_source += fmt::format("; nominal until you run `workbook device --calibrate`: {}", names);
+    }
   } else if (d.gpu) {
     d.note = fmt::format("no spec sheet in data/gpus.yaml matches '{}', so expected ranges cannot be computed; "
                          "add one, or pass --gpu ID to use another GPU's sheet", d.gpu->name);
@@ -40,6 +96,20 @@ DeviceContext load_device_context(const Catalog& catalog, const std::optional<st
     d.note = "no GPU found, so expected ranges cannot be computed (pass --gpu ID to see another GPU's)";
   }
   return d;
+}
+
+DeviceContext load_device_context(const Catalog& catalog, const std::optional<std::string>& gpu_override,
+                                  const Workspace& workspace) {
+  std::error_code ec;
+  if (!gpu_override && std::filesystem::is_regular_file(workspace.journal_path(), ec)) {
+    try {
+      Journal journal(workspace.journal_path());
+      return load_device_context(catalog, gpu_override, &journal);
+    } catch (const Error&) {
+      // an unreadable journal only means no calibration
+    }
+  }
+  return load_device_context(catalog, gpu_override, nullptr);
 }
 
 }  // namespace workbook

@@ -1,15 +1,25 @@
 // The device a lab will run on, as the runner sees it before running anything: the
-// local GPU (nvidia-smi), its spec sheet from data/gpus.yaml, and the reference GPU
-// (the workbook's Colab T4) whose figures are shown beside ours.
+// local GPU (nvidia-smi), its spec sheet from data/gpus.yaml, its latest calibration
+// from the journal (`workbook device --calibrate`), and the reference GPU (the
+// workbook's Colab T4) whose figures are shown beside ours.
+//
+// Figures: the spec sheet's, then, when this GPU (by UUID) has a calibration, the
+// measured dram_gbps (the copy kernel's d2d_gbps), fp32_tflops, fp64_tflops,
+// h2d/d2h pinned/pageable GB/s and launch_us replace them. Without a calibration the
+// measured-only figures take nominal values (nominal_measured_figures), and
+// figures_source says so.
 #pragma once
 
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "content/catalog.hpp"
+#include "device/calibration.hpp"
 #include "device/gpu_specs.hpp"
 #include "device/local_gpu.hpp"
+#include "workspace/workspace.hpp"
 
 namespace workbook {
 
@@ -18,7 +28,10 @@ struct DeviceContext {
   const GpuSpec* spec = nullptr;   // the local GPU's spec sheet, if known
   const GpuSpec* reference = nullptr;  // the workbook's reference GPU (t4)
   Figures figures;                 // what expressions see (empty when unknown)
-  std::string figures_source;      // "spec sheet h200 (data/gpus.yaml)"
+  std::string figures_source;      // "spec sheet 'h200-sxm' in data/gpus.yaml; measured ...: dram_gbps, ..."
+  std::optional<Calibration> calibration;  // the local GPU's latest, when one applies
+  std::set<std::string> measured;  // figure names whose value is a measurement
+  std::set<std::string> nominal;   // figure names holding nominal (not measured) values
   std::string note;                // why figures are missing, when they are
   std::vector<GpuSpec> specs;      // owns the sheets the pointers point into
 
@@ -26,8 +39,26 @@ struct DeviceContext {
 };
 
 // Queries the local GPU and loads the spec sheets from the catalog's data/gpus.yaml.
-// `gpu_override` (the --gpu flag) picks a spec sheet by id, e.g. to see a T4's ranges.
-DeviceContext load_device_context(const Catalog& catalog, const std::optional<std::string>& gpu_override);
+// `gpu_override` (the --gpu flag) picks a spec sheet by id, e.g. to see a T4's ranges
+// (a calibration is then never applied). `journal`, when given, is searched for the
+// local GPU's latest calibration.
+DeviceContext load_device_context(const Catalog& catalog, const std::optional<std::string>& gpu_override,
+                                  Journal* journal = nullptr);
+
+// The same, with the calibration looked up in the workspace's journal when the journal
+// exists (it is never created here; a journal that cannot be read is ignored).
+DeviceContext load_device_context(const Catalog& catalog, const std::optional<std::string>& gpu_override,
+                                  const Workspace& workspace);
+
+// Overlays a calibration on spec-sheet figures: dram_gbps <- d2d_gbps, fp32_tflops,
+// fp64_tflops, h2d_*, d2h_*, launch_us. Returns the names it set.
+std::set<std::string> apply_calibration(Figures& figures, const Calibration& c);
+
+// Nominal values of the measured-only figures for a spec sheet, used until the GPU is
+// calibrated: pinned H2D and D2H at 80 % of the PCIe link's per-direction rate (from
+// `pcie`: gen3 0.985, gen4 1.969, gen5 3.938 GB/s a lane, times the lanes; 12 GB/s when
+// it cannot be read), pageable at half of pinned, launch_us = 5.
+Figures nominal_measured_figures(const GpuSpec& spec);
 
 inline constexpr const char* kReferenceGpuId = "t4";
 
