@@ -1,0 +1,32 @@
+// `workbook drill <11|24>`: oral-exam drills, one question at a time against the clock.
+#include "cmd/registry.hpp"
+#include "journal/journal.hpp"
+#include "learn/practice.hpp"
+
+namespace workbook {
+
+void setup_drill(CLI::App& app, CommandContext& ctx) {
+  auto* cmd = app.add_subcommand("drill", "Oral-exam drills (modules 11 and 24): a minute a question, then a checklist");
+  auto o = std::make_shared<learn::DrillRequest>();
+  auto json = std::make_shared<bool>(false);
+  cmd->add_option("module", o->module, "11 or 24")->required();
+  cmd->add_flag("--status", o->status, "Readiness per question and when each is next due");
+  cmd->add_flag("--all", o->all, "Every drill, due or not");
+  cmd->add_option("--drill", o->drill, "Only this drill (its id)");
+  cmd->add_flag("--json", *json, "Read lines from stdin without prompts or clock; print one JSON object");
+  cmd->footer(R"(Examples:
+  workbook drill 11
+  workbook drill 24 --status
+Answer out loud while the clock runs, press Enter, then type the numbers of the points
+you covered (e.g. 1 3 4, all, none). Weekly until easy (full marks twice in a row).)");
+  cmd->callback([&ctx, o, json] {
+    Catalog catalog = ctx.global.catalog();
+    Workspace workspace = ctx.global.open_workspace();
+    workspace.ensure();
+    Journal journal(workspace.journal_path());
+    learn::LearnContext lc{catalog, journal, *json ? Style(false) : ctx.global.style(), *json};
+    ctx.exit_code = learn::run_drill(lc, *o);
+  });
+}
+
+}  // namespace workbook

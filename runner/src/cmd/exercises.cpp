@@ -1,0 +1,35 @@
+// `workbook exercises <module>`: answer a module's Recall / Explain / Apply items, then
+// grade yourself; numbers are checked, every review is scheduled (FSRS-6) and recorded.
+#include "cmd/registry.hpp"
+#include "journal/journal.hpp"
+#include "learn/practice.hpp"
+
+namespace workbook {
+
+void setup_exercises(CLI::App& app, CommandContext& ctx) {
+  auto* cmd = app.add_subcommand("exercises", "Answer a module's exercises, then grade yourself (spaced repetition)");
+  auto o = std::make_shared<learn::ExercisesRequest>();
+  auto json = std::make_shared<bool>(false);
+  cmd->add_option("module", o->module, "The module, e.g. 14 or module14")->required();
+  cmd->add_flag("--variant", o->variant, "Only the items with a variant, asked with fresh numbers");
+  cmd->add_flag("--pass-fail", o->pass_fail, "Grade pass/fail instead of Again/Hard/Good/Easy (pass = Good)");
+  cmd->add_option("--seed", o->seed, "Seed for the fresh numbers of --variant (default: new each time)");
+  cmd->add_option("--item", o->item, "Only this item (its id)");
+  cmd->add_flag("--json", *json, "Read answers from stdin without prompts; print one JSON object");
+  cmd->footer(R"(Examples:
+  workbook exercises 14
+  workbook exercises 14 --variant --seed 7
+  printf '3145728 1056768 2.98\n3\n' | workbook exercises 14 --item conv-read-count --json
+Without a terminal, answers are read from stdin: for each item an answer line, then a
+grade line (1-4, or p/f with --pass-fail). See docs/learning.md.)");
+  cmd->callback([&ctx, o, json] {
+    Catalog catalog = ctx.global.catalog();
+    Workspace workspace = ctx.global.open_workspace();
+    workspace.ensure();
+    Journal journal(workspace.journal_path());
+    learn::LearnContext lc{catalog, journal, *json ? Style(false) : ctx.global.style(), *json};
+    ctx.exit_code = learn::run_exercises(lc, *o);
+  });
+}
+
+}  // namespace workbook

@@ -1,0 +1,30 @@
+// `workbook follow <module>`: a worked example step by step; you write your value first.
+#include "cmd/registry.hpp"
+#include "journal/journal.hpp"
+#include "learn/practice.hpp"
+
+namespace workbook {
+
+void setup_follow(CLI::App& app, CommandContext& ctx) {
+  auto* cmd = app.add_subcommand("follow", "Follow a worked example step by step, writing your own value first");
+  auto o = std::make_shared<learn::FollowRequest>();
+  auto json = std::make_shared<bool>(false);
+  cmd->add_option("module", o->module, "The module, e.g. 14 or module14")->required();
+  cmd->add_option("--example", o->example, "The worked example (its id; default: the first not finished)");
+  cmd->add_flag("--restart", o->restart, "Start the example again from step 1");
+  cmd->add_flag("--json", *json, "Read lines from stdin without prompts; print one JSON object");
+  cmd->footer(R"(Examples:
+  workbook follow 14
+  workbook follow 14 --example reads-and-tile-size --restart
+One line per step (your value or line); progress is kept, so the next run carries on.)");
+  cmd->callback([&ctx, o, json] {
+    Catalog catalog = ctx.global.catalog();
+    Workspace workspace = ctx.global.open_workspace();
+    workspace.ensure();
+    Journal journal(workspace.journal_path());
+    learn::LearnContext lc{catalog, journal, *json ? Style(false) : ctx.global.style(), *json};
+    ctx.exit_code = learn::run_follow(lc, *o);
+  });
+}
+
+}  // namespace workbook

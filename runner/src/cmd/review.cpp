@@ -1,0 +1,30 @@
+// `workbook review`: the items due today across all modules, then new items module by module.
+#include "cmd/registry.hpp"
+#include "journal/journal.hpp"
+#include "learn/practice.hpp"
+
+namespace workbook {
+
+void setup_review(CLI::App& app, CommandContext& ctx) {
+  auto* cmd = app.add_subcommand("review", "Review what is due across all modules (spaced repetition, FSRS-6)");
+  auto o = std::make_shared<learn::ReviewRequest>();
+  auto json = std::make_shared<bool>(false);
+  cmd->add_option("--limit", o->limit, "At most this many items in this session")->capture_default_str();
+  cmd->add_option("--new", o->new_limit, "New items a day, introduced module by module")->capture_default_str();
+  cmd->add_flag("--pass-fail", o->pass_fail, "Grade pass/fail instead of Again/Hard/Good/Easy (pass = Good)");
+  cmd->add_flag("--json", *json, "Read answers from stdin without prompts; print one JSON object");
+  cmd->footer(R"(Examples:
+  workbook review
+  workbook review --new 5 --pass-fail
+For each item: an answer line, then a grade line (see docs/learning.md).)");
+  cmd->callback([&ctx, o, json] {
+    Catalog catalog = ctx.global.catalog();
+    Workspace workspace = ctx.global.open_workspace();
+    workspace.ensure();
+    Journal journal(workspace.journal_path());
+    learn::LearnContext lc{catalog, journal, *json ? Style(false) : ctx.global.style(), *json};
+    ctx.exit_code = learn::run_review(lc, *o);
+  });
+}
+
+}  // namespace workbook

@@ -1,0 +1,156 @@
+// FSRS-6 (see fsrs.hpp). Formulas follow the FSRS-6 description and ts-fsrs 5.4.2.
+#include "learn/fsrs.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+
+#include "util/error.hpp"
+
+namespace workbook::fsrs {
+
+namespace {
+
+constexpr double kMinStability = 1e-3;
+constexpr double kMaxStability = 36500;
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  auto b = s.find_first_not_of(" \t\r\n");
+  auto e = s.find_last_not_of(" \t\r\n");
+  return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
+}
+
+int grade(Rating g) { return static_cast<int>(g); }
+
+}  // namespace
+
+const char* to_string(Rating r) {
+  switch (r) {
+    case Rating::again: return "again";
+    case Rating::hard: return "hard";
+    case Rating::good: return "good";
+    case Rating::easy: return "easy";
+  }
+  return "?";
+}
+
+const char* to_string(State s) { return s == State::fresh ? "new" : "review"; }
+
+std::optional<Rating> parse_rating(const std::string& text) {
+  std::string t = lower(text);
+  if (t == "1" || t == "a" || t == "again") return Rating::again;
+  if (t == "2" || t == "h" || t == "hard") return Rating::hard;
+  if (t == "3" || t == "g" || t == "good") return Rating::good;
+  if (t == "4" || t == "e" || t == "easy") return Rating::easy;
+  return std::nullopt;
+}
+
+std::optional<bool> parse_pass_fail(const std::string& text) {
+  std::string t = lower(text);
+  if (t == "p" || t == "pass" || t == "y" || t == "yes" || t == "1") return true;
+  if (t == "f" || t == "fail" || t == "n" || t == "no" || t == "0") return false;
+  return std::nullopt;
+}
+
+Scheduler::Scheduler(Params p) : p_(p) {
+  if (!(p_.desired_retention > 0 && p_.desired_retention < 1)) {
+    throw UsageError("the desired retention must be between 0 and 1 (exclusive)");
+  }
+  if (p_.maximum_interval < 1) throw UsageError("the maximum interval must be at least one day");
+  const double decay = -p_.w[20];
+  factor_ = std::pow(0.9, 1.0 / decay) - 1;
+  interval_modifier_ = (std::pow(p_.desired_retention, 1.0 / decay) - 1) / factor_;
+}
+
+double Scheduler::retrievability(double elapsed_days, double stability) const {
+  return std::pow(1 + factor_ * elapsed_days / stability, -p_.w[20]);
+}
+
+double Scheduler::init_stability(Rating g) const { return std::max(p_.w[static_cast<std::size_t>(grade(g) - 1)], 0.1); }
+
+double Scheduler::init_difficulty(Rating g) const { return p_.w[4] - std::exp((grade(g) - 1) * p_.w[5]) + 1; }
+
+double Scheduler::next_difficulty(double d, Rating g) const {
+  const double delta = -p_.w[6] * (grade(g) - 3);
+  const double damped = d + delta * (10 - d) / 9;  // linear damping
+  const double reverted = p_.w[7] * init_difficulty(Rating::easy) + (1 - p_.w[7]) * damped;  // mean reversion
+  return std::clamp(reverted, 1.0, 10.0);
+}
+
+double Scheduler::recall_stability(double d, double s, double r, Rating g) const {
+  const auto& w = p_.w;
+  const double hard_penalty = g == Rating::hard ? w[15] : 1;
+  const double easy_bonus = g == Rating::easy ? w[16] : 1;
+  const double grow = std::exp(w[8]) * (11 - d) * std::pow(s, -w[9]) * (std::exp((1 - r) * w[10]) - 1);
+  return std::clamp(s * (1 + grow * hard_penalty * easy_bonus), kMinStability, kMaxStability);
+}
+
+double Scheduler::forget_stability(double d, double s, double r) const {
+  const auto& w = p_.w;
+  const double sf = w[11] * std::pow(d, -w[12]) * (std::pow(s + 1, w[13]) - 1) * std::exp((1 - r) * w[14]);
+  const double forgot = std::clamp(sf, kMinStability, kMaxStability);
+  // FSRS-6: after a lapse the stability never exceeds S / e^(w17*w18) (S without short-term).
+  const double cap = p_.short_term ? s / std::exp(w[17] * w[18]) : s;
+  return std::min(std::max(cap, kMinStability), forgot);
+}
+
+double Scheduler::short_term_stability(double s, Rating g) const {
+  const auto& w = p_.w;
+  double sinc = std::pow(s, -w[19]) * std::exp(w[17] * (grade(g) - 3 + w[18]));
+  if (grade(g) >= 2) sinc = std::max(sinc, 1.0);  // a same-day success never lowers S
+  return std::clamp(s * sinc, kMinStability, kMaxStability);
+}
+
+Memory Scheduler::next_memory(const std::optional<Memory>& m, int elapsed_days, Rating g) const {
+  if (!m) return {init_stability(g), std::clamp(init_difficulty(g), 1.0, 10.0)};
+  if (elapsed_days < 0) throw Error(Exit::usage, "a review cannot come before the previous one");
+  Memory out;
+  if (elapsed_days == 0 && p_.short_term) {
+    out.stability = short_term_stability(m->stability, g);
+  } else {
+    const double r = retrievability(elapsed_days, m->stability);
+    out.stability = g == Rating::again ? forget_stability(m->difficulty, m->stability, r)
+                                       : recall_stability(m->difficulty, m->stability, r, g);
+  }
+  out.difficulty = next_difficulty(m->difficulty, g);
+  return out;
+}
+
+int Scheduler::next_interval(double stability) const {
+  const double days = std::round(stability * interval_modifier_);
+  return static_cast<int>(std::clamp(days, 1.0, static_cast<double>(p_.maximum_interval)));
+}
+
+Outcome Scheduler::review(const Card& card, long long today, Rating g) const {
+  Outcome out;
+  out.card = card;
+  out.card.reps = card.reps + 1;
+  out.card.last_day = today;
+  out.card.state = State::review;
+  if (card.state == State::fresh) {
+    out.card.memory = next_memory(std::nullopt, 0, g);
+    out.card.interval = next_interval(out.card.memory.stability);
+    return out;
+  }
+  const int elapsed = static_cast<int>(std::max(0LL, today - card.last_day));
+  out.elapsed_days = elapsed;
+  out.retrievability = retrievability(elapsed, card.memory.stability);
+  out.card.memory = next_memory(card.memory, elapsed, g);
+  if (g == Rating::again) {
+    out.card.lapses = card.lapses + 1;
+    out.card.interval = next_interval(out.card.memory.stability);
+    return out;
+  }
+  // Hard <= Good < Easy, as ts-fsrs orders them (then capped at the maximum interval).
+  const int hard = next_interval(next_memory(card.memory, elapsed, Rating::hard).stability);
+  int good = next_interval(next_memory(card.memory, elapsed, Rating::good).stability);
+  const int hard_ivl = std::min(hard, good);
+  good = std::max(good, hard_ivl + 1);
+  const int easy = std::max(next_interval(next_memory(card.memory, elapsed, Rating::easy).stability), good + 1);
+  const int chosen = g == Rating::hard ? hard_ivl : g == Rating::good ? good : easy;
+  out.card.interval = std::min(chosen, p_.maximum_interval);
+  return out;
+}
+
+}  // namespace workbook::fsrs

@@ -1,0 +1,99 @@
+// Learner input (see input.hpp).
+#include "learn/input.hpp"
+
+#include <fmt/format.h>
+#include <poll.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+
+#include "util/text.hpp"
+
+namespace workbook::learn {
+
+namespace {
+
+volatile sig_atomic_t g_interrupted = 0;
+struct sigaction g_previous {};
+
+void on_sigint(int) { g_interrupted = 1; }
+
+}  // namespace
+
+LearnerInput::LearnerInput(bool terminal, bool quiet) : terminal_(terminal), quiet_(quiet) {
+  g_interrupted = 0;
+  struct sigaction sa {};
+  sa.sa_handler = on_sigint;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = 0;  // no SA_RESTART: a blocked read returns, and the session stops
+  sigaction(SIGINT, &sa, &g_previous);
+}
+
+LearnerInput::~LearnerInput() { sigaction(SIGINT, &g_previous, nullptr); }
+
+bool LearnerInput::interrupted() const { return g_interrupted != 0; }
+
+void LearnerInput::say(const std::string& text) const {
+  if (quiet_) return;
+  fmt::print("{}", text);
+  std::fflush(stdout);
+}
+
+std::optional<std::string> LearnerInput::line(const std::string& prompt) {
+  if (eof_ || interrupted()) return std::nullopt;
+  say(prompt);
+  std::string text;
+  if (!std::getline(std::cin, text) || interrupted()) {
+    eof_ = true;
+    if (!quiet_ && terminal_) fmt::print("\n");
+    return std::nullopt;
+  }
+  if (!terminal_ && !quiet_) fmt::print("{}\n", trim(text));  // echo piped input, so the transcript reads
+  return trim(text);
+}
+
+std::optional<std::string> LearnerInput::line_with_countdown(const std::string& prompt, int seconds,
+                                                             double& waited_s) {
+  using clock = std::chrono::steady_clock;
+  auto t0 = clock::now();
+  auto elapsed = [&] { return std::chrono::duration<double>(clock::now() - t0).count(); };
+  if (!terminal_ || quiet_) {
+    auto got = line(prompt);
+    waited_s = elapsed();
+    return got;
+  }
+  if (eof_ || interrupted()) return std::nullopt;
+  // Redraw the remaining time once a second while waiting for Enter; canonical terminal
+  // input arrives a whole line at a time, so poll() + getline() does not split lines.
+  for (;;) {
+    double e = elapsed();
+    long left = static_cast<long>(seconds) - static_cast<long>(e);
+    std::string clock_text = left >= 0 ? fmt::format("{}:{:02} left", left / 60, left % 60)
+                                       : fmt::format("time! +{}:{:02}", (-left) / 60, (-left) % 60);
+    fmt::print("\r\x1b[2K{} [{}] ", prompt, clock_text);
+    std::fflush(stdout);
+    pollfd p{STDIN_FILENO, POLLIN, 0};
+    int ms = static_cast<int>(1000 - (e - static_cast<double>(static_cast<long>(e))) * 1000) + 1;
+    int rc = ::poll(&p, 1, ms);
+    if (interrupted()) {
+      eof_ = true;
+      fmt::print("\n");
+      return std::nullopt;
+    }
+    if (rc > 0) break;
+  }
+  std::string text;
+  bool ok = static_cast<bool>(std::getline(std::cin, text));
+  waited_s = elapsed();
+  if (!ok || interrupted()) {
+    eof_ = true;
+    fmt::print("\n");
+    return std::nullopt;
+  }
+  return trim(text);
+}
+
+}  // namespace workbook::learn

@@ -1,0 +1,316 @@
+// The learning commands' logic (see practice.hpp).
+#include "learn/practice.hpp"
+
+#include <fmt/format.h>
+
+#include <map>
+#include <random>
+
+#include "learn/banks.hpp"
+#include "learn/clock.hpp"
+#include "learn/session.hpp"
+#include "util/error.hpp"
+
+namespace workbook::learn {
+
+namespace {
+
+void print_json(const nlohmann::json& j) { fmt::print("{}\n", j.dump(2)); }
+
+int exit_for(const Session& s) { return s.stop() == Stop::interrupted ? kInterruptedExit : 0; }
+
+std::string module_name(int m) { return fmt::format("module{:02}", m); }
+
+// "Answered 3: again 1, good 2. Every answer is in the journal."
+void print_summary(const LearnContext& ctx, const Session& session, const std::vector<ItemResult>& results) {
+  if (ctx.json) return;
+  std::map<int, int> by;
+  for (const auto& r : results) ++by[static_cast<int>(r.rating)];
+  std::string counts;
+  for (const auto& [rating, n] : by) {
+    counts += (counts.empty() ? "" : ", ") + fmt::format("{} {}", fsrs::to_string(static_cast<fsrs::Rating>(rating)), n);
+  }
+  fmt::print("\n{}\n", ctx.style.bold(fmt::format("Answered {} item{}{}{}.", results.size(), results.size() == 1 ? "" : "s",
+                                                 counts.empty() ? "" : ": ", counts)));
+  if (session.stop() == Stop::interrupted) {
+    fmt::print("Interrupted (Ctrl-C): every answer given before it is kept in the journal.\n");
+  } else if (session.stop() == Stop::end_of_input) {
+    fmt::print("{}\n", ctx.style.dim("End of input: stopped; every answer given is kept."));
+  }
+}
+
+nlohmann::json results_json(const std::vector<ItemResult>& results) {
+  nlohmann::json a = nlohmann::json::array();
+  for (const auto& r : results) a.push_back(to_json(r));
+  return a;
+}
+
+std::uint64_t fresh_seed() {
+  std::random_device rd;
+  return (static_cast<std::uint64_t>(rd()) << 32) ^ rd();
+}
+
+}  // namespace
+
+int run_exercises(LearnContext& ctx, const ExercisesRequest& req) {
+  int module = parse_module(req.module);
+  ExerciseBank bank = load_bank(ctx.catalog, module);
+  std::vector<const ExerciseItem*> items;
+  for (const auto& it : bank.items) {
+    if (req.item && it.id != *req.item) continue;
+    if (req.variant && !it.variant) continue;
+    items.push_back(&it);
+  }
+  if (items.empty()) {
+    std::string ids;
+    for (const auto& it : bank.items) {
+      if (!req.variant || it.variant) ids += (ids.empty() ? "" : ", ") + it.id;
+    }
+    if (req.item) throw UsageError(fmt::format("{} has no item '{}'{}", module_name(module), *req.item,
+                                               req.variant ? " with a variant" : ""),
+                                   "items: " + (ids.empty() ? std::string("(none)") : ids));
+    throw UsageError(fmt::format("{} has no {}", module_name(module), req.variant ? "items with variants" : "items"));
+  }
+  std::uint64_t seed = req.seed ? *req.seed : fresh_seed();
+  ReviewStore store(ctx.journal);
+  fsrs::Scheduler sched;
+  LearnerInput in(interactive_terminal(), ctx.json);
+  Session session(in, ctx.style, store, sched);
+  if (!ctx.json) {
+    fmt::print("{}\n", ctx.style.bold(fmt::format("{}: {} item{}{}", module_name(module), items.size(),
+                                                  items.size() == 1 ? "" : "s",
+                                                  req.variant ? fmt::format(" with fresh numbers (seed {})", seed) : "")));
+    fmt::print("{}\n", ctx.style.dim("Answer first, then compare with the model answer and grade yourself."));
+  }
+  std::vector<ItemResult> results;
+  for (const ExerciseItem* it : items) {
+    ItemOptions opt;
+    opt.pass_fail = req.pass_fail;
+    opt.source = "exercises";
+    if (req.variant) opt.variant = draw_variant(*it, seed);
+    auto r = session.item(module, *it, opt);
+    if (!r) break;
+    results.push_back(*r);
+  }
+  if (ctx.json) {
+    nlohmann::json j = {{"module", module},
+                        {"mode", req.pass_fail ? "pass-fail" : "scale"},
+                        {"items", results_json(results)},
+                        {"answered", results.size()},
+                        {"asked", items.size()},
+                        {"stopped", to_string(session.stop())}};
+    if (req.variant) j["seed"] = seed;
+    print_json(j);
+  } else {
+    print_summary(ctx, session, results);
+  }
+  return exit_for(session);
+}
+
+int run_review(LearnContext& ctx, const ReviewRequest& req) {
+  if (req.limit < 1) throw UsageError("--limit must be at least 1");
+  if (req.new_limit < 0) throw UsageError("--new must not be negative");
+  auto banks = load_all_banks(ctx.catalog);
+  ReviewStore store(ctx.journal);
+  fsrs::Scheduler sched;
+  const long long today = day_of(now_unix());
+
+  struct Entry {
+    int module;
+    const ExerciseItem* item;
+    bool fresh;
+  };
+  auto find = [&](int module, const std::string& id) -> const ExerciseItem* {
+    for (const auto& b : banks) {
+      if (b.module != module) continue;
+      for (const auto& it : b.items) {
+        if (it.id == id) return &it;
+      }
+    }
+    return nullptr;
+  };
+  std::vector<Entry> queue;
+  int due_total = 0;
+  for (const auto& c : store.due(today)) {
+    const ExerciseItem* it = find(c.module, c.item);
+    if (!it) continue;  // the item left the bank
+    ++due_total;
+    if (static_cast<int>(queue.size()) < req.limit) queue.push_back({c.module, it, false});
+  }
+  // New items, module by module in bank order, up to the daily limit.
+  int new_left = std::max(0, req.new_limit - store.introduced_on(today));
+  int new_available = 0;
+  for (const auto& b : banks) {
+    for (const auto& it : b.items) {
+      if (store.card(b.module, it.id)) continue;
+      ++new_available;
+      if (new_left > 0 && static_cast<int>(queue.size()) < req.limit) {
+        queue.push_back({b.module, &it, true});
+        --new_left;
+      }
+    }
+  }
+  LearnerInput in(interactive_terminal(), ctx.json);
+  Session session(in, ctx.style, store, sched);
+  int new_count = static_cast<int>(std::count_if(queue.begin(), queue.end(), [](const Entry& e) { return e.fresh; }));
+  if (!ctx.json) {
+    fmt::print("{}\n", ctx.style.bold(fmt::format("Review {}: {} due, {} new (of {} not yet seen).", date_of_day(today),
+                                                  due_total, new_count, new_available)));
+  }
+  std::vector<ItemResult> results;
+  for (const auto& e : queue) {
+    ItemOptions opt;
+    opt.pass_fail = req.pass_fail;
+    opt.source = "review";
+    auto r = session.item(e.module, *e.item, opt);
+    if (!r) break;
+    results.push_back(*r);
+  }
+  // When is the next review due (after this session)?
+  std::optional<long long> next_day;
+  for (const auto& c : store.cards()) {
+    if (!next_day || c.card.due_day() < *next_day) next_day = c.card.due_day();
+  }
+  if (ctx.json) {
+    nlohmann::json j = {{"date", date_of_day(today)}, {"due", due_total},
+                        {"new", new_count},           {"new_available", new_available},
+                        {"items", results_json(results)}, {"answered", results.size()},
+                        {"stopped", to_string(session.stop())}};
+    j["next_due"] = next_day ? nlohmann::json(date_of_day(*next_day)) : nlohmann::json(nullptr);
+    print_json(j);
+  } else {
+    if (queue.empty()) fmt::print("Nothing to review today.\n");
+    else print_summary(ctx, session, results);
+    if (next_day) fmt::print("Next review due {}.\n", date_of_day(*next_day));
+  }
+  return exit_for(session);
+}
+
+int run_follow(LearnContext& ctx, const FollowRequest& req) {
+  int module = parse_module(req.module);
+  ExerciseBank bank = load_bank(ctx.catalog, module);
+  if (bank.worked_examples.empty()) throw UsageError(fmt::format("{} has no worked examples", module_name(module)));
+  ReviewStore store(ctx.journal);
+  const WorkedExample* ex = nullptr;
+  if (req.example) {
+    for (const auto& e : bank.worked_examples) {
+      if (e.id == *req.example) ex = &e;
+    }
+    if (!ex) {
+      std::string ids;
+      for (const auto& e : bank.worked_examples) ids += (ids.empty() ? "" : ", ") + e.id;
+      throw UsageError(fmt::format("{} has no worked example '{}'", module_name(module), *req.example),
+                       "worked examples: " + ids);
+    }
+  } else {
+    for (const auto& e : bank.worked_examples) {
+      if (!ex && store.follow_progress(module, e.id) < static_cast<int>(e.steps.size())) ex = &e;
+    }
+    if (!ex && !req.restart) {
+      if (ctx.json) {
+        print_json({{"module", module}, {"completed_all", true}});
+      } else {
+        fmt::print("Every worked example of {} is done. Go again with --restart (or --example ID --restart).\n",
+                   module_name(module));
+      }
+      return 0;
+    }
+    if (!ex) ex = &bank.worked_examples.front();
+  }
+  int start = store.follow_progress(module, ex->id);
+  if (req.restart || start >= static_cast<int>(ex->steps.size())) {
+    store.restart_follow(module, ex->id, now_unix());
+    start = 0;
+  }
+  fsrs::Scheduler sched;
+  LearnerInput in(interactive_terminal(), ctx.json);
+  Session session(in, ctx.style, store, sched);
+  FollowResult r = session.follow(module, *ex, start);
+  if (ctx.json) {
+    print_json({{"module", module},
+                {"example", r.example},
+                {"title", r.title},
+                {"total_steps", r.total_steps},
+                {"start_step", r.start_step + 1},
+                {"steps_done", r.steps_done},
+                {"completed", r.completed()},
+                {"steps", r.steps},
+                {"stopped", to_string(session.stop())}});
+  } else if (!r.completed()) {
+    fmt::print("\n{}\n", ctx.style.dim(fmt::format("Stopped at step {}/{}; `workbook follow {}` carries on from there.",
+                                                   r.steps_done + 1, r.total_steps, module)));
+  }
+  return exit_for(session);
+}
+
+int run_drill(LearnContext& ctx, const DrillRequest& req) {
+  int module = parse_module(req.module);
+  if (module != 11 && module != 24) {
+    throw UsageError(fmt::format("oral drills are in modules 11 and 24, not {}", module_name(module)),
+                     "workbook drill 11   or   workbook drill 24");
+  }
+  ExerciseBank bank = load_bank(ctx.catalog, module);
+  if (bank.drills.empty()) throw UsageError(fmt::format("{} has no drills yet", module_name(module)));
+  ReviewStore store(ctx.journal);
+  const long long today = day_of(now_unix());
+  if (req.status) {
+    nlohmann::json all = nlohmann::json::array();
+    if (!ctx.json) {
+      fmt::print("{}\n", ctx.style.bold(fmt::format("{} drills, {} (weekly until easy)", module_name(module),
+                                                    date_of_day(today))));
+      fmt::print("{:<28} {:>8} {:>6} {:>10} {:<12}\n", "drill", "attempts", "last", "readiness", "next due");
+    }
+    for (const auto& d : bank.drills) {
+      DrillStatus s = drill_status(store, module, d, today);
+      all.push_back(to_json(s));
+      if (ctx.json) continue;
+      std::string last = s.last_covered ? fmt::format("{}/{}", *s.last_covered, *s.total) : "-";
+      std::string readiness = s.attempts ? fmt::format("{:.0f} %", s.readiness * 100) : "-";
+      std::string due = s.due ? ctx.style.yellow("due now") : date_of_day(s.next_due_day) + (s.easy ? " (easy)" : "");
+      fmt::print("{:<28} {:>8} {:>6} {:>10} {}\n", d.id, s.attempts, last, readiness, due);
+    }
+    if (ctx.json) print_json({{"module", module}, {"date", date_of_day(today)}, {"drills", all}});
+    return 0;
+  }
+  std::vector<const DrillItem*> queue;
+  for (const auto& d : bank.drills) {
+    if (req.drill && d.id != *req.drill) continue;
+    if (!req.drill && !req.all && !drill_status(store, module, d, today).due) continue;
+    queue.push_back(&d);
+  }
+  if (req.drill && queue.empty()) {
+    std::string ids;
+    for (const auto& d : bank.drills) ids += (ids.empty() ? "" : ", ") + d.id;
+    throw UsageError(fmt::format("{} has no drill '{}'", module_name(module), *req.drill), "drills: " + ids);
+  }
+  fsrs::Scheduler sched;
+  LearnerInput in(interactive_terminal(), ctx.json);
+  Session session(in, ctx.style, store, sched);
+  if (queue.empty() && !ctx.json) {
+    fmt::print("No drill of {} is due today. `workbook drill {} --status` shows when; --all drills anyway.\n",
+               module_name(module), module);
+  }
+  nlohmann::json results = nlohmann::json::array();
+  int covered = 0, total = 0;
+  for (const DrillItem* d : queue) {
+    auto r = session.drill(module, *d);
+    if (!r) break;
+    covered += r->covered;
+    total += r->total;
+    results.push_back(to_json(*r));
+  }
+  if (ctx.json) {
+    print_json({{"module", module},
+                {"drills", results},
+                {"covered", covered},
+                {"total", total},
+                {"stopped", to_string(session.stop())}});
+  } else if (!results.empty()) {
+    fmt::print("\n{}\n", ctx.style.bold(fmt::format("{} drill{}: {}/{} points covered.", results.size(),
+                                                    results.size() == 1 ? "" : "s", covered, total)));
+    if (session.stop() == Stop::interrupted) fmt::print("Interrupted (Ctrl-C): the drills done are kept.\n");
+  }
+  return exit_for(session);
+}
+
+}  // namespace workbook::learn

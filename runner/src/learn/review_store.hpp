@@ -1,0 +1,97 @@
+// The learning engine's tables in the journal (created on first use on Journal::handle()):
+//
+//   learn_cards    one card per exercise item: module, item, FSRS state, due day, reps, lapses
+//   learn_revlog   every review as it happens: item, time, rating, mode, duration,
+//                  interval before and after, R at the review, S and D after, the answer
+//   learn_follow   worked-example steps the learner has done (`workbook follow`)
+//   learn_drills   oral-drill attempts: points covered of the total, the points missed
+//
+// Each review is one transaction (card and revlog together), so a Ctrl-C or a crash keeps
+// every review already answered and never half of one.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "journal/journal.hpp"
+#include "learn/fsrs.hpp"
+
+namespace workbook::learn {
+
+struct StoredCard {
+  int module = 0;
+  std::string item;
+  fsrs::Card card;
+  std::string last_review;  // ISO time
+  long long introduced_day = 0;
+};
+
+// One answered and self-graded item.
+struct ReviewInput {
+  int module = 0;
+  std::string item;
+  fsrs::Rating rating = fsrs::Rating::good;
+  std::string mode = "scale";    // "scale" (Again/Hard/Good/Easy) or "pass-fail"
+  std::string source;            // "exercises" or "review"
+  double duration_s = 0;         // from showing the prompt to the grade
+  std::string answer;            // what the learner typed (empty: answered out loud)
+  int numbers_checked = 0, numbers_correct = 0;
+  std::string variant;           // JSON of the drawn parameters, or empty
+};
+
+struct RevlogEntry {
+  long long id = 0;
+  int module = 0;
+  std::string item, reviewed_at, mode, source;
+  int rating = 0;
+  double duration_s = 0;
+  int interval_before = 0, interval_after = 0, elapsed_days = 0;
+  std::optional<double> retrievability;
+  double stability = 0, difficulty = 0;
+};
+
+struct FollowStep {
+  int module = 0;
+  std::string example;
+  int step = 0;  // 0-based
+  std::string answer;
+  int numbers_checked = 0, numbers_correct = 0;
+};
+
+struct DrillAttempt {
+  int module = 0;
+  std::string drill, attempted_at;
+  long long day = 0;
+  int covered = 0, total = 0;
+  std::vector<int> missed;  // 1-based point numbers
+  double seconds = 0;       // time spent answering
+};
+
+class ReviewStore {
+ public:
+  explicit ReviewStore(Journal& journal);
+
+  std::optional<StoredCard> card(int module, const std::string& item) const;
+  std::vector<StoredCard> cards() const;
+  // Cards due on or before `today`, most overdue first, then by module.
+  std::vector<StoredCard> due(long long today) const;
+  // How many cards were first reviewed on `day`.
+  int introduced_on(long long day) const;
+  // Schedules the review with `sched` at `now_unix` and writes card and revlog together.
+  fsrs::Outcome record(const ReviewInput& in, const fsrs::Scheduler& sched, long long now_unix);
+  std::vector<RevlogEntry> revlog(int limit = 1000) const;
+
+  void record_follow_step(const FollowStep& step, long long now_unix);
+  // The number of leading steps of an example the learner has done (since the last restart).
+  int follow_progress(int module, const std::string& example) const;
+  void restart_follow(int module, const std::string& example, long long now_unix);
+
+  void record_drill(const DrillAttempt& a);
+  std::vector<DrillAttempt> drill_attempts(int module, const std::string& drill) const;  // oldest first
+
+ private:
+  sqlite3* db_;
+};
+
+}  // namespace workbook::learn

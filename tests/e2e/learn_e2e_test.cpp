@@ -1,0 +1,298 @@
+// End-to-end tests of the learning engine: `exercises`, `review`, `follow` and `drill`
+// driven through stdin (the line protocol of docs/learning.md) with the real binary, on
+// the repository's module14 bank and on tests/fixtures/learn_course (module 11).
+#include <sqlite3.h>
+
+#include <cmath>
+#include <csignal>
+
+#include "learn_support.hpp"
+
+using learn_e2e::LearnCourse;
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+#define SHOW(r) INFO("exit " << (r).exit_code << " signal " << (r).signal << "\nstdout:\n" << (r).out << "\nstderr:\n" << (r).err)
+
+long long count_rows(const fs::path& db_file, const std::string& sql) {
+  sqlite3* db = nullptr;
+  if (sqlite3_open_v2(db_file.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
+    sqlite3_close(db);
+    return -1;
+  }
+  sqlite3_busy_timeout(db, 2000);
+  sqlite3_stmt* s = nullptr;
+  long long n = -1;
+  if (sqlite3_prepare_v2(db, sql.c_str(), -1, &s, nullptr) == SQLITE_OK && sqlite3_step(s) == SQLITE_ROW) {
+    n = sqlite3_column_int64(s, 0);
+  }
+  sqlite3_finalize(s);
+  sqlite3_close(db);
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("learn e2e: exercises on the module14 bank check numbers and schedule", "[e2e][learn]") {
+  LearnCourse c("");
+  e2e::CommandResult r;
+  json j = c.run_json({"exercises", "14", "--item", "conv-read-count", "--json"}, "3,145,728 1,056,768 2.98x\n3\n", &r);
+  SHOW(r);
+  CHECK(r.exit_code == 0);
+  REQUIRE(j["items"].size() == 1);
+  const json& item = j["items"][0];
+  CHECK(item["item"] == "conv-read-count");
+  CHECK(item["numbers_correct"] == 3);
+  CHECK(item["rating"] == 3);
+  CHECK(item["new"] == true);
+  CHECK(item["interval_after"] == 2);
+  CHECK(item["due"] == "2026-09-03");
+  CHECK(j["stopped"] == "done");
+  CHECK(count_rows(c.journal(), "SELECT COUNT(*) FROM learn_revlog WHERE item='conv-read-count' AND rating=3") == 1);
+
+  // name=value answers, a wrong one, and a second review the same day (short-term formula).
+  j = c.run_json({"exercises", "14", "--item", "matmul-grid-count", "--json"},
+                 "writers=7000 blocks=35 threads=8960 phases=4 grid_x=5 grid_y=8\n2\n", &r);
+  REQUIRE(j["items"].size() == 1);
+  CHECK(j["items"][0]["numbers_correct"] == 5);
+  for (const auto& n : j["items"][0]["numbers"]) CHECK(n["ok"] == (n["name"] != "grid_y"));
+}
+
+TEST_CASE("learn e2e: exercises in text mode stop cleanly at the end of input", "[e2e][learn]") {
+  LearnCourse c("");
+  e2e::CommandResult r = c.run({"exercises", "14"}, "image, audio, CNNs\n4\n\n3\n");
+  SHOW(r);
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("Model answer") != std::string::npos);
+  CHECK(r.out.find("Key points") != std::string::npos);
+  CHECK(r.out.find("Answered 2 items") != std::string::npos);
+  CHECK(r.out.find("End of input") != std::string::npos);
+  CHECK(count_rows(c.journal(), "SELECT COUNT(*) FROM learn_revlog") == 2);
+  CHECK(count_rows(c.journal(), "SELECT COUNT(*) FROM learn_cards") == 2);
+
+  // An answer without its grade is not recorded.
+  r = c.run({"exercises", "14", "--item", "tile32-vs-tile16"}, "4 1\n");
+  CHECK(r.exit_code == 0);
+  CHECK(count_rows(c.journal(), "SELECT COUNT(*) FROM learn_revlog") == 2);
+}
+
+TEST_CASE("learn e2e: variants draw fresh numbers, seeded", "[e2e][learn]") {
+  LearnCourse c("");
+  e2e::CommandResult r;
+  json first = c.run_json({"exercises", "14", "--variant", "--seed", "7", "--json"}, "\n3\n\n3\n", &r);
+  SHOW(r);
+  REQUIRE(first["items"].size() == 2);  // the two items with variants
+  CHECK(first["seed"] == 7);
+  // Same seed, same numbers: answer with the expected values, by name.
+  std::string input;
+  for (const auto& item : first["items"]) {
+    CHECK(item.contains("variant"));
+    for (const auto& n : item["numbers"]) {
+      input += n["name"].get<std::string>() + "=" + std::to_string(n["expected"].get<double>()) + " ";
+    }
+    input += "\n3\n";
+  }
+  json second = c.run_json({"exercises", "14", "--variant", "--seed", "7", "--json"}, input, &r);
+  SHOW(r);
+  REQUIRE(second["items"].size() == 2);
+  for (std::size_t i = 0; i < 2; ++i) {
+    CHECK(second["items"][i]["variant"] == first["items"][i]["variant"]);
+    CHECK(second["items"][i]["numbers_correct"] == second["items"][i]["numbers"].size());
+  }
+  // The rendered prompt carries the drawn values, not placeholders.
+  CHECK(second["items"][0]["prompt"].get<std::string>().find('{') == std::string::npos);
+}
+
+TEST_CASE("learn e2e: pass/fail mode and re-asked grades on the fixture bank", "[e2e][learn]") {
+  LearnCourse c;
+  e2e::CommandResult r;
+  json j = c.run_json({"exercises", "11", "--pass-fail", "--json"}, "32\nmaybe\np\nblocks=4 idle=24\nf\n", &r);
+  SHOW(r);
+  CHECK(r.exit_code == 0);
+  REQUIRE(j["items"].size() == 2);
+  CHECK(j["mode"] == "pass-fail");
+  CHECK(j["items"][0]["rating"] == 3);  // pass = Good
+  CHECK(j["items"][1]["rating"] == 1);  // fail = Again
+  CHECK(j["items"][1]["numbers_correct"] == 2);
+  CHECK(j["stopped"] == "end of input");
+  CHECK(count_rows(c.journal(), "SELECT COUNT(*) FROM learn_revlog WHERE mode='pass-fail'") == 2);
+
+  j = c.run_json({"exercises", "11", "--item", "occupancy", "--json"}, "0.75\n7\nq\n", &r);
+  CHECK(j["items"].size() == 0);
+  CHECK(j["stopped"] == "quit");
+  j = c.run_json({"exercises", "11", "--item", "occupancy", "--json"}, "75 %\nx\ngood\n", &r);
+  REQUIRE(j["items"].size() == 1);
+  CHECK(j["items"][0]["numbers_correct"] == 1);
+  CHECK(j["items"][0]["rating"] == 3);
+}
+
+TEST_CASE("learn e2e: review serves new items, then what is due days later", "[e2e][learn]") {
+  LearnCourse c;
+  e2e::CommandResult r;
+  json j = c.run_json({"review", "--new", "2", "--json"}, "32\n3\n4 24\n1\n", &r);
+  SHOW(r);
+  CHECK(r.exit_code == 0);
+  CHECK(j["due"] == 0);
+  CHECK(j["new"] == 2);
+  CHECK(j["new_available"] == 4);
+  REQUIRE(j["items"].size() == 2);
+  CHECK(j["items"][0]["item"] == "warp-size");  // bank order, module by module
+  CHECK(j["items"][1]["item"] == "idle-threads");
+  CHECK(j["next_due"] == "2026-09-02");
+
+  // Same day: the daily new limit is used up and nothing is due.
+  j = c.run_json({"review", "--new", "2", "--json"}, "", &r);
+  CHECK(j["items"].size() == 0);
+  CHECK(j["new"] == 0);
+
+  // Five days later both are due; the revlog keeps interval before and after.
+  c.now = "2026-09-06T09:00:00Z";
+  j = c.run_json({"review", "--new", "0", "--json"}, "32\n3\nblocks=4 idle=24\n3\n", &r);
+  SHOW(r);
+  CHECK(j["due"] == 2);
+  REQUIRE(j["items"].size() == 2);
+  CHECK(j["items"][0]["item"] == "idle-threads");  // due first (Again: 1 day)
+  CHECK(j["items"][0]["interval_before"] == 1);
+  CHECK(j["items"][0]["new"] == false);
+  CHECK(count_rows(c.journal(), "SELECT COUNT(*) FROM learn_revlog WHERE source='review'") == 4);
+  CHECK(count_rows(c.journal(), "SELECT COUNT(*) FROM learn_revlog WHERE interval_before=1 AND interval_after>0") == 1);
+
+  r = c.run({"review", "--limit", "0"});
+  CHECK(r.exit_code == 2);
+}
+
+TEST_CASE("learn e2e: review across the module14 bank, text mode", "[e2e][learn]") {
+  LearnCourse c("");
+  e2e::CommandResult r = c.run({"review", "--new", "3"}, "\n3\n\n3\n\n2\n");
+  SHOW(r);
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("0 due, 3 new") != std::string::npos);
+  CHECK(r.out.find("Answered 3 items") != std::string::npos);
+  CHECK(r.out.find("Next review due") != std::string::npos);
+}
+
+TEST_CASE("learn e2e: follow checks each step and keeps progress", "[e2e][learn]") {
+  LearnCourse c;
+  e2e::CommandResult r;
+  json j = c.run_json({"follow", "11", "--json"}, "4\n1000\n", &r);
+  SHOW(r);
+  CHECK(r.exit_code == 0);
+  CHECK(j["example"] == "grid-size");
+  CHECK(j["steps_done"] == 2);
+  CHECK(j["completed"] == false);
+  REQUIRE(j["steps"].size() == 2);
+  CHECK(j["steps"][0]["numbers_correct"] == 1);
+  CHECK(j["steps"][1]["numbers_correct"] == 0);  // 1000, not 1024
+  CHECK(j["steps"][1]["revealed"] == "4 x 256 = 1,024.");
+
+  j = c.run_json({"follow", "11", "--json"}, "i < n\n", &r);
+  CHECK(j["start_step"] == 3);
+  CHECK(j["completed"] == true);
+  j = c.run_json({"follow", "11", "--json"}, "", &r);
+  CHECK(j["completed_all"] == true);
+  j = c.run_json({"follow", "11", "--restart", "--json"}, "4\n", &r);
+  CHECK(j["start_step"] == 1);
+  CHECK(j["steps_done"] == 1);
+
+  r = c.run({"follow", "11", "--example", "nope"});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("grid-size") != std::string::npos);
+}
+
+TEST_CASE("learn e2e: follow the module14 worked example in text mode", "[e2e][learn]") {
+  LearnCourse c("");
+  e2e::CommandResult r = c.run({"follow", "14"}, "1.72 x 10^10, 68.7 GB\n5.4e8 2.1\n");
+  SHOW(r);
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("Step 1/7") != std::string::npos);
+  CHECK(r.out.find("Step 3/7") != std::string::npos);
+  CHECK(r.out.find("The step") != std::string::npos);
+  CHECK(r.out.find("carries on from there") != std::string::npos);
+  CHECK(count_rows(c.journal(), "SELECT COUNT(*) FROM learn_follow WHERE numbers_correct=numbers_checked AND step=0") == 1);
+}
+
+TEST_CASE("learn e2e: drills score covered points, name what to reread, schedule weekly", "[e2e][learn]") {
+  LearnCourse c;
+  e2e::CommandResult r;
+  json j = c.run_json({"drill", "11", "--json"}, "\n1 2\nsome notes\nall\n", &r);
+  SHOW(r);
+  CHECK(r.exit_code == 0);
+  REQUIRE(j["drills"].size() == 2);
+  CHECK(j["drills"][0]["drill"] == "warp-divergence");
+  CHECK(j["drills"][0]["covered"] == 2);
+  CHECK(j["drills"][0]["missed"] == json::array({3}));
+  CHECK(j["drills"][0]["reread"] == json::array({2, 8}));
+  CHECK(j["drills"][1]["covered"] == 4);
+  CHECK(j["drills"][1]["reread"] == json::array());
+  CHECK(j["drills"][1]["next_due"] == "2026-09-08");
+  CHECK(j["covered"] == 6);
+  CHECK(j["total"] == 7);
+
+  j = c.run_json({"drill", "11", "--status", "--json"}, "", &r);
+  REQUIRE(j["drills"].size() == 2);
+  CHECK(j["drills"][0]["attempts"] == 1);
+  CHECK(j["drills"][0]["due"] == false);
+  CHECK(j["drills"][0]["next_due"] == "2026-09-08");
+  CHECK(std::fabs(j["drills"][0]["readiness"].get<double>() - 2.0 / 3) < 1e-9);
+
+  // Nothing due the same day; text mode says so; --all drills anyway.
+  r = c.run({"drill", "11"});
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("No drill of module11 is due") != std::string::npos);
+  r = c.run({"drill", "11", "--all"}, "\n1\n\n1 2 3 4\n");
+  SHOW(r);
+  CHECK(r.out.find("A strong answer covers") != std::string::npos);
+  CHECK(r.out.find("reread module02, module08") != std::string::npos);
+  CHECK(r.out.find("Score: 1/3 points") != std::string::npos);
+  r = c.run({"drill", "11", "--status"});
+  CHECK(r.out.find("warp-divergence") != std::string::npos);
+
+  r = c.run({"drill", "14"});
+  CHECK(r.exit_code == 2);
+  r = c.run({"drill", "24"});
+  CHECK(r.exit_code == 2);  // the fixture has no module24 bank
+}
+
+TEST_CASE("learn e2e: Ctrl-C keeps every answer already given", "[e2e][learn]") {
+  LearnCourse c;
+  int fds[2];
+  REQUIRE(::pipe(fds) == 0);
+  fs::path out = c.tmp.path / "ctrlc-out";
+  std::vector<std::string> argv{WORKBOOK_BINARY, "exercises", "11"};
+  std::vector<std::string> envv = e2e::make_env(c.env());
+  auto argv_c = e2e::c_strings(argv);
+  auto env_c = e2e::c_strings(envv);
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_adddup2(&fa, fds[0], 0);
+  posix_spawn_file_actions_addclose(&fa, fds[0]);
+  posix_spawn_file_actions_addclose(&fa, fds[1]);
+  posix_spawn_file_actions_addopen(&fa, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+  pid_t pid = 0;
+  REQUIRE(::posix_spawn(&pid, argv_c[0], &fa, nullptr, argv_c.data(), env_c.data()) == 0);
+  posix_spawn_file_actions_destroy(&fa);
+  ::close(fds[0]);
+  std::string answers = "32\n3\n";
+  REQUIRE(::write(fds[1], answers.data(), answers.size()) == static_cast<ssize_t>(answers.size()));
+  // Wait until the first review is in the journal and the second item is waiting.
+  bool recorded = false;
+  for (int i = 0; i < 1000 && !recorded; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    recorded = e2e::read_file(out).find("idle-threads") != std::string::npos &&
+               count_rows(c.journal(), "SELECT COUNT(*) FROM learn_revlog") == 1;
+  }
+  REQUIRE(recorded);
+  ::kill(pid, SIGINT);
+  e2e::CommandResult r;
+  e2e::wait_child(pid, 20, r);
+  ::close(fds[1]);
+  r.out = e2e::read_file(out);
+  SHOW(r);
+  CHECK(r.exit_code == 130);
+  CHECK(r.out.find("Interrupted") != std::string::npos);
+  CHECK(count_rows(c.journal(), "SELECT COUNT(*) FROM learn_revlog") == 1);
+  CHECK(count_rows(c.journal(), "SELECT COUNT(*) FROM learn_cards WHERE item='warp-size'") == 1);
+}

@@ -1,0 +1,126 @@
+// The learning engine's journal tables (runner/src/learn/review_store.hpp).
+#include <catch2/catch.hpp>
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "learn/clock.hpp"
+#include "learn/review_store.hpp"
+
+using namespace workbook;
+using namespace workbook::learn;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct TempJournal {
+  fs::path dir;
+  TempJournal() {
+    static int n = 0;
+    dir = fs::temp_directory_path() / ("wb-learn-store-" + std::to_string(::getpid()) + "-" + std::to_string(n++));
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+  }
+  ~TempJournal() {
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+  }
+  fs::path file() const { return dir / "journal.db"; }
+};
+
+constexpr long long kDay0 = 1788264000;  // 2026-09-01T12:00:00Z
+
+ReviewInput input(int module, const std::string& item, fsrs::Rating r) {
+  ReviewInput in;
+  in.module = module;
+  in.item = item;
+  in.rating = r;
+  in.source = "exercises";
+  in.duration_s = 12.5;
+  in.answer = "42";
+  return in;
+}
+
+}  // namespace
+
+TEST_CASE("review_store: a review writes the card and the revlog", "[learn][store]") {
+  TempJournal tj;
+  Journal journal(tj.file());
+  ReviewStore store(journal);
+  fsrs::Scheduler sched;
+  CHECK_FALSE(store.card(14, "a").has_value());
+  auto o = store.record(input(14, "a", fsrs::Rating::good), sched, kDay0);
+  CHECK(o.card.interval == 2);
+  auto c = store.card(14, "a");
+  REQUIRE(c);
+  CHECK(c->card.state == fsrs::State::review);
+  CHECK(c->card.memory.stability == Approx(2.3065));
+  CHECK(c->card.reps == 1);
+  CHECK(c->introduced_day == day_of(kDay0));
+  CHECK(c->last_review == "2026-09-01T12:00:00Z");
+
+  // Three days later: due, reviewed again, lapses counted, intervals before/after logged.
+  long long later = kDay0 + 3 * 86400;
+  CHECK(store.due(day_of(kDay0)).empty());
+  REQUIRE(store.due(day_of(later)).size() == 1);
+  store.record(input(14, "a", fsrs::Rating::again), sched, later);
+  c = store.card(14, "a");
+  CHECK(c->card.lapses == 1);
+  CHECK(c->card.reps == 2);
+  CHECK(c->introduced_day == day_of(kDay0));
+  auto log = store.revlog();
+  REQUIRE(log.size() == 2);
+  CHECK(log[0].interval_before == 0);
+  CHECK(log[0].interval_after == 2);
+  CHECK_FALSE(log[0].retrievability.has_value());
+  CHECK(log[1].interval_before == 2);
+  CHECK(log[1].elapsed_days == 3);
+  CHECK(log[1].rating == 1);
+  REQUIRE(log[1].retrievability);
+  CHECK(*log[1].retrievability == Approx(0.88094796).epsilon(1e-6));
+  CHECK(log[1].duration_s == 12.5);
+  CHECK(log[1].mode == "scale");
+}
+
+TEST_CASE("review_store: new items per day, due order across modules", "[learn][store]") {
+  TempJournal tj;
+  Journal journal(tj.file());
+  ReviewStore store(journal);
+  fsrs::Scheduler sched;
+  store.record(input(14, "x", fsrs::Rating::again), sched, kDay0);  // 1 day
+  store.record(input(3, "y", fsrs::Rating::easy), sched, kDay0);    // 8 days
+  store.record(input(5, "z", fsrs::Rating::again), sched, kDay0);   // 1 day
+  CHECK(store.introduced_on(day_of(kDay0)) == 3);
+  CHECK(store.introduced_on(day_of(kDay0) + 1) == 0);
+  auto due = store.due(day_of(kDay0) + 10);
+  REQUIRE(due.size() == 3);
+  CHECK(due[0].module == 5);  // due day 1, module 5 before 14
+  CHECK(due[1].module == 14);
+  CHECK(due[2].module == 3);
+  // The store survives reopening (everything is committed as it happens).
+  Journal again(tj.file());
+  ReviewStore reopened(again);
+  CHECK(reopened.cards().size() == 3);
+}
+
+TEST_CASE("review_store: worked-example progress and drills", "[learn][store]") {
+  TempJournal tj;
+  Journal journal(tj.file());
+  ReviewStore store(journal);
+  CHECK(store.follow_progress(14, "ex") == 0);
+  store.record_follow_step({14, "ex", 0, "1", 1, 1}, kDay0);
+  store.record_follow_step({14, "ex", 1, "2", 1, 0}, kDay0);
+  CHECK(store.follow_progress(14, "ex") == 2);
+  CHECK(store.follow_progress(14, "other") == 0);
+  store.restart_follow(14, "ex", kDay0);
+  CHECK(store.follow_progress(14, "ex") == 0);
+  store.record_follow_step({14, "ex", 0, "1", 1, 1}, kDay0);
+  CHECK(store.follow_progress(14, "ex") == 1);
+
+  store.record_drill({11, "d", iso_utc(kDay0), day_of(kDay0), 2, 3, {3}, 55});
+  auto a = store.drill_attempts(11, "d");
+  REQUIRE(a.size() == 1);
+  CHECK(a[0].covered == 2);
+  CHECK(a[0].missed == std::vector<int>{3});
+  CHECK(a[0].seconds == 55);
+}
