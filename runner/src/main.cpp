@@ -35,10 +35,12 @@ int main(int argc, char** argv) {
   GlobalOptions global;
   int exit_code = 0;
   CommandContext ctx{global, exit_code};
-  app.add_option("--content", global.content, "Content folder (modules/, labs/, ...); default: found beside the binary")
-      ->envname("WORKBOOK_CONTENT");
-  app.add_option("--workspace", global.workspace, "Your workspace (lab copies, journal); default: ~/workbook")
-      ->envname("WORKBOOK_WORKSPACE");
+  // WORKBOOK_CONTENT and WORKBOOK_WORKSPACE are read by find_content_root and
+  // Workspace::resolve (not CLI11's envname), so an error names the variable, not --content.
+  app.add_option("--content", global.content,
+                 "Content folder (modules/, labs/, ...); default: $WORKBOOK_CONTENT or found beside the binary");
+  app.add_option("--workspace", global.workspace,
+                 "Your workspace (lab copies, journal); default: $WORKBOOK_WORKSPACE or ~/workbook");
   app.add_flag("--no-color", global.no_color, "No colours (also when NO_COLOR is set)");
   for (const auto& entry : command_table()) entry.setup(app, ctx);
 

@@ -46,9 +46,14 @@ const std::vector<CommandEntry>& command_table();
 void setup_list(CLI::App& app, CommandContext& ctx);
 void setup_show(CLI::App& app, CommandContext& ctx);
 void setup_run(CLI::App& app, CommandContext& ctx);
+void setup_exercises(CLI::App& app, CommandContext& ctx);
+void setup_review(CLI::App& app, CommandContext& ctx);
+void setup_follow(CLI::App& app, CommandContext& ctx);
+void setup_drill(CLI::App& app, CommandContext& ctx);
 void setup_init(CLI::App& app, CommandContext& ctx);
 void setup_reset(CLI::App& app, CommandContext& ctx);
 void setup_dev(CLI::App& app, CommandContext& ctx);
+void setup_device(CLI::App& app, CommandContext& ctx);
 
 // Prints one JSON value to stdout (pretty, trailing newline).
 void print_json(const nlohmann::json& j);

@@ -111,7 +111,7 @@ RunReport run_lab(const RunContext& ctx, const RunRequest& req) {
   }
   ctx.workspace.ensure();
   report.source = choose_source(ctx, lab, req);
-  DeviceContext dev = load_device_context(ctx.catalog, req.gpu);
+  DeviceContext dev = load_device_context(ctx.catalog, req.gpu, &ctx.journal);
   report.device = dev.describe();
   report.figures_source = dev.figures_source;
   report.arch = req.arch ? resolve_arch(req.arch)

@@ -57,8 +57,10 @@ std::optional<std::string> match_choice(const std::string& text, const std::vect
 
 std::optional<std::pair<std::string, std::string>> split_assignment(const std::string& text) {
   auto eq = text.find('=');
-  if (eq == std::string::npos || eq == 0) return std::nullopt;
-  return std::make_pair(trim(text.substr(0, eq)), trim(text.substr(eq + 1)));
+  if (eq == std::string::npos) return std::nullopt;
+  std::string name = trim(text.substr(0, eq));
+  if (name.empty()) return std::nullopt;
+  return std::make_pair(name, trim(text.substr(eq + 1)));
 }
 
 }  // namespace workbook
