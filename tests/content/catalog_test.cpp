@@ -1,0 +1,158 @@
+// Tests for content/catalog: finding the content root, listing modules, finding labs.
+#include <catch2/catch.hpp>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <string>
+
+#include "content/catalog.hpp"
+#include "util/error.hpp"
+
+namespace fs = std::filesystem;
+using workbook::Catalog;
+using workbook::find_content_root;
+using workbook::LabRef;
+
+namespace {
+
+// A unique temporary directory, removed at the end of the test.
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    static std::atomic<int> n{0};
+    path = fs::temp_directory_path() / ("wb-catalog-test-" + std::to_string(::getpid()) + "-" + std::to_string(n++));
+    fs::create_directories(path);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+};
+
+// Sets (or unsets) an environment variable for the scope, then restores it.
+struct ScopedEnv {
+  std::string name;
+  std::optional<std::string> old;
+  ScopedEnv(std::string n, const char* value) : name(std::move(n)) {
+    if (const char* v = std::getenv(name.c_str())) old = v;
+    if (value) ::setenv(name.c_str(), value, 1);
+    else ::unsetenv(name.c_str());
+  }
+  ~ScopedEnv() {
+    if (old) ::setenv(name.c_str(), old->c_str(), 1);
+    else ::unsetenv(name.c_str());
+  }
+};
+
+const fs::path kSource = WORKBOOK_SOURCE_DIR;
+const fs::path kCourse = fs::path(WORKBOOK_FIXTURE_DIR) / "course";
+
+}  // namespace
+
+TEST_CASE("--content naming a folder without content is a UsageError naming it", "[catalog]") {
+  TempDir empty;
+  fs::create_directories(empty.path / "modules");  // modules/ alone is not enough: labs/common is missing
+  try {
+    find_content_root(empty.path);
+    FAIL("no exception");
+  } catch (const workbook::UsageError& e) {
+    std::string what = e.what();
+    CHECK(what.find("--content") != std::string::npos);
+    CHECK(what.find(empty.path.string()) != std::string::npos);
+    CHECK(e.hint().find("labs/common/workbook.cuh") != std::string::npos);
+  }
+  CHECK_THROWS_AS(find_content_root(empty.path / "does-not-exist"), workbook::UsageError);
+}
+
+TEST_CASE("WORKBOOK_CONTENT naming a folder without content is a UsageError naming the variable", "[catalog]") {
+  TempDir empty;
+  ScopedEnv env("WORKBOOK_CONTENT", empty.path.c_str());
+  try {
+    find_content_root(std::nullopt);
+    FAIL("no exception");
+  } catch (const workbook::UsageError& e) {
+    std::string what = e.what();
+    CHECK(what.find("WORKBOOK_CONTENT") != std::string::npos);
+    CHECK(what.find(empty.path.string()) != std::string::npos);
+  }
+  // The flag wins over the variable.
+  CHECK(find_content_root(kSource) == fs::absolute(kSource).lexically_normal());
+}
+
+TEST_CASE("--content and WORKBOOK_CONTENT naming the source tree are accepted, absolute and normal", "[catalog]") {
+  ScopedEnv env("WORKBOOK_CONTENT", (kSource / "modules" / "..").c_str());
+  fs::path root = find_content_root(std::nullopt);
+  CHECK(fs::equivalent(root, kSource));
+  CHECK(root.is_absolute());
+  CHECK(root.native().find("..") == std::string::npos);
+  CHECK(fs::is_regular_file(root / "labs/common/workbook.cuh"));
+}
+
+TEST_CASE("an empty WORKBOOK_CONTENT is ignored (the search goes on)", "[catalog]") {
+  ScopedEnv env("WORKBOOK_CONTENT", "");
+  // The test binary lives in the build tree; above it there may or may not be content,
+  // but an empty variable must never be taken as a folder name.
+  try {
+    fs::path root = find_content_root(std::nullopt);
+    CHECK(fs::is_directory(root / "modules"));
+  } catch (const workbook::UsageError& e) {
+    CHECK(std::string(e.what()).find("WORKBOOK_CONTENT names") == std::string::npos);
+  }
+}
+
+TEST_CASE("module_numbers lists the modules that have a manifest", "[catalog]") {
+  CHECK(Catalog(kCourse).module_numbers() == std::vector<int>{1});
+  CHECK(Catalog(fs::path(WORKBOOK_FIXTURE_DIR) / "bad_course").module_numbers() == std::vector<int>{3});
+  auto real = Catalog(kSource).module_numbers();
+  CHECK(std::find(real.begin(), real.end(), 14) != real.end());
+}
+
+TEST_CASE("find_lab returns the lab; an unknown name lists the labs that exist", "[catalog]") {
+  Catalog cat(kCourse);
+  auto lab = cat.find_lab(LabRef{1, "fail_lab"});
+  CHECK(lab.id == "module01/fail_lab");
+  CHECK(cat.starter_path(lab) == kCourse / "labs/module01/fail_lab.cpp");
+  CHECK(cat.solution_path(lab) == kCourse / "solutions/module01/fail_lab.cpp");
+  try {
+    cat.find_lab(LabRef{1, "no_such_lab"});
+    FAIL("no exception");
+  } catch (const workbook::UsageError& e) {
+    CHECK(std::string(e.what()).find("no_such_lab") != std::string::npos);
+    for (const char* name : {"module01/pass_lab", "module01/fail_lab", "module01/crash_lab", "module01/hang_lab",
+                             "module01/broken_lab"}) {
+      INFO(name);
+      CHECK(e.hint().find(name) != std::string::npos);
+    }
+  }
+}
+
+TEST_CASE("a module without a manifest is a UsageError listing the modules with content", "[catalog]") {
+  Catalog cat(kCourse);
+  try {
+    cat.load_module(2);
+    FAIL("no exception");
+  } catch (const workbook::UsageError& e) {
+    CHECK(std::string(e.what()).find("module02") != std::string::npos);
+    CHECK(e.hint().find("module01") != std::string::npos);
+  }
+  CHECK_THROWS_AS(cat.find_lab(LabRef{7, "x"}), workbook::UsageError);
+}
+
+TEST_CASE("load_all of a course with a bad manifest throws a ContentError with its problems", "[catalog]") {
+  Catalog cat(fs::path(WORKBOOK_FIXTURE_DIR) / "bad_course");
+  try {
+    cat.load_all();
+    FAIL("no exception");
+  } catch (const workbook::ContentError& e) {
+    CHECK(e.problems().size() >= 7);
+    CHECK(std::string(e.what()).find("modules/module03/module.yaml:6: colour: unknown key") != std::string::npos);
+  }
+  CHECK_THROWS_AS(cat.load_module(3), workbook::ContentError);
+  CHECK(Catalog(kCourse).load_all().size() == 1);
+}

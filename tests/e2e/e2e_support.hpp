@@ -1,0 +1,257 @@
+// Helpers for the end-to-end tests: a throw-away copy of a fixture course, and running
+// the real `workbook` binary (WORKBOOK_BINARY) with a chosen environment, capturing its
+// exit status, stdout and stderr (through files, or a pseudo-terminal to test colour).
+#pragma once
+
+#include <catch2/catch.hpp>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+extern char** environ;
+
+namespace e2e {
+
+namespace fs = std::filesystem;
+
+inline std::string read_file(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+inline void write_file(const fs::path& p, const std::string& text) {
+  fs::create_directories(p.parent_path());
+  std::ofstream(p, std::ios::binary) << text;
+}
+
+// A unique temporary directory, removed at the end of the test.
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    static std::atomic<int> n{0};
+    path = fs::temp_directory_path() / ("wb-e2e-" + std::to_string(::getpid()) + "-" + std::to_string(n++));
+    fs::remove_all(path);
+    fs::create_directories(path);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+};
+
+struct CommandResult {
+  int exit_code = -1;  // -1: killed by a signal (see `signal`)
+  int signal = 0;
+  bool timed_out = false;  // the test's own safety limit, not the runner's
+  std::string out, err;
+  double wall_s = 0;
+};
+
+// The environment of this process without anything that could steer the binary, plus `extra`.
+inline std::vector<std::string> make_env(const std::map<std::string, std::string>& extra) {
+  std::vector<std::string> env;
+  for (char** e = environ; *e; ++e) {
+    std::string kv = *e;
+    std::string name = kv.substr(0, kv.find('='));
+    if (name.rfind("WORKBOOK_", 0) == 0 || name == "NO_COLOR" || extra.count(name)) continue;
+    env.push_back(kv);
+  }
+  for (const auto& [k, v] : extra) env.push_back(k + "=" + v);
+  return env;
+}
+
+// Waits for `pid`, killing it (by its pid: it is ours) after `limit_s`.
+inline void wait_child(pid_t pid, double limit_s, CommandResult& r) {
+  auto t0 = std::chrono::steady_clock::now();
+  int status = 0;
+  for (;;) {
+    pid_t w = ::waitpid(pid, &status, WNOHANG);
+    if (w == pid) break;
+    if (w < 0 && errno != EINTR) FAIL("waitpid failed: " << std::strerror(errno));
+    double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (elapsed > limit_s && !r.timed_out) {
+      r.timed_out = true;
+      ::kill(pid, SIGKILL);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) r.signal = WTERMSIG(status);
+}
+
+inline std::vector<char*> c_strings(std::vector<std::string>& v) {
+  std::vector<char*> out;
+  for (auto& s : v) out.push_back(s.data());
+  out.push_back(nullptr);
+  return out;
+}
+
+// Runs WORKBOOK_BINARY with `args`; stdin is /dev/null (never a terminal); stdout and
+// stderr go to files in `scratch` and are read back.
+inline CommandResult run_workbook(const std::vector<std::string>& args, const std::map<std::string, std::string>& env,
+                                  const fs::path& scratch, double limit_s = 120) {
+  static std::atomic<int> n{0};
+  int id = n++;
+  fs::path out = scratch / ("stdout-" + std::to_string(id));
+  fs::path err = scratch / ("stderr-" + std::to_string(id));
+  std::vector<std::string> argv{WORKBOOK_BINARY};
+  argv.insert(argv.end(), args.begin(), args.end());
+  std::vector<std::string> envv = make_env(env);
+  auto argv_c = c_strings(argv);
+  auto env_c = c_strings(envv);
+
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&fa, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_addopen(&fa, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  pid_t pid = 0;
+  int rc = ::posix_spawn(&pid, argv_c[0], &fa, nullptr, argv_c.data(), env_c.data());
+  posix_spawn_file_actions_destroy(&fa);
+  REQUIRE(rc == 0);
+  CommandResult r;
+  wait_child(pid, limit_s, r);
+  r.out = read_file(out);
+  r.err = read_file(err);
+  return r;
+}
+
+// Runs WORKBOOK_BINARY with stdout and stderr on a pseudo-terminal (stdin stays
+// /dev/null), so that colour would be on unless something turns it off.
+inline CommandResult run_workbook_on_pty(const std::vector<std::string>& args,
+                                         const std::map<std::string, std::string>& env, double limit_s = 120) {
+  int master = ::posix_openpt(O_RDWR | O_NOCTTY);
+  REQUIRE(master >= 0);
+  REQUIRE(::grantpt(master) == 0);
+  REQUIRE(::unlockpt(master) == 0);
+  std::string slave = ::ptsname(master);
+  std::vector<std::string> argv{WORKBOOK_BINARY};
+  argv.insert(argv.end(), args.begin(), args.end());
+  std::vector<std::string> envv = make_env(env);
+  auto argv_c = c_strings(argv);
+  auto env_c = c_strings(envv);
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&fa, 1, slave.c_str(), O_RDWR | O_NOCTTY, 0);
+  posix_spawn_file_actions_adddup2(&fa, 1, 2);
+  posix_spawn_file_actions_addclose(&fa, master);
+  pid_t pid = 0;
+  int rc = ::posix_spawn(&pid, argv_c[0], &fa, nullptr, argv_c.data(), env_c.data());
+  posix_spawn_file_actions_destroy(&fa);
+  REQUIRE(rc == 0);
+
+  // Drain the terminal while the child runs (a full pty buffer would block it).
+  CommandResult r;
+  auto t0 = std::chrono::steady_clock::now();
+  int status = 0;
+  bool exited = false;
+  char buf[4096];
+  for (;;) {
+    pollfd p{master, POLLIN, 0};
+    if (::poll(&p, 1, 10) > 0 && (p.revents & POLLIN)) {
+      ssize_t got = ::read(master, buf, sizeof buf);
+      if (got > 0) {
+        r.out.append(buf, static_cast<std::size_t>(got));
+        continue;
+      }
+    }
+    if (exited) break;  // exited and nothing more to read
+    if (::waitpid(pid, &status, WNOHANG) == pid) {
+      exited = true;
+      continue;  // one more pass to drain what is left
+    }
+    double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (elapsed > limit_s && !r.timed_out) {
+      r.timed_out = true;
+      ::kill(pid, SIGKILL);
+    }
+  }
+  ::close(master);
+  r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) r.signal = WTERMSIG(status);
+  return r;
+}
+
+// A fresh copy of a fixture course (tests/fixtures/<name>) made runnable: the harness
+// headers (labs/common) and the GPU spec sheets (data/gpus.yaml) of the source tree are
+// copied in, and a fresh workspace is set up beside it. The fake GPU is a Tesla T4, so
+// expected ranges come from the T4 sheet; the fixture labs are host-only and need no GPU.
+struct Course {
+  TempDir tmp;
+  fs::path content, workspace;
+
+  explicit Course(const std::string& fixture = "course") {
+    content = tmp.path / "content";
+    workspace = tmp.path / "workspace";
+    const fs::path source = WORKBOOK_SOURCE_DIR;
+    fs::copy(fs::path(WORKBOOK_FIXTURE_DIR) / fixture, content, fs::copy_options::recursive);
+    fs::create_directories(content / "labs");
+    fs::copy(source / "labs/common", content / "labs/common", fs::copy_options::recursive);
+    fs::create_directories(content / "data");
+    fs::copy_file(source / "data/gpus.yaml", content / "data/gpus.yaml");
+    fs::create_directories(workspace);
+  }
+
+  std::map<std::string, std::string> env(std::map<std::string, std::string> extra = {}) const {
+    std::map<std::string, std::string> e{{"WORKBOOK_CONTENT", content.string()},
+                                         {"WORKBOOK_WORKSPACE", workspace.string()},
+                                         {"NO_COLOR", "1"},
+                                         {"WORKBOOK_GPU_NAME", "Tesla T4"}};
+    for (auto& [k, v] : extra) e[k] = v;
+    return e;
+  }
+
+  CommandResult run(const std::vector<std::string>& args, const std::map<std::string, std::string>& extra_env = {},
+                    double limit_s = 120) const {
+    return run_workbook(args, env(extra_env), tmp.path, limit_s);
+  }
+
+  // Runs a command that prints JSON; fails the test if stdout is not JSON.
+  nlohmann::json run_json(const std::vector<std::string>& args, CommandResult* result = nullptr) const {
+    CommandResult r = run(args);
+    if (result) *result = r;
+    INFO("exit " << r.exit_code << "\nstdout:\n" << r.out << "\nstderr:\n" << r.err);
+    nlohmann::json j = nlohmann::json::parse(r.out, nullptr, false);
+    REQUIRE_FALSE(j.is_discarded());
+    return j;
+  }
+
+  fs::path journal() const { return workspace / ".workbook" / "journal.db"; }
+  fs::path starter(const std::string& file) const { return content / "labs/module01" / file; }
+  fs::path lab_copy(const std::string& file) const { return workspace / "labs/module01" / file; }
+};
+
+// The element of a JSON array whose `key` is `value` (a failed REQUIRE when there is none).
+inline nlohmann::json find_by(const nlohmann::json& array, const std::string& key, const std::string& value) {
+  REQUIRE(array.is_array());
+  for (const auto& e : array) {
+    if (e.contains(key) && e[key] == value) return e;
+  }
+  FAIL("no element with " << key << " = " << value << " in " << array.dump());
+  return {};
+}
+
+}  // namespace e2e

@@ -1,0 +1,492 @@
+// End-to-end tests: the real `workbook` binary against a copy of the fixture course
+// (host-only labs speaking the lab contract): exit codes, JSON reports, the journal,
+// the build cache, workspace commands, and content errors.
+#include <sqlite3.h>
+#include <sys/prctl.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <csignal>
+#include <set>
+
+#include "e2e_support.hpp"
+
+using e2e::CommandResult;
+using e2e::Course;
+using e2e::find_by;
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+#define SHOW(r) INFO("exit " << (r).exit_code << " signal " << (r).signal << "\nstdout:\n" << (r).out << "\nstderr:\n" << (r).err)
+
+// Rows of a one-column query on the journal, as text.
+std::vector<std::string> journal_rows(const fs::path& db_file, const std::string& sql) {
+  sqlite3* db = nullptr;
+  REQUIRE(sqlite3_open_v2(db_file.c_str(), &db, SQLITE_OPEN_READWRITE, nullptr) == SQLITE_OK);
+  std::vector<std::string> rows;
+  char* err = nullptr;
+  int rc = sqlite3_exec(
+      db, sql.c_str(),
+      [](void* p, int, char** v, char**) {
+        static_cast<std::vector<std::string>*>(p)->push_back(v[0] ? v[0] : "NULL");
+        return 0;
+      },
+      &rows, &err);
+  std::string msg = err ? err : "";
+  sqlite3_free(err);
+  sqlite3_close(db);
+  INFO(sql << ": " << msg);
+  REQUIRE(rc == SQLITE_OK);
+  return rows;
+}
+
+// The records of a run's results file (<workspace>/.workbook/runs/run-<id>.jsonl).
+std::vector<json> results_records(const Course& c, long long run_id) {
+  fs::path file = c.workspace / ".workbook/runs" / ("run-" + std::to_string(run_id) + ".jsonl");
+  INFO(file);
+  REQUIRE(fs::is_regular_file(file));
+  std::vector<json> out;
+  std::stringstream lines(e2e::read_file(file));
+  for (std::string line; std::getline(lines, line);) {
+    json rec = json::parse(line, nullptr, false);
+    REQUIRE(rec.is_object());
+    out.push_back(rec);
+  }
+  return out;
+}
+
+// True while `pid` exists (a zombie counts: kill(pid, 0) still finds it).
+bool exists(pid_t pid) { return ::kill(pid, 0) == 0 || errno != ESRCH; }
+
+}  // namespace
+
+TEST_CASE("e2e: pass_lab passes, with checks, metrics in T4 ranges and graded predictions", "[e2e]") {
+  Course c;
+  CommandResult r;
+  json j = c.run_json({"run", "module01/pass_lab", "--json", "--predict", "count_guess=900", "--predict", "kind=1",
+                       "--predict", "big=yes"},
+                      &r);
+  SHOW(r);
+  CHECK(r.exit_code == 0);
+  CHECK(j["verdict"] == "pass");
+  CHECK(j["lab"] == "module01/pass_lab");
+  CHECK(j["variant"] == "starter");
+  CHECK(j["build"]["ok"] == true);
+  CHECK(j["process"]["ran"] == true);
+  CHECK(j["params"]["N"] == 1000);
+  CHECK(j["device"].get<std::string>().find("Tesla T4") != std::string::npos);
+  CHECK(j["run_id"].get<long long>() > 0);
+  // The starter was copied into the workspace and that copy was run.
+  CHECK(fs::is_regular_file(c.lab_copy("pass_lab.cpp")));
+  CHECK(fs::path(j["source"].get<std::string>()) == c.lab_copy("pass_lab.cpp"));
+
+  json check = find_by(j["checks"], "name", "sum_ok");
+  CHECK(check["pass"] == true);
+  CHECK(check["reported"] == true);
+  CHECK(check["required"] == true);
+
+  json count = find_by(j["metrics"], "name", "count");
+  CHECK(count["value"] == 1000);
+  CHECK(count["expected_min"] == 1000);
+  CHECK(count["expected_max"] == 1000);
+  CHECK(count["status"] == "in range");
+  json ms = find_by(j["metrics"], "name", "sum_ms");
+  CHECK(ms["expected_min"] == 0);
+  CHECK(ms["expected_max"] == 4000);  // sm_count * 100 on the T4 sheet (40 SMs)
+  CHECK(ms["status"] == "in range");
+  CHECK(ms["samples"] == 5);
+  CHECK(ms["reference"] == "Tesla T4: 0.001-1 ms");  // the reference sheet's name
+  json dbl = find_by(j["metrics"], "name", "double_count");
+  CHECK(dbl["derived"] == true);
+  CHECK(dbl["value"] == 2000);
+  CHECK(dbl["status"] == "in range");
+
+  json guess = find_by(j["predictions"], "id", "count_guess");
+  CHECK(guess["answer"] == "900");
+  CHECK(guess["measured"] == 1000);
+  CHECK(guess["factor"].get<double>() == Approx(1000.0 / 900.0));
+  CHECK(guess["band"] == "within 1.25x");
+  CHECK(guess["score"] == 3);
+  CHECK(guess["max_score"] == 3);
+  json kind = find_by(j["predictions"], "id", "kind");
+  CHECK(kind["answer"] == "a sum");  // "1" is the first choice
+  CHECK(kind["correct"] == true);
+  json big = find_by(j["predictions"], "id", "big");
+  CHECK(big["answer"] == "yes");
+  CHECK(big["correct"] == true);  // count = 1000 > 500
+  CHECK(big["right_answer"] == "yes");
+}
+
+TEST_CASE("e2e: wrong predictions are graded wrong, and -p changes what the lab runs with", "[e2e]") {
+  Course c;
+  CommandResult r;
+  json j = c.run_json({"run", "module01/pass_lab", "--json", "-p", "N=100", "--predict", "count_guess=1000",
+                       "--predict", "kind=a product", "--predict", "big=yes"},
+                      &r);
+  SHOW(r);
+  CHECK(r.exit_code == 0);
+  CHECK(j["params"]["N"] == 100);
+  CHECK(find_by(j["metrics"], "name", "count")["value"] == 100);
+  CHECK(find_by(j["metrics"], "name", "count")["status"] == "in range");  // equals N follows -p
+  json guess = find_by(j["predictions"], "id", "count_guess");
+  CHECK(guess["band"] == "off by more than 4x");
+  CHECK(guess["score"] == 0);
+  CHECK(find_by(j["predictions"], "id", "kind")["correct"] == false);
+  json big = find_by(j["predictions"], "id", "big");
+  CHECK(big["correct"] == false);  // count = 100 is not above 500
+  CHECK(big["right_answer"] == "no");
+}
+
+TEST_CASE("e2e: fail_lab fails (exit 1); its solution passes (exit 0)", "[e2e]") {
+  Course c;
+  CommandResult r;
+  json j = c.run_json({"run", "module01/fail_lab", "--json", "--no-predict"}, &r);
+  SHOW(r);
+  CHECK(r.exit_code == 1);
+  CHECK(j["verdict"] == "fail");
+  CHECK(j["reason"] == "check 'sum_ok' failed");
+  json check = find_by(j["checks"], "name", "sum_ok");
+  CHECK(check["pass"] == false);
+  CHECK(check["reported"] == true);
+  CHECK(check["detail"] == "sum 499500, expected 500500");
+
+  CommandResult s;
+  json sol = c.run_json({"run", "module01/fail_lab", "--json", "--solution"}, &s);
+  SHOW(s);
+  CHECK(s.exit_code == 0);
+  CHECK(sol["verdict"] == "pass");
+  CHECK(sol["variant"] == "solution");
+  CHECK(fs::path(sol["source"].get<std::string>()) == c.content / "solutions/module01/fail_lab.cpp");
+  CHECK(find_by(sol["checks"], "name", "sum_ok")["pass"] == true);
+}
+
+TEST_CASE("e2e: crash_lab is a runtime error (exit 4); records before the crash are kept", "[e2e]") {
+  Course c;
+  CommandResult r;
+  json j = c.run_json({"run", "module01/crash_lab", "--json"}, &r);
+  SHOW(r);
+  CHECK(r.exit_code == 4);
+  CHECK(j["verdict"] == "runtime_error");
+  std::string reason = j["reason"];
+  CHECK((reason.find("signal 11") != std::string::npos || reason.find("signal 6") != std::string::npos));
+  // The results file keeps what the lab wrote before it died: its metric, but no `end`.
+  auto records = results_records(c, j["run_id"].get<long long>());
+  CHECK(std::any_of(records.begin(), records.end(),
+                    [](const json& rec) { return rec["type"] == "metric" && rec["name"] == "count" && rec["value"] == 1000; }));
+  CHECK(std::none_of(records.begin(), records.end(), [](const json& rec) { return rec["type"] == "end"; }));
+  CHECK(find_by(j["checks"], "name", "never_reached")["reported"] == false);
+  CHECK(j["process"]["stdout"].get<std::string>().find("about to dereference a null pointer") != std::string::npos);
+  CHECK_FALSE(j["next_step"].get<std::string>().empty());
+}
+
+TEST_CASE("e2e: hang_lab times out (exit 4) and its whole process group is gone", "[e2e][slow]") {
+  Course c;
+  // Orphans of this test (the lab's forked child, once the lab is killed) are re-parented
+  // to us, so they can be reaped and kill(pid, 0) then says ESRCH for a dead process.
+  ::prctl(PR_SET_CHILD_SUBREAPER, 1);
+  CommandResult r;
+  json j = c.run_json({"run", "module01/hang_lab", "--json"}, &r);
+  SHOW(r);
+  CHECK(r.exit_code == 4);
+  CHECK(j["verdict"] == "timeout");
+  CHECK(j["reason"] == "the lab did not finish within 3 s");
+  CHECK(r.wall_s < 15);
+  CHECK(j["process"]["wall_s"].get<double>() < 10);
+
+  // The grandchild's pid, from the results file in the workspace.
+  pid_t child = 0;
+  for (const json& rec : results_records(c, j["run_id"].get<long long>())) {
+    if (rec["type"] == "metric" && rec["name"] == "child_pid") child = rec["value"].get<pid_t>();
+  }
+  REQUIRE(child > 1);
+  // Reap it if it came to us as a zombie; give the kernel a moment to deliver the kill.
+  for (int i = 0; i < 200 && exists(child); ++i) {
+    ::waitpid(child, nullptr, WNOHANG);
+    if (exists(child)) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  ::prctl(PR_SET_CHILD_SUBREAPER, 0);
+  errno = 0;
+  int rc = ::kill(child, 0);
+  int err = errno;
+  if (rc == 0) {  // a runner bug left it running: end it (it is this test's) and fail
+    ::kill(child, SIGKILL);
+    ::waitpid(child, nullptr, 0);
+  }
+  CHECK(rc == -1);
+  CHECK(err == ESRCH);
+}
+
+TEST_CASE("e2e: broken_lab is a compile error (exit 3) pointing at broken_lab.cpp:13", "[e2e]") {
+  Course c;
+  CommandResult r;
+  json j = c.run_json({"run", "module01/broken_lab", "--json"}, &r);
+  SHOW(r);
+  CHECK(r.exit_code == 3);
+  CHECK(j["verdict"] == "compile_error");
+  CHECK(j["build"]["ok"] == false);
+  CHECK(j["process"]["ran"] == false);
+  std::string diag = j["build"]["diagnostics"];
+  CHECK(diag.find("broken_lab.cpp:13") != std::string::npos);
+  CHECK(diag.find("undeclared_variable") != std::string::npos);
+  // The learner's view of the path, not the absolute temp path.
+  CHECK(diag.find(c.workspace.string()) == std::string::npos);
+
+  CommandResult text = c.run({"run", "module01/broken_lab"});
+  SHOW(text);
+  CHECK(text.exit_code == 3);
+  CHECK(text.out.find("broken_lab.cpp:13") != std::string::npos);
+  CHECK(text.out.find("COMPILE ERROR") != std::string::npos);
+}
+
+TEST_CASE("e2e: a malformed manifest makes `list` exit 2 with every problem on stderr", "[e2e]") {
+  Course c("bad_course");
+  CommandResult r = c.run({"list"});
+  SHOW(r);
+  CHECK(r.exit_code == 2);
+  CHECK(r.signal == 0);
+  CHECK(r.err.find("error: the content does not validate") != std::string::npos);
+  CHECK(r.err.find("internal error") == std::string::npos);
+  std::ifstream in(c.content / "modules/module03/module.yaml");
+  int no = 0, bad = 0;
+  for (std::string line; std::getline(in, line);) {
+    ++no;
+    if (line.find("# BAD") == std::string::npos) continue;
+    ++bad;
+    INFO("BAD line " << no);
+    CHECK(r.err.find("modules/module03/module.yaml:" + std::to_string(no) + ": ") != std::string::npos);
+  }
+  CHECK(bad >= 7);
+  CHECK(r.err.find("colour: unknown key") != std::string::npos);
+  CHECK(r.err.find("'dram_gbpss'") != std::string::npos);
+  // Other commands that read the content fail the same way, without a crash.
+  CommandResult show = c.run({"show", "module03"});
+  CHECK(show.exit_code == 2);
+  CHECK(show.err.find("modules/module03/module.yaml:3: module:") != std::string::npos);
+}
+
+TEST_CASE("e2e: bad command lines exit 2 with a message on stderr and record nothing", "[e2e]") {
+  Course c;
+  struct Case {
+    std::vector<std::string> args;
+    std::string message;
+  };
+  const std::vector<Case> cases = {
+      {{"run", "module01/no_such_lab"}, "module01 has no lab 'no_such_lab'"},
+      {{"run", "module99/pass_lab"}, "'module99/pass_lab' is not a module or lab id"},
+      {{"run", "module01/../etc"}, "is not a module or lab id"},
+      {{"run", "module01"}, "names a module"},
+      {{"run", "module01/pass_lab", "-p", "M=5"}, "module01/pass_lab has no parameter 'M'"},
+      {{"run", "module01/pass_lab", "-p", "N=lots"}, "-p N: 'lots' is not a number"},
+      {{"run", "module01/pass_lab", "--predict", "speed=3"}, "module01/pass_lab has no prediction 'speed'"},
+      {{"run", "module01/pass_lab", "--predict", "count_guess=lots"}, "prediction 'count_guess': 'lots' is not a number"},
+      {{"run", "module01/pass_lab", "--predict", "kind=3"}, "is not one of the choices"},
+      {{"run", "module01/pass_lab", "--predict", "big=maybe"}, "answer yes or no"},
+      {{"run", "module01/pass_lab", "--predict", "count_guess"}, "write ID=VALUE"},
+      {{"run", "module01/pass_lab", "--no-such-flag"}, "--no-such-flag"},
+      {{"show", "module01/no_such_lab"}, "has no lab"},
+      {{"show", "module02"}, "module02 has no content yet"},
+  };
+  for (const auto& k : cases) {
+    std::string cmd;
+    for (const auto& a : k.args) cmd += a + " ";
+    INFO(cmd);
+    CommandResult r = c.run(k.args);
+    SHOW(r);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find(k.message) != std::string::npos);
+    CHECK(r.out.find(k.message) == std::string::npos);
+  }
+  // None of them started a run.
+  if (fs::exists(c.journal())) CHECK(journal_rows(c.journal(), "SELECT COUNT(*) FROM runs")[0] == "0");
+  // No content at all is a usage error too.
+  CommandResult none = c.run({"list"}, {{"WORKBOOK_CONTENT", (c.tmp.path / "nowhere").string()}});
+  CHECK(none.exit_code == 2);
+  CHECK(none.err.find("WORKBOOK_CONTENT names") != std::string::npos);
+  CHECK(none.err.find("--content names") == std::string::npos);
+  // --content, before or after the subcommand, wins over the variable.
+  CHECK(c.run({"--content", c.content.string(), "list"}, {{"WORKBOOK_CONTENT", (c.tmp.path / "nowhere").string()}})
+            .exit_code == 0);
+  CHECK(c.run({"list", "--content", c.content.string()}, {{"WORKBOOK_CONTENT", (c.tmp.path / "nowhere").string()}})
+            .exit_code == 0);
+}
+
+TEST_CASE("e2e: predictions are in the journal before the build, and cannot be changed", "[e2e]") {
+  Course c;
+  // A source that does not compile: the predictions must be recorded all the same.
+  CommandResult r;
+  json j = c.run_json({"run", "module01/pass_lab", "--json", "--file", c.starter("broken_lab.cpp").string(),
+                       "--predict", "count_guess=900", "--predict", "kind=a sum", "--predict", "big=no"},
+                      &r);
+  SHOW(r);
+  CHECK(r.exit_code == 3);
+  CHECK(j["verdict"] == "compile_error");
+  std::string run = std::to_string(j["run_id"].get<long long>());
+  auto rows = journal_rows(c.journal(), "SELECT prediction || '=' || answer FROM predictions WHERE run_id=" + run +
+                                            " ORDER BY id");
+  CHECK(rows == std::vector<std::string>{"count_guess=900", "kind=a sum", "big=no"});
+  CHECK(journal_rows(c.journal(), "SELECT number FROM predictions WHERE prediction='count_guess'")[0] == "900.0");
+  CHECK(journal_rows(c.journal(), "SELECT verdict FROM runs WHERE id=" + run)[0] == "compile_error");
+  // The journal is in WAL mode, and refuses to change a prediction.
+  CHECK(journal_rows(c.journal(), "PRAGMA journal_mode")[0] == "wal");
+  sqlite3* db = nullptr;
+  REQUIRE(sqlite3_open_v2(c.journal().c_str(), &db, SQLITE_OPEN_READWRITE, nullptr) == SQLITE_OK);
+  CHECK(sqlite3_exec(db, "UPDATE predictions SET answer='1000'", nullptr, nullptr, nullptr) != SQLITE_OK);
+  CHECK(sqlite3_exec(db, "DELETE FROM predictions", nullptr, nullptr, nullptr) != SQLITE_OK);
+  sqlite3_close(db);
+  CHECK(journal_rows(c.journal(), "SELECT COUNT(*) FROM predictions")[0] == "3");
+
+  // A run that passes stores its grades too.
+  CommandResult ok;
+  json pass = c.run_json({"run", "module01/pass_lab", "--json", "--predict", "count_guess=900"}, &ok);
+  CHECK(ok.exit_code == 0);
+  std::string id = std::to_string(pass["run_id"].get<long long>());
+  CHECK(journal_rows(c.journal(), "SELECT verdict FROM runs WHERE id=" + id)[0] == "pass");
+  CHECK(journal_rows(c.journal(), "SELECT COUNT(*) FROM checks WHERE run_id=" + id)[0] == "1");
+  CHECK(journal_rows(c.journal(), "SELECT COUNT(*) FROM metrics WHERE run_id=" + id)[0] == "3");
+  CHECK(journal_rows(c.journal(), "SELECT score FROM prediction_grades WHERE run_id=" + id +
+                                      " AND prediction='count_guess'")[0] == "3");
+}
+
+TEST_CASE("e2e: the build cache: the second run of an unchanged lab is not compiled", "[e2e]") {
+  Course c;
+  CommandResult r1, r2, r3;
+  json first = c.run_json({"run", "module01/pass_lab", "--json", "--no-predict"}, &r1);
+  json second = c.run_json({"run", "module01/pass_lab", "--json", "--no-predict"}, &r2);
+  CHECK(r1.exit_code == 0);
+  CHECK(r2.exit_code == 0);
+  CHECK(first["build"]["cached"] == false);
+  CHECK(second["build"]["cached"] == true);
+  CHECK(second["verdict"] == "pass");
+  // Editing the copy invalidates the cache.
+  e2e::write_file(c.lab_copy("pass_lab.cpp"), e2e::read_file(c.lab_copy("pass_lab.cpp")) + "\n// edited\n");
+  json third = c.run_json({"run", "module01/pass_lab", "--json", "--no-predict"}, &r3);
+  CHECK(r3.exit_code == 0);
+  CHECK(third["build"]["cached"] == false);
+}
+
+TEST_CASE("e2e: init copies every starter and never overwrites an edited copy", "[e2e]") {
+  Course c;
+  fs::path ws = c.tmp.path / "my-workbook";
+  CommandResult r = c.run({"init", ws.string()});
+  SHOW(r);
+  CHECK(r.exit_code == 0);
+  for (const char* f : {"pass_lab.cpp", "fail_lab.cpp", "crash_lab.cpp", "hang_lab.cpp", "broken_lab.cpp"}) {
+    INFO(f);
+    REQUIRE(fs::is_regular_file(ws / "labs/module01" / f));
+    CHECK(e2e::read_file(ws / "labs/module01" / f) == e2e::read_file(c.starter(f)));
+  }
+  CHECK(fs::is_regular_file(ws / ".workbook/journal.db"));
+  CHECK(r.out.find("5 new lab copies, 0 kept") != std::string::npos);
+
+  const std::string mine = "// my own work, do not lose it\n";
+  e2e::write_file(ws / "labs/module01/pass_lab.cpp", mine);
+  CommandResult again = c.run({"init", ws.string()});
+  SHOW(again);
+  CHECK(again.exit_code == 0);
+  CHECK(e2e::read_file(ws / "labs/module01/pass_lab.cpp") == mine);
+  CHECK(again.out.find("0 new lab copies, 5 kept") != std::string::npos);
+}
+
+TEST_CASE("e2e: reset needs --yes without a terminal, then restores the starter and keeps a .bak", "[e2e]") {
+  Course c;
+  REQUIRE(c.run({"init"}).exit_code == 0);  // into WORKBOOK_WORKSPACE
+  const fs::path copy = c.lab_copy("pass_lab.cpp");
+  REQUIRE(fs::is_regular_file(copy));
+  const std::string mine = "// half-done work\n";
+  e2e::write_file(copy, mine);
+
+  CommandResult refused = c.run({"reset", "module01/pass_lab"});
+  SHOW(refused);
+  CHECK(refused.exit_code == 2);
+  CHECK(refused.err.find("--yes") != std::string::npos);
+  CHECK(e2e::read_file(copy) == mine);
+  CHECK_FALSE(fs::exists(copy.string() + ".bak"));
+
+  CommandResult done = c.run({"reset", "module01/pass_lab", "--yes"});
+  SHOW(done);
+  CHECK(done.exit_code == 0);
+  CHECK(e2e::read_file(copy) == e2e::read_file(c.starter("pass_lab.cpp")));
+  CHECK(e2e::read_file(copy.string() + ".bak") == mine);
+
+  CHECK(c.run({"reset", "module01", "--yes"}).exit_code == 2);
+}
+
+TEST_CASE("e2e: show --json gives expected ranges from the T4 sheet", "[e2e]") {
+  Course c;
+  CommandResult r;
+  json j = c.run_json({"show", "module01/pass_lab", "--json"}, &r);
+  SHOW(r);
+  CHECK(r.exit_code == 0);
+  CHECK(j["lab"] == "module01/pass_lab");
+  CHECK(j["device"].get<std::string>().find("Tesla T4") != std::string::npos);
+  json ms = find_by(j["expected"], "metric", "sum_ms");
+  CHECK(ms["min"] == 0);
+  CHECK(ms["max"] == 4000);  // sm_count * 100 with the T4's 40 SMs
+  CHECK(ms["reference"] == "Tesla T4: 0.001-1 ms");  // the reference sheet's name
+  json count = find_by(j["expected"], "metric", "count");
+  CHECK(count["min"] == 1000);
+  CHECK(count["max"] == 1000);
+  CHECK(find_by(j["expected"], "metric", "double_count")["max"] == 2000);
+  CHECK(find_by(j["params"], "name", "N")["default"] == 1000);
+  CHECK(j["predictions"].size() == 3);
+
+  // Another sheet gives other ranges: --gpu picks it.
+  json h = c.run_json({"show", "module01/pass_lab", "--json", "--gpu", "rtx3050-laptop-6gb"});
+  CHECK(find_by(h["expected"], "metric", "sum_ms")["max"] != 4000);
+  // With no GPU and no sheet, the ranges are unknown rather than wrong.
+  CommandResult nog = c.run({"show", "module01/pass_lab", "--json"}, {{"WORKBOOK_GPU_NAME", "Imaginary GPU 9000"}});
+  json n = json::parse(nog.out, nullptr, false);
+  REQUIRE_FALSE(n.is_discarded());
+  CHECK(find_by(n["expected"], "metric", "sum_ms")["max"].is_null());
+  CHECK(find_by(n["expected"], "metric", "sum_ms")["note"] == "no device figures");
+
+  json list = c.run_json({"list", "--json"});
+  REQUIRE(list.size() == 1);
+  CHECK(list[0]["module"] == "module01");
+  CHECK(list[0]["labs"].size() == 5);
+}
+
+TEST_CASE("e2e: --help exits 0 and shows examples", "[e2e]") {
+  Course c;
+  CommandResult r = c.run({"--help"});
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("Examples") != std::string::npos);
+  CHECK(r.out.find("Exit codes") != std::string::npos);
+  CommandResult run_help = c.run({"run", "--help"});
+  CHECK(run_help.exit_code == 0);
+  CHECK(run_help.out.find("Examples") != std::string::npos);
+  CHECK(run_help.out.find("--predict") != std::string::npos);
+  CommandResult nothing = c.run({});
+  CHECK(nothing.exit_code == 2);
+}
+
+TEST_CASE("e2e: NO_COLOR turns colour off even on a terminal", "[e2e]") {
+  Course c;
+  // Control: on a terminal, without NO_COLOR, the output is coloured...
+  auto env = c.env();
+  env.erase("NO_COLOR");
+  CommandResult coloured = e2e::run_workbook_on_pty({"show", "module01/pass_lab"}, env);
+  INFO(coloured.out);
+  CHECK(coloured.exit_code == 0);
+  CHECK(coloured.out.find("\x1b[") != std::string::npos);
+  // ...with NO_COLOR it is not, for show and for a whole run report.
+  CommandResult plain = e2e::run_workbook_on_pty({"show", "module01/pass_lab"}, c.env());
+  CHECK(plain.exit_code == 0);
+  CHECK(plain.out.find("module01/pass_lab") != std::string::npos);
+  CHECK(plain.out.find("\x1b[") == std::string::npos);
+  CommandResult run = e2e::run_workbook_on_pty({"run", "module01/fail_lab", "--no-predict"}, c.env());
+  INFO(run.out);
+  CHECK(run.exit_code == 1);
+  CHECK(run.out.find("Verdict:") != std::string::npos);
+  CHECK(run.out.find("\x1b[") == std::string::npos);
+  // --no-color does the same without the variable.
+  CommandResult flag = e2e::run_workbook_on_pty({"--no-color", "show", "module01/pass_lab"}, env);
+  CHECK(flag.out.find("\x1b[") == std::string::npos);
+  // And output that is not a terminal is never coloured.
+  CommandResult piped = c.run({"run", "module01/pass_lab", "--no-predict"}, {{"NO_COLOR", ""}});
+  CHECK(piped.exit_code == 0);
+  CHECK(piped.out.find("Verdict:") != std::string::npos);
+  CHECK(piped.out.find("\x1b[") == std::string::npos);
+}

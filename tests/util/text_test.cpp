@@ -1,0 +1,92 @@
+// Tests for util/text: trimming, learner numbers, choices and NAME=VALUE pairs.
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+#include "util/text.hpp"
+
+using workbook::match_choice;
+using workbook::parse_learner_number;
+using workbook::split_assignment;
+using workbook::trim;
+
+TEST_CASE("trim removes spaces, tabs and line ends at both ends only", "[text]") {
+  CHECK(trim("  a b \t\r\n") == "a b");
+  CHECK(trim("") == "");
+  CHECK(trim(" \t\n ") == "");
+  CHECK(trim("x") == "x");
+}
+
+TEST_CASE("parse_learner_number reads numbers as learners type them", "[text]") {
+  CHECK(parse_learner_number("2.5") == Approx(2.5));
+  CHECK(parse_learner_number("2.5x") == Approx(2.5));
+  CHECK(parse_learner_number("2.5 x") == Approx(2.5));
+  CHECK(parse_learner_number("2.5X") == Approx(2.5));
+  CHECK(parse_learner_number("2.5\xC3\x97") == Approx(2.5));  // 2.5×
+  CHECK(parse_learner_number("1,024") == Approx(1024));
+  CHECK(parse_learner_number("1 024") == Approx(1024));
+  CHECK(parse_learner_number("1,048,576") == Approx(1048576));
+  CHECK(parse_learner_number("1_000") == Approx(1000));
+  CHECK(parse_learner_number("3e-4") == Approx(3e-4));
+  CHECK(parse_learner_number("75%") == Approx(75));
+  CHECK(parse_learner_number("0.8 ms") == Approx(0.8));
+  CHECK(parse_learner_number("300 GB/s") == Approx(300));
+  CHECK(parse_learner_number("  42  ") == Approx(42));
+  CHECK(parse_learner_number("+3") == Approx(3));
+  CHECK(parse_learner_number("-1.5") == Approx(-1.5));
+  CHECK(parse_learner_number("0") == Approx(0));
+}
+
+TEST_CASE("parse_learner_number rejects what is not one number", "[text]") {
+  for (const char* bad : {"abc", "1.2.3", "", "   ", "x2", "1,", "5 %x", "inf", "nan", "1e999", "--1", "2.5??"}) {
+    INFO("'" << bad << "'");
+    CHECK_FALSE(parse_learner_number(bad));
+  }
+}
+
+TEST_CASE("parse_learner_number: a separator is dropped only between digits", "[text]") {
+  CHECK_FALSE(parse_learner_number(",5"));
+  CHECK(parse_learner_number("1 024 ms") == Approx(1024));
+  CHECK(parse_learner_number("12 ms") == Approx(12));  // the space before a unit stays a space
+}
+
+TEST_CASE("match_choice matches the text case-insensitively or the 1-based number", "[text]") {
+  std::vector<std::string> c{"memory", "compute", "Latency bound"};
+  CHECK(match_choice("memory", c) == std::optional<std::string>("memory"));
+  CHECK(match_choice("  COMPUTE ", c) == std::optional<std::string>("compute"));
+  CHECK(match_choice("latency BOUND", c) == std::optional<std::string>("Latency bound"));
+  CHECK(match_choice("1", c) == std::optional<std::string>("memory"));
+  CHECK(match_choice("3", c) == std::optional<std::string>("Latency bound"));
+  CHECK(match_choice(" 2 ", c) == std::optional<std::string>("compute"));
+  CHECK_FALSE(match_choice("0", c));
+  CHECK_FALSE(match_choice("4", c));
+  CHECK_FALSE(match_choice("-1", c));
+  CHECK_FALSE(match_choice("mem", c));  // no prefixes: they would be ambiguous
+  CHECK_FALSE(match_choice("", c));
+  CHECK_FALSE(match_choice("99999", c));
+  CHECK_FALSE(match_choice("1", {}));
+}
+
+TEST_CASE("match_choice: when choices are numbers, the exact text wins over the position", "[text]") {
+  std::vector<std::string> c{"4", "1", "2"};
+  CHECK(match_choice("1", c) == std::optional<std::string>("1"));
+  CHECK(match_choice("3", c) == std::optional<std::string>("2"));
+}
+
+TEST_CASE("split_assignment splits NAME=VALUE at the first '=' and trims both", "[text]") {
+  using Pair = std::pair<std::string, std::string>;
+  CHECK(split_assignment("N=4096") == std::optional<Pair>(Pair{"N", "4096"}));
+  CHECK(split_assignment(" N = 4096 ") == std::optional<Pair>(Pair{"N", "4096"}));
+  CHECK(split_assignment("expr=a=b") == std::optional<Pair>(Pair{"expr", "a=b"}));
+  CHECK(split_assignment("N=") == std::optional<Pair>(Pair{"N", ""}));
+  CHECK(split_assignment("kind=a sum") == std::optional<Pair>(Pair{"kind", "a sum"}));
+  CHECK_FALSE(split_assignment("N"));
+  CHECK_FALSE(split_assignment("=5"));
+  CHECK_FALSE(split_assignment(""));
+}
+
+TEST_CASE("split_assignment: a name made only of spaces is an empty name, so no pair", "[text]") {
+  CHECK_FALSE(split_assignment(" =5"));
+  CHECK_FALSE(split_assignment("\t = 5"));
+}
