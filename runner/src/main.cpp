@@ -17,6 +17,11 @@ constexpr const char* kFooter = R"(Examples:
   workbook run module14/tiled_gemm               predict, build, run, grade, record
   workbook run module14/tiled_gemm --solution    run the reference solution
   workbook run module14/tiled_gemm --no-predict --json -p N=512
+  workbook device --calibrate                    measure your GPU; ranges then use the figures
+  workbook exercises 14 --variant                practise with fresh numbers
+  workbook review                                what is due today, all modules
+  workbook follow 14                             a worked example, step by step
+  workbook drill 11                              timed oral-exam drills
   workbook dev check --arch sm_90                validate content, compile every lab
 
 Exit codes: 0 pass, 1 a check failed, 2 usage or content error (or no GPU),

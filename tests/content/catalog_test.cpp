@@ -55,7 +55,7 @@ const fs::path kCourse = fs::path(WORKBOOK_FIXTURE_DIR) / "course";
 
 }  // namespace
 
-TEST_CASE("--content naming a folder without content is a UsageError naming it", "[catalog]") {
+TEST_CASE("a --content folder without content is a UsageError naming it", "[catalog]") {
   TempDir empty;
   fs::create_directories(empty.path / "modules");  // modules/ alone is not enough: labs/common is missing
   try {
@@ -85,7 +85,7 @@ TEST_CASE("WORKBOOK_CONTENT naming a folder without content is a UsageError nami
   CHECK(find_content_root(kSource) == fs::absolute(kSource).lexically_normal());
 }
 
-TEST_CASE("--content and WORKBOOK_CONTENT naming the source tree are accepted, absolute and normal", "[catalog]") {
+TEST_CASE("the source tree given by --content or WORKBOOK_CONTENT is accepted, absolute and normal", "[catalog]") {
   ScopedEnv env("WORKBOOK_CONTENT", (kSource / "modules" / "..").c_str());
   fs::path root = find_content_root(std::nullopt);
   CHECK(fs::equivalent(root, kSource));
