@@ -17,6 +17,8 @@
 #include "exec/process.hpp"
 #include "util/error.hpp"
 
+#include "../support/temp_dir.hpp"
+
 namespace fs = std::filesystem;
 using workbook::BuildRequest;
 using workbook::BuildResult;
@@ -24,20 +26,7 @@ using workbook::Language;
 
 namespace {
 
-// A unique temporary directory, removed at the end of the test.
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    static std::atomic<int> n{0};
-    path = fs::temp_directory_path() /
-           ("wb-lab-build-test-" + std::to_string(::getpid()) + "-" + std::to_string(n++));
-    fs::create_directories(path);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-};
+using wbtest::TempDir;
 
 void write(const fs::path& p, const std::string& text) {
   fs::create_directories(p.parent_path());

@@ -14,25 +14,14 @@
 #include "build/toolchain.hpp"
 #include "util/error.hpp"
 
+#include "../support/temp_dir.hpp"
+
 namespace fs = std::filesystem;
 using workbook::resolve_arch;
 
 namespace {
 
-// A unique temporary directory, removed at the end of the test.
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    static std::atomic<int> n{0};
-    path = fs::temp_directory_path() /
-           ("wb-toolchain-test-" + std::to_string(::getpid()) + "-" + std::to_string(n++));
-    fs::create_directories(path);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-};
+using wbtest::TempDir;
 
 // Sets (or unsets) an environment variable for the scope.
 struct ScopedEnv {

@@ -12,6 +12,8 @@
 
 #include "content/exercises.hpp"
 
+#include "../support/temp_dir.hpp"
+
 namespace fs = std::filesystem;
 using workbook::ExerciseBank;
 using workbook::Problems;
@@ -19,22 +21,9 @@ using workbook::read_exercises;
 
 namespace {
 
-// A unique temporary directory, removed at the end of the test.
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    static std::atomic<int> n{0};
-    path = fs::temp_directory_path() / ("wb-exercises-test-" + std::to_string(::getpid()) + "-" + std::to_string(n++));
-    fs::create_directories(path);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-  fs::path write(const std::string& text) const {
-    std::ofstream(path / "module05.yaml", std::ios::binary) << text;
-    return path / "module05.yaml";
-  }
+// The bank file every test here writes.
+struct TempDir : wbtest::TempDir {
+  fs::path write(const std::string& text) const { return wbtest::TempDir::write("module05.yaml", text); }
 };
 
 std::string all(const Problems& p) {

@@ -13,29 +13,15 @@
 #include "content/yaml_reader.hpp"
 #include "util/error.hpp"
 
+#include "../support/temp_dir.hpp"
+
 namespace fs = std::filesystem;
 using workbook::MapReader;
 using workbook::Problems;
 
 namespace {
 
-// A unique temporary directory, removed at the end of the test.
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    static std::atomic<int> n{0};
-    path = fs::temp_directory_path() / ("wb-yaml-test-" + std::to_string(::getpid()) + "-" + std::to_string(n++));
-    fs::create_directories(path);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-  fs::path write(const std::string& name, const std::string& text) const {
-    std::ofstream(path / name, std::ios::binary) << text;
-    return path / name;
-  }
-};
+using wbtest::TempDir;
 
 // True when some problem contains every one of the given substrings.
 bool has_problem(const Problems& p, std::initializer_list<std::string> parts) {

@@ -14,23 +14,14 @@
 #include "journal/journal.hpp"
 #include "run/device_context.hpp"
 
+#include "../support/temp_dir.hpp"
+
 namespace fs = std::filesystem;
 using namespace workbook;
 
 namespace {
 
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    static std::atomic<int> n{0};
-    path = fs::temp_directory_path() / ("wb-calibration-test-" + std::to_string(::getpid()) + "-" + std::to_string(n++));
-    fs::create_directories(path);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-};
+using wbtest::TempDir;
 
 Calibration make(const std::string& uuid, double d2d) {
   Calibration c;

@@ -24,6 +24,8 @@
 #include <thread>
 #include <vector>
 
+#include "../support/temp_dir.hpp"
+
 extern char** environ;
 
 namespace e2e {
@@ -42,22 +44,7 @@ inline void write_file(const fs::path& p, const std::string& text) {
   std::ofstream(p, std::ios::binary) << text;
 }
 
-// A unique temporary directory, removed at the end of the test.
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    static std::atomic<int> n{0};
-    path = fs::temp_directory_path() / ("wb-e2e-" + std::to_string(::getpid()) + "-" + std::to_string(n++));
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-};
+using wbtest::TempDir;
 
 struct CommandResult {
   int exit_code = -1;  // -1: killed by a signal (see `signal`)

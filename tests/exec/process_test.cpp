@@ -18,6 +18,8 @@
 #include "exec/process.hpp"
 #include "util/error.hpp"
 
+#include "../support/temp_dir.hpp"
+
 namespace fs = std::filesystem;
 using workbook::ProcessOptions;
 using workbook::ProcessResult;
@@ -25,20 +27,7 @@ using workbook::run_process;
 
 namespace {
 
-// A unique temporary directory, removed at the end of the test.
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    static std::atomic<int> n{0};
-    path = fs::temp_directory_path() /
-           ("wb-process-test-" + std::to_string(::getpid()) + "-" + std::to_string(n++));
-    fs::create_directories(path);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-};
+using wbtest::TempDir;
 
 ProcessResult sh(const std::string& script, double timeout_s = 30) {
   ProcessOptions o;

@@ -14,24 +14,14 @@
 #include "journal/journal.hpp"
 #include "util/error.hpp"
 
+#include "../support/temp_dir.hpp"
+
 namespace fs = std::filesystem;
 using namespace workbook;
 
 namespace {
 
-// A unique temporary directory, removed at the end of the test.
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    static std::atomic<int> n{0};
-    path = fs::temp_directory_path() / ("wb-journal-test-" + std::to_string(::getpid()) + "-" + std::to_string(n++));
-    fs::create_directories(path);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-};
+using wbtest::TempDir;
 
 // The first column of the first row of a query, as text ("" when there is no row).
 std::string query_text(sqlite3* db, const std::string& sql) {
