@@ -9,60 +9,10 @@
 
 #include "exec/process.hpp"
 #include "journal/journal.hpp"
+#include "journal/sqlite_statement.hpp"
 #include "util/error.hpp"
 
 namespace workbook {
-
-namespace {
-
-[[noreturn]] void db_fail(sqlite3* db, const char* what) {
-  throw Error(Exit::runtime_error, fmt::format("journal {} failed: {}", what, sqlite3_errmsg(db)),
-              "if another workbook command is running, let it finish and try again");
-}
-
-// A prepared statement finalized on scope exit.
-struct Statement {
-  Statement(sqlite3* d, const char* sql) : db(d) {
-    if (sqlite3_prepare_v2(db, sql, -1, &stmt, nullptr) != SQLITE_OK) db_fail(db, "prepare");
-  }
-  ~Statement() { sqlite3_finalize(stmt); }
-  Statement(const Statement&) = delete;
-  Statement& operator=(const Statement&) = delete;
-  void text(int i, const std::string& v) { sqlite3_bind_text(stmt, i, v.c_str(), static_cast<int>(v.size()), SQLITE_TRANSIENT); }
-  void real(int i, std::optional<double> v) {
-    if (v) {
-      sqlite3_bind_double(stmt, i, *v);
-    } else {
-      sqlite3_bind_null(stmt, i);
-    }
-  }
-  void integer(int i, long long v) { sqlite3_bind_int64(stmt, i, v); }
-  void done() {
-    if (sqlite3_step(stmt) != SQLITE_DONE) db_fail(db, "write");
-  }
-  bool row() {
-    int rc = sqlite3_step(stmt);
-    if (rc == SQLITE_ROW) return true;
-    if (rc != SQLITE_DONE) db_fail(db, "read");
-    return false;
-  }
-  std::string col_text(int c) {
-    auto* p = sqlite3_column_text(stmt, c);
-    return p ? reinterpret_cast<const char*>(p) : "";
-  }
-  std::optional<double> col_real(int c) {
-    if (sqlite3_column_type(stmt, c) == SQLITE_NULL) return std::nullopt;
-    return sqlite3_column_double(stmt, c);
-  }
-  sqlite3* db;
-  sqlite3_stmt* stmt = nullptr;
-};
-
-void exec(sqlite3* db, const char* sql) {
-  if (sqlite3_exec(db, sql, nullptr, nullptr, nullptr) != SQLITE_OK) db_fail(db, sql);
-}
-
-}  // namespace
 
 std::optional<double> Calibration::figure(const std::string& name) const {
   auto it = figures.find(name);
@@ -80,55 +30,39 @@ const std::vector<std::string>& calibration_figure_names() {
 
 long long store_calibration(Journal& journal, const Calibration& c) {
   sqlite3* db = journal.handle();
-  exec(db, "BEGIN IMMEDIATE;");
-  try {
-    Statement s(db, "INSERT INTO calibrations(gpu_uuid, gpu_name, measured_at, driver, sm_clock_mhz, arch, seed, detail) "
-                    "VALUES(?,?,?,?,?,?,?,?)");
-    s.text(1, c.gpu_uuid);
-    s.text(2, c.gpu_name);
-    s.text(3, c.measured_at.empty() ? utc_now() : c.measured_at);
-    s.text(4, c.driver);
-    s.real(5, c.sm_clock_mhz);
-    s.text(6, c.arch);
-    s.integer(7, static_cast<long long>(c.seed));
-    s.text(8, c.detail);
-    s.done();
-    long long id = sqlite3_last_insert_rowid(db);
-    for (const auto& [name, f] : c.figures) {
-      Statement fs(db, "INSERT INTO calibration_figures(calibration_id, name, value, unit) VALUES(?,?,?,?)");
-      fs.integer(1, id);
-      fs.text(2, name);
-      fs.real(3, f.value);
-      fs.text(4, f.unit);
-      fs.done();
-    }
-    exec(db, "COMMIT;");
-    return id;
-  } catch (...) {
-    sqlite3_exec(db, "ROLLBACK;", nullptr, nullptr, nullptr);
-    throw;
+  sql::Transaction transaction(db);
+  sql::Statement(db, "INSERT INTO calibrations(gpu_uuid, gpu_name, measured_at, driver, sm_clock_mhz, arch, seed, detail) "
+                     "VALUES(?,?,?,?,?,?,?,?)")
+      .bind(c.gpu_uuid).bind(c.gpu_name).bind(c.measured_at.empty() ? utc_now() : c.measured_at).bind(c.driver)
+      .bind(c.sm_clock_mhz).bind(c.arch).bind(static_cast<long long>(c.seed)).bind(c.detail).run();
+  long long id = sqlite3_last_insert_rowid(db);
+  for (const auto& [name, f] : c.figures) {
+    sql::Statement(db, "INSERT INTO calibration_figures(calibration_id, name, value, unit) VALUES(?,?,?,?)")
+        .bind(id).bind(name).bind(f.value).bind(f.unit).run();
   }
+  transaction.commit();
+  return id;
 }
 
 std::optional<Calibration> latest_calibration(Journal& journal, const std::string& gpu_uuid) {
   sqlite3* db = journal.handle();
-  Statement s(db, "SELECT id, gpu_uuid, gpu_name, measured_at, driver, sm_clock_mhz, arch, seed, detail "
-                  "FROM calibrations WHERE gpu_uuid=? ORDER BY id DESC LIMIT 1");
-  s.text(1, gpu_uuid);
-  if (!s.row()) return std::nullopt;
+  sql::Statement s(db, "SELECT id, gpu_uuid, gpu_name, measured_at, driver, sm_clock_mhz, arch, seed, detail "
+                       "FROM calibrations WHERE gpu_uuid=? ORDER BY id DESC LIMIT 1");
+  s.bind(gpu_uuid);
+  if (!s.next()) return std::nullopt;
   Calibration c;
-  c.id = sqlite3_column_int64(s.stmt, 0);
-  c.gpu_uuid = s.col_text(1);
-  c.gpu_name = s.col_text(2);
-  c.measured_at = s.col_text(3);
-  c.driver = s.col_text(4);
-  c.sm_clock_mhz = s.col_real(5);
-  c.arch = s.col_text(6);
-  c.seed = static_cast<unsigned long long>(sqlite3_column_int64(s.stmt, 7));
-  c.detail = s.col_text(8);
-  Statement f(db, "SELECT name, value, unit FROM calibration_figures WHERE calibration_id=? ORDER BY name");
-  f.integer(1, c.id);
-  while (f.row()) c.figures[f.col_text(0)] = {f.col_real(1).value_or(0), f.col_text(2)};
+  c.id = s.integer(0);
+  c.gpu_uuid = s.text(1);
+  c.gpu_name = s.text(2);
+  c.measured_at = s.text(3);
+  c.driver = s.text(4);
+  c.sm_clock_mhz = s.real_or_null(5);
+  c.arch = s.text(6);
+  c.seed = static_cast<unsigned long long>(s.integer(7));
+  c.detail = s.text(8);
+  sql::Statement f(db, "SELECT name, value, unit FROM calibration_figures WHERE calibration_id=? ORDER BY name");
+  f.bind(c.id);
+  while (f.next()) c.figures[f.text(0)] = {f.real(1), f.text(2)};
   return c;
 }
 

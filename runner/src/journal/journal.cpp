@@ -8,6 +8,7 @@
 #include <ctime>
 
 #include "util/error.hpp"
+#include "journal/sqlite_statement.hpp"
 
 namespace workbook {
 
@@ -59,65 +60,7 @@ CREATE TABLE IF NOT EXISTS explanations(
   recorded_at TEXT NOT NULL);
 )sql";
 
-// A prepared statement with positional binding, finalized on scope exit.
-class Stmt {
- public:
-  Stmt(sqlite3* db, const char* sql) : db_(db) {
-    if (sqlite3_prepare_v2(db, sql, -1, &stmt_, nullptr) != SQLITE_OK) fail("prepare");
-  }
-  ~Stmt() { sqlite3_finalize(stmt_); }
-  Stmt(const Stmt&) = delete;
-  Stmt& operator=(const Stmt&) = delete;
-
-  Stmt& bind(const std::string& v) {
-    sqlite3_bind_text(stmt_, ++n_, v.c_str(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
-    return *this;
-  }
-  Stmt& bind(const char* v) { return bind(std::string(v)); }
-  Stmt& bind(long long v) {
-    sqlite3_bind_int64(stmt_, ++n_, v);
-    return *this;
-  }
-  Stmt& bind(int v) { return bind(static_cast<long long>(v)); }
-  Stmt& bind(bool v) { return bind(static_cast<long long>(v)); }
-  Stmt& bind(double v) {
-    sqlite3_bind_double(stmt_, ++n_, v);
-    return *this;
-  }
-  template <typename T>
-  Stmt& bind(const std::optional<T>& v) {
-    if (v) return bind(*v);
-    sqlite3_bind_null(stmt_, ++n_);
-    return *this;
-  }
-  void run() {
-    if (sqlite3_step(stmt_) != SQLITE_DONE) fail("write");
-  }
-  bool next() {
-    int rc = sqlite3_step(stmt_);
-    if (rc == SQLITE_ROW) return true;
-    if (rc != SQLITE_DONE) fail("read");
-    return false;
-  }
-  std::string text(int col) {
-    auto* p = sqlite3_column_text(stmt_, col);
-    return p ? reinterpret_cast<const char*>(p) : "";
-  }
-  long long integer(int col) { return sqlite3_column_int64(stmt_, col); }
-  std::optional<double> real(int col) {
-    if (sqlite3_column_type(stmt_, col) == SQLITE_NULL) return std::nullopt;
-    return sqlite3_column_double(stmt_, col);
-  }
-
- private:
-  [[noreturn]] void fail(const char* what) {
-    throw Error(Exit::runtime_error, fmt::format("journal {} failed: {}", what, sqlite3_errmsg(db_)),
-                "if another workbook command is running, let it finish and try again");
-  }
-  sqlite3* db_;
-  sqlite3_stmt* stmt_ = nullptr;
-  int n_ = 0;
-};
+using Stmt = sql::Statement;
 
 }  // namespace
 
@@ -190,39 +133,34 @@ void Journal::record_build(long long run_id, const std::string& key, bool cached
 }
 
 void Journal::record_grade(long long run_id, const Grade& g) {
-  exec("BEGIN IMMEDIATE;");
-  try {
-    for (const auto& c : g.checks) {
-      Stmt(db_, "INSERT INTO checks(run_id, name, reported, pass, value, lim, detail) VALUES(?,?,?,?,?,?,?)")
-          .bind(run_id).bind(c.name).bind(c.reported).bind(c.pass).bind(c.value).bind(c.limit).bind(c.detail).run();
-    }
-    for (const auto& m : g.metrics) {
-      std::optional<long long> samples;
-      std::optional<double> mn, mx, spread;
-      if (m.stats) {
-        if (m.stats->samples) samples = *m.stats->samples;
-        mn = m.stats->min;
-        mx = m.stats->max;
-        spread = m.stats->spread;
-      }
-      Stmt(db_, "INSERT INTO metrics(run_id, name, unit, derived, value, lo, hi, status, samples, min, max, spread) "
-                "VALUES(?,?,?,?,?,?,?,?,?,?,?,?)")
-          .bind(run_id).bind(m.name).bind(m.unit).bind(m.derived).bind(m.value).bind(m.lo).bind(m.hi)
-          .bind(to_string(m.status)).bind(samples).bind(mn).bind(mx).bind(spread).run();
-    }
-    for (const auto& p : g.predictions) {
-      std::optional<long long> correct;
-      if (p.correct) correct = *p.correct ? 1 : 0;
-      Stmt(db_, "INSERT INTO prediction_grades(run_id, prediction, measured, factor, band, score, max_score, correct, "
-                "right_answer) VALUES(?,?,?,?,?,?,?,?,?)")
-          .bind(run_id).bind(p.id).bind(p.measured).bind(p.factor).bind(p.band).bind(p.score).bind(p.max_score)
-          .bind(correct).bind(p.right_answer).run();
-    }
-    exec("COMMIT;");
-  } catch (...) {
-    sqlite3_exec(db_, "ROLLBACK;", nullptr, nullptr, nullptr);
-    throw;
+  sql::Transaction transaction(db_);
+  for (const auto& c : g.checks) {
+    Stmt(db_, "INSERT INTO checks(run_id, name, reported, pass, value, lim, detail) VALUES(?,?,?,?,?,?,?)")
+        .bind(run_id).bind(c.name).bind(c.reported).bind(c.pass).bind(c.value).bind(c.limit).bind(c.detail).run();
   }
+  for (const auto& m : g.metrics) {
+    std::optional<long long> samples;
+    std::optional<double> mn, mx, spread;
+    if (m.stats) {
+      if (m.stats->samples) samples = *m.stats->samples;
+      mn = m.stats->min;
+      mx = m.stats->max;
+      spread = m.stats->spread;
+    }
+    Stmt(db_, "INSERT INTO metrics(run_id, name, unit, derived, value, lo, hi, status, samples, min, max, spread) "
+              "VALUES(?,?,?,?,?,?,?,?,?,?,?,?)")
+        .bind(run_id).bind(m.name).bind(m.unit).bind(m.derived).bind(m.value).bind(m.lo).bind(m.hi)
+        .bind(to_string(m.status)).bind(samples).bind(mn).bind(mx).bind(spread).run();
+  }
+  for (const auto& p : g.predictions) {
+    std::optional<long long> correct;
+    if (p.correct) correct = *p.correct ? 1 : 0;
+    Stmt(db_, "INSERT INTO prediction_grades(run_id, prediction, measured, factor, band, score, max_score, correct, "
+              "right_answer) VALUES(?,?,?,?,?,?,?,?,?)")
+        .bind(run_id).bind(p.id).bind(p.measured).bind(p.factor).bind(p.band).bind(p.score).bind(p.max_score)
+        .bind(correct).bind(p.right_answer).run();
+  }
+  transaction.commit();
 }
 
 void Journal::finish_run(long long run_id, Verdict verdict, int exit_code, const std::string& detail) {
@@ -239,7 +177,7 @@ std::vector<RecordedPrediction> Journal::predictions_of(long long run_id) const 
   Stmt s(db_, "SELECT prediction, answer, number FROM predictions WHERE run_id=? ORDER BY id");
   s.bind(run_id);
   std::vector<RecordedPrediction> out;
-  while (s.next()) out.push_back({s.text(0), s.text(1), s.real(2)});
+  while (s.next()) out.push_back({s.text(0), s.text(1), s.real_or_null(2)});
   return out;
 }
 

@@ -8,6 +8,7 @@
 
 #include "learn/clock.hpp"
 #include "util/error.hpp"
+#include "journal/sqlite_statement.hpp"
 
 namespace workbook::learn {
 
@@ -37,87 +38,9 @@ CREATE TABLE IF NOT EXISTS learn_drills(
   seconds REAL NOT NULL);
 )sql";
 
-[[noreturn]] void fail(sqlite3* db, const char* what) {
-  throw Error(Exit::runtime_error, fmt::format("journal: {}: {}", what, sqlite3_errmsg(db)));
-}
-
-void exec(sqlite3* db, const char* sql) {
-  char* err = nullptr;
-  if (sqlite3_exec(db, sql, nullptr, nullptr, &err) != SQLITE_OK) {
-    std::string msg = err ? err : "unknown error";
-    sqlite3_free(err);
-    throw Error(Exit::runtime_error, fmt::format("journal: {}", msg));
-  }
-}
-
-class Stmt {
- public:
-  Stmt(sqlite3* db, const char* sql) : db_(db) {
-    if (sqlite3_prepare_v2(db, sql, -1, &s_, nullptr) != SQLITE_OK) fail(db, "prepare");
-  }
-  ~Stmt() { sqlite3_finalize(s_); }
-  Stmt(const Stmt&) = delete;
-  Stmt& operator=(const Stmt&) = delete;
-  Stmt& bind(const std::string& v) {
-    sqlite3_bind_text(s_, ++n_, v.c_str(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
-    return *this;
-  }
-  Stmt& bind(long long v) {
-    sqlite3_bind_int64(s_, ++n_, v);
-    return *this;
-  }
-  Stmt& bind(int v) { return bind(static_cast<long long>(v)); }
-  Stmt& bind(double v) {
-    sqlite3_bind_double(s_, ++n_, v);
-    return *this;
-  }
-  Stmt& bind(const std::optional<double>& v) {
-    if (v) return bind(*v);
-    sqlite3_bind_null(s_, ++n_);
-    return *this;
-  }
-  void run() {
-    if (sqlite3_step(s_) != SQLITE_DONE) fail(db_, "write");
-  }
-  bool next() {
-    int rc = sqlite3_step(s_);
-    if (rc == SQLITE_ROW) return true;
-    if (rc != SQLITE_DONE) fail(db_, "read");
-    return false;
-  }
-  std::string text(int i) const {
-    const unsigned char* t = sqlite3_column_text(s_, i);
-    return t ? reinterpret_cast<const char*>(t) : "";
-  }
-  long long integer(int i) const { return sqlite3_column_int64(s_, i); }
-  int int32(int i) const { return sqlite3_column_int(s_, i); }
-  double real(int i) const { return sqlite3_column_double(s_, i); }
-  bool null(int i) const { return sqlite3_column_type(s_, i) == SQLITE_NULL; }
-
- private:
-  sqlite3* db_;
-  sqlite3_stmt* s_ = nullptr;
-  int n_ = 0;
-};
-
-// BEGIN IMMEDIATE ... COMMIT, rolled back if anything throws.
-class Transaction {
- public:
-  explicit Transaction(sqlite3* db) : db_(db) { exec(db_, "BEGIN IMMEDIATE;"); }
-  ~Transaction() {
-    if (!done_) sqlite3_exec(db_, "ROLLBACK;", nullptr, nullptr, nullptr);
-  }
-  Transaction(const Transaction&) = delete;
-  Transaction& operator=(const Transaction&) = delete;
-  void commit() {
-    exec(db_, "COMMIT;");
-    done_ = true;
-  }
-
- private:
-  sqlite3* db_;
-  bool done_ = false;
-};
+using sql::exec;
+using sql::Transaction;
+using Stmt = sql::Statement;
 
 constexpr const char* kCardColumns =
     "module, item, state, stability, difficulty, last_day, interval_days, reps, lapses, last_review, introduced_day";

@@ -1,0 +1,114 @@
+// The journal's SQLite helpers, shared by every table's code (journal, calibrations,
+// reviews): a prepared statement with positional binding, a one-shot exec, and an
+// IMMEDIATE transaction that rolls back unless committed. Failures throw workbook::Error.
+#pragma once
+
+#include <fmt/format.h>
+#include <sqlite3.h>
+
+#include <optional>
+#include <string>
+
+#include "util/error.hpp"
+
+namespace workbook::sql {
+
+[[noreturn]] inline void fail(sqlite3* db, const char* what) {
+  throw Error(Exit::runtime_error, fmt::format("journal {} failed: {}", what, sqlite3_errmsg(db)),
+              "if another workbook command is running, let it finish and try again");
+}
+
+// Runs SQL that returns no rows (one or more statements).
+inline void exec(sqlite3* db, const char* sql_text) {
+  char* err = nullptr;
+  if (sqlite3_exec(db, sql_text, nullptr, nullptr, &err) != SQLITE_OK) {
+    std::string msg = err ? err : sqlite3_errmsg(db);
+    sqlite3_free(err);
+    throw Error(Exit::runtime_error, fmt::format("journal: {}", msg),
+                "if another workbook command is running, let it finish and try again");
+  }
+}
+
+// A prepared statement, finalized on scope exit. bind() fills the parameters in order.
+class Statement {
+ public:
+  Statement(sqlite3* db, const char* sql_text) : db_(db) {
+    if (sqlite3_prepare_v2(db, sql_text, -1, &stmt_, nullptr) != SQLITE_OK) fail(db, "prepare");
+  }
+  ~Statement() { sqlite3_finalize(stmt_); }
+  Statement(const Statement&) = delete;
+  Statement& operator=(const Statement&) = delete;
+
+  Statement& bind(const std::string& v) {
+    sqlite3_bind_text(stmt_, ++n_, v.c_str(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
+    return *this;
+  }
+  Statement& bind(const char* v) { return bind(std::string(v)); }
+  Statement& bind(long long v) {
+    sqlite3_bind_int64(stmt_, ++n_, v);
+    return *this;
+  }
+  Statement& bind(int v) { return bind(static_cast<long long>(v)); }
+  Statement& bind(bool v) { return bind(static_cast<long long>(v)); }
+  Statement& bind(double v) {
+    sqlite3_bind_double(stmt_, ++n_, v);
+    return *this;
+  }
+  template <typename T>
+  Statement& bind(const std::optional<T>& v) {
+    if (v) return bind(*v);
+    sqlite3_bind_null(stmt_, ++n_);
+    return *this;
+  }
+
+  // Executes a statement that returns no rows.
+  void run() {
+    if (sqlite3_step(stmt_) != SQLITE_DONE) fail(db_, "write");
+  }
+  // Steps to the next row; false when there is none.
+  bool next() {
+    int rc = sqlite3_step(stmt_);
+    if (rc == SQLITE_ROW) return true;
+    if (rc != SQLITE_DONE) fail(db_, "read");
+    return false;
+  }
+
+  std::string text(int col) const {
+    const unsigned char* p = sqlite3_column_text(stmt_, col);
+    return p ? reinterpret_cast<const char*>(p) : "";
+  }
+  long long integer(int col) const { return sqlite3_column_int64(stmt_, col); }
+  int int32(int col) const { return sqlite3_column_int(stmt_, col); }
+  double real(int col) const { return sqlite3_column_double(stmt_, col); }
+  bool null(int col) const { return sqlite3_column_type(stmt_, col) == SQLITE_NULL; }
+  std::optional<double> real_or_null(int col) const {
+    if (null(col)) return std::nullopt;
+    return real(col);
+  }
+
+ private:
+  sqlite3* db_;
+  sqlite3_stmt* stmt_ = nullptr;
+  int n_ = 0;
+};
+
+// BEGIN IMMEDIATE on construction; ROLLBACK on destruction unless commit() ran.
+class Transaction {
+ public:
+  explicit Transaction(sqlite3* db) : db_(db) { exec(db_, "BEGIN IMMEDIATE;"); }
+  ~Transaction() {
+    if (!done_) sqlite3_exec(db_, "ROLLBACK;", nullptr, nullptr, nullptr);
+  }
+  Transaction(const Transaction&) = delete;
+  Transaction& operator=(const Transaction&) = delete;
+  void commit() {
+    exec(db_, "COMMIT;");
+    done_ = true;
+  }
+
+ private:
+  sqlite3* db_;
+  bool done_ = false;
+};
+
+}  // namespace workbook::sql
