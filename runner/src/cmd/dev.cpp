@@ -53,11 +53,8 @@ void setup_dev(CLI::App& app, CommandContext& ctx) {
   cmd->footer("Examples:\n  workbook dev check --arch sm_90\n  workbook dev check --run --report docs/validation/H200.md");
   cmd->callback([&ctx, o] {
     Style style = ctx.global.style();
-    Catalog catalog = ctx.global.catalog();
-    Workspace ws = ctx.global.open_workspace();
-    ws.ensure();
-    Journal journal(ws.journal_path());
-    DevCheckResult r = dev_check({catalog, ws, journal, style}, o->check);
+    Session session(ctx.global);
+    DevCheckResult r = dev_check({session.catalog, session.workspace, session.journal, style}, o->check);
     if (!o->report.empty()) {
       std::string cmdline = "workbook dev check";
       if (o->check.run) cmdline += " --run";

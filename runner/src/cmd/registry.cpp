@@ -26,6 +26,16 @@ Workspace GlobalOptions::open_workspace() const {
   return Workspace::resolve(dir);
 }
 
+namespace {
+Workspace ensured(Workspace ws) {
+  ws.ensure();
+  return ws;
+}
+}  // namespace
+
+Session::Session(const GlobalOptions& global)
+    : catalog(global.catalog()), workspace(ensured(global.open_workspace())), journal(workspace.journal_path()) {}
+
 void print_json(const nlohmann::json& j) { fmt::print("{}\n", j.dump(2)); }
 
 }  // namespace workbook

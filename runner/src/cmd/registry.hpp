@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "content/catalog.hpp"
+#include "journal/journal.hpp"
 #include "ui/style.hpp"
 #include "workspace/workspace.hpp"
 
@@ -24,6 +25,15 @@ struct GlobalOptions {
   Catalog catalog() const;
   Workspace open_workspace() const;
   Style style() const { return Style::for_stdout(no_color); }
+};
+
+// The content, the workspace (created if missing) and its journal, opened together by the
+// commands that record something.
+struct Session {
+  explicit Session(const GlobalOptions& global);
+  Catalog catalog;
+  Workspace workspace;
+  Journal journal;
 };
 
 // What a command's callback sees; it sets exit_code (errors are thrown, not exited).

@@ -68,19 +68,16 @@ recorded before the build and can never be changed.)");
     req.interactive = !o->json && interactive_terminal();
     req.verbose = !o->json;
     Style style = ctx.global.style();
-    Catalog catalog = ctx.global.catalog();
-    Workspace workspace = ctx.global.open_workspace();
-    workspace.ensure();
-    Journal journal(workspace.journal_path());
-    RunReport report = run_lab({catalog, workspace, journal, style}, req);
-    if (o->explain && !o->explain->empty()) journal.record_explanation(report.run_id, *o->explain);
+    Session session(ctx.global);
+    RunReport report = run_lab({session.catalog, session.workspace, session.journal, style}, req);
+    if (o->explain && !o->explain->empty()) session.journal.record_explanation(report.run_id, *o->explain);
     if (o->json) {
       nlohmann::json j = report_json(report);
       if (o->explain) j["explanation"] = *o->explain;
       print_json(j);
     } else {
       print_report(report, style);
-      if (report.ran && !o->explain && req.interactive) ask_explanation(journal, report, style);
+      if (report.ran && !o->explain && req.interactive) ask_explanation(session.journal, report, style);
     }
     ctx.exit_code = exit_code_for(report);
   });
