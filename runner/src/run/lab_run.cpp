@@ -120,14 +120,16 @@ RunReport run_lab(const RunContext& ctx, const RunRequest& req) {
   report.seed = req.seed ? *req.seed : std::random_device{}() * 4294967296ULL + std::random_device{}();
   if (req.verbose) show_header(ctx, lab, dev, report);
 
-  // 1. Predictions: asked, then written to the journal before anything is built.
-  if (!req.no_predict && req.interactive) ask_missing_predictions(lab, predictions, ctx.style);
-  report.predictions = predictions;
+  // 1. Predictions: each written to the journal as soon as it is given (a Ctrl-C at a
+  //    later prompt keeps the earlier ones), all before anything is built.
   nlohmann::json params_json = nlohmann::json::object();
   for (const auto& [k, v] : report.params) params_json[k] = v;
   report.run_id = ctx.journal.begin_run({lab.id, to_string(req.variant), report.source.string(), params_json.dump(),
                                          report.seed, dev.gpu ? dev.gpu->name : "", report.arch});
-  for (const auto& p : predictions) ctx.journal.record_prediction(report.run_id, lab.id, p);
+  auto record = [&](const RecordedPrediction& p) { ctx.journal.record_prediction(report.run_id, lab.id, p); };
+  for (const auto& p : predictions) record(p);
+  if (!req.no_predict && req.interactive) ask_missing_predictions(lab, predictions, ctx.style, record);
+  report.predictions = predictions;
 
   // 2. Build (content-hash cached).
   BuildRequest build;

@@ -65,7 +65,8 @@ std::vector<RecordedPrediction> predictions_from_flags(const LabSpec& lab, const
   return out;
 }
 
-void ask_missing_predictions(const LabSpec& lab, std::vector<RecordedPrediction>& answers, const Style& style) {
+void ask_missing_predictions(const LabSpec& lab, std::vector<RecordedPrediction>& answers, const Style& style,
+                             const std::function<void(const RecordedPrediction&)>& record) {
   bool header = false;
   for (const auto& spec : lab.predictions) {
     if (std::any_of(answers.begin(), answers.end(), [&](const RecordedPrediction& r) { return r.id == spec.id; })) {
@@ -77,7 +78,10 @@ void ask_missing_predictions(const LabSpec& lab, std::vector<RecordedPrediction>
     }
     if (spec.kind == PredictionKind::choice) {
       auto choice = ask_choice(style.cyan("? ") + spec.prompt, spec.choices, true);
-      if (choice) answers.push_back({spec.id, *choice, std::nullopt});
+      if (choice) {
+        answers.push_back({spec.id, *choice, std::nullopt});
+        record(answers.back());
+      }
       continue;
     }
     std::string suffix = spec.kind == PredictionKind::yesno ? " [yes/no]" : spec.unit.empty() ? "" : fmt::format(" [{}]", spec.unit);
@@ -87,6 +91,7 @@ void ask_missing_predictions(const LabSpec& lab, std::vector<RecordedPrediction>
       if (line->empty()) break;
       try {
         answers.push_back(parse_prediction(spec, *line));
+        record(answers.back());
         break;
       } catch (const UsageError& e) {
         fmt::print("{} {}\n", style.yellow("!"), e.what());
