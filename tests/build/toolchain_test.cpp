@@ -148,3 +148,11 @@ TEST_CASE("find_nvcc finds the real toolkit when CMake did", "[toolchain][cuda]"
   CHECK(tc->version.rfind("Build cuda_", 0) == 0);
   CHECK_FALSE(tc->release.empty());
 }
+
+TEST_CASE("arch_for_gpu: --arch wins, else the known compute capability", "[toolchain]") {
+  using workbook::arch_for_gpu;
+  CHECK(arch_for_gpu(std::string("sm_75"), "9.0") == "sm_75");
+  CHECK(arch_for_gpu(std::nullopt, "9.0") == "sm_90");
+  CHECK(arch_for_gpu(std::nullopt, "12.0") == "sm_120");
+  CHECK_THROWS_AS(arch_for_gpu(std::string("sm9"), "9.0"), workbook::UsageError);
+}

@@ -124,4 +124,10 @@ std::string resolve_arch(std::optional<std::string> forced) {
   return "native";
 }
 
+std::string arch_for_gpu(const std::optional<std::string>& forced, std::string_view compute_cap) {
+  if (forced) return resolve_arch(forced);
+  if (auto arch = arch_from_compute_cap(compute_cap)) return *arch;
+  return resolve_arch(std::nullopt);
+}
+
 }  // namespace workbook

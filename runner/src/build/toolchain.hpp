@@ -35,4 +35,9 @@ bool is_valid_arch(std::string_view arch);
 // detected GPU's, else "native".
 std::string resolve_arch(std::optional<std::string> forced);
 
+// The same choice when the GPU's compute capability is already known (e.g. "9.0" from
+// the device query): `forced`, else that GPU's arch, else resolve_arch's own detection.
+// Saves asking nvidia-smi twice.
+std::string arch_for_gpu(const std::optional<std::string>& forced, std::string_view compute_cap);
+
 }  // namespace workbook

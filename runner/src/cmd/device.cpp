@@ -111,7 +111,7 @@ int calibrate(const CommandContext& ctx, const DeviceOptions& o, const Catalog& 
   cal.gpu_name = run.results.device_name.value_or(gpu.name);
   cal.driver = gpu.driver;
   cal.sm_clock_mhz = clock;
-  cal.arch = resolve_arch(std::nullopt);
+  cal.arch = arch_for_gpu(std::nullopt, gpu.compute_cap);
   cal.seed = seed;
   cal.measured_at = utc_now();
   cal.detail = failed.empty() ? (o.quick ? "quick run" : "") : "failed checks: " + failed;

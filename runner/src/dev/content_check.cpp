@@ -112,9 +112,7 @@ DevCheckResult dev_check(const RunContext& ctx, const DevCheckOptions& o) {
     throw UsageError("dev check --run needs an NVIDIA GPU, and none was found",
                      "run it on a GPU machine, or drop --run to validate and compile only");
   }
-  result.arch = o.arch ? resolve_arch(o.arch)
-                : dev.gpu && arch_from_compute_cap(dev.gpu->compute_cap) ? *arch_from_compute_cap(dev.gpu->compute_cap)
-                                                                          : resolve_arch(std::nullopt);
+  result.arch = arch_for_gpu(o.arch, dev.gpu ? dev.gpu->compute_cap : "");
   std::optional<Toolchain> nvcc = find_nvcc();
   ctx.workspace.ensure();
   for (const auto& m : modules) {

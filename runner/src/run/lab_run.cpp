@@ -114,9 +114,7 @@ RunReport run_lab(const RunContext& ctx, const RunRequest& req) {
   DeviceContext dev = load_device_context(ctx.catalog, req.gpu, &ctx.journal);
   report.device = dev.describe();
   report.figures_source = dev.figures_source;
-  report.arch = req.arch ? resolve_arch(req.arch)
-                : dev.gpu && arch_from_compute_cap(dev.gpu->compute_cap) ? *arch_from_compute_cap(dev.gpu->compute_cap)
-                                                                          : resolve_arch(std::nullopt);
+  report.arch = arch_for_gpu(req.arch, dev.gpu ? dev.gpu->compute_cap : "");
   report.seed = req.seed ? *req.seed : std::random_device{}() * 4294967296ULL + std::random_device{}();
   if (req.verbose) show_header(ctx, lab, dev, report);
 
