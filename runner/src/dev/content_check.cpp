@@ -46,15 +46,8 @@ DevLabRow compile_one(const RunContext& ctx, const LabSpec& lab, bool solution, 
   row.lab = lab.id;
   row.variant = solution ? "solution" : "starter";
   row.expected = solution ? "pass" : "fail";
-  BuildRequest b;
-  b.source = solution ? ctx.catalog.solution_path(lab) : ctx.catalog.starter_path(lab);
-  b.display_name = fmt::format("{}/{}", solution ? "solutions" : "labs", lab.id.substr(0, lab.id.find('/')) + "/" + lab.source);
-  b.include_dirs = {ctx.catalog.common_dir()};
-  b.flags = lab.flags;
-  b.libs = lab.libs;
-  b.arch = arch;
-  b.language = lab.language == LabLanguage::cuda ? Language::cuda : Language::host;
-  b.cache_dir = ctx.workspace.build_cache();
+  BuildRequest b =
+      lab_build_request(ctx, lab, solution ? ctx.catalog.solution_path(lab) : ctx.catalog.starter_path(lab), arch);
   if (lab.language == LabLanguage::cuda && !nvcc) {
     row.problem = "nvcc not found";
     return row;

@@ -130,15 +130,7 @@ RunReport run_lab(const RunContext& ctx, const RunRequest& req) {
   report.predictions = predictions;
 
   // 2. Build (content-hash cached).
-  BuildRequest build;
-  build.source = report.source;
-  build.display_name = display_path(ctx, report.source);
-  build.include_dirs = {ctx.catalog.common_dir()};
-  build.flags = lab.flags;
-  build.libs = lab.libs;
-  build.arch = report.arch;
-  build.language = lab.language == LabLanguage::cuda ? Language::cuda : Language::host;
-  build.cache_dir = ctx.workspace.build_cache();
+  BuildRequest build = lab_build_request(ctx, lab, report.source, report.arch);
   if (req.verbose) {
     fmt::print("{} {} {} ...\n", ctx.style.dim("Building"), build.display_name,
                lab.language == LabLanguage::cuda ? "for " + report.arch : std::string("(host C++)"));
@@ -216,6 +208,20 @@ RunReport run_lab(const RunContext& ctx, const RunRequest& req) {
     default: break;
   }
   return report;
+}
+
+BuildRequest lab_build_request(const RunContext& ctx, const LabSpec& lab, const fs::path& source,
+                               const std::string& arch) {
+  BuildRequest build;
+  build.source = source;
+  build.display_name = display_path(ctx, source);
+  build.include_dirs = {ctx.catalog.common_dir()};
+  build.flags = lab.flags;
+  build.libs = lab.libs;
+  build.arch = arch;
+  build.language = lab.language == LabLanguage::cuda ? Language::cuda : Language::host;
+  build.cache_dir = ctx.workspace.build_cache();
+  return build;
 }
 
 int exit_code_for(const RunReport& report) {

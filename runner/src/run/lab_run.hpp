@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "build/lab_build.hpp"
 #include "content/catalog.hpp"
 #include "grade/grade.hpp"
 #include "journal/journal.hpp"
@@ -73,6 +74,11 @@ struct RunContext {
 // request or content is bad. The verdict is in report.grade.verdict; compile errors give
 // Verdict::compile_error; a machine without a GPU stops after the build with ran=false.
 RunReport run_lab(const RunContext& ctx, const RunRequest& request);
+
+// What building `source` as `lab` takes: the harness folder, the manifest's flags and
+// libraries, the language, the workspace's cache. Shared by run and dev check.
+BuildRequest lab_build_request(const RunContext& ctx, const LabSpec& lab, const std::filesystem::path& source,
+                               const std::string& arch);
 
 // The exit code for a report (see util/error.hpp).
 int exit_code_for(const RunReport& report);
