@@ -104,34 +104,203 @@ inline void poison(void* dptr, std::size_t bytes) {
   WB_CHECK(cudaDeviceSynchronize());
 }
 
-// Evicts the L2 cache by writing a device buffer twice the L2's size (allocated once,
-// on first use, and kept until the process exits). Enqueued on `stream`; returns
-// without waiting.
+// ---- output buffers with canary bands ---------------------------------------------------
+//
+// A kernel whose grid rounds up without a bounds guard, or whose guard is off by one
+// (`i <= n`), writes past the end of its output. cudaMalloc rounds allocations up, so
+// such a write rarely faults: it lands in memory nobody checks. An output allocated with
+// alloc_output() sits between two canary bands (kCanaryBytes each, filled with the byte
+// 0xA5); check_bounds() reads them back and records a failed check that says how many
+// elements were written before the start or past the end.
+//
+//   float* d_c = wb::alloc_output<float>(n);   // interior poisoned (NaN), bands armed
+//   launch(d_c, n);  WB_CHECK_LAUNCH();
+//   wb::check_bounds("c_in_bounds", d_c);      // PASS, or "wrote 31 elements past the end"
+//   wb::free_output(d_c);
+
+constexpr std::size_t kCanaryBytes = 64 * 1024;
+constexpr unsigned char kCanaryByte = 0xA5;
+
+namespace detail {
+struct Output {
+  unsigned char* base = nullptr;  // the allocation: band, interior, band
+  std::size_t bytes = 0;          // interior bytes
+  std::size_t elem = 1;           // element size, to count elements rather than bytes
+};
+inline std::vector<Output>& outputs() {
+  static std::vector<Output> list;
+  return list;
+}
+inline Output* find_output(const void* interior) {
+  for (Output& o : outputs())
+    if (o.base + kCanaryBytes == interior) return &o;
+  return nullptr;
+}
+inline Output& output_or_die(const char* api, const void* interior) {
+  Output* o = find_output(interior);
+  if (!o) fatal("harness", std::string(api) + ": the pointer was not allocated with wb::alloc_output");
+  return *o;
+}
+// Number of elements (of size elem) in a band that differ from the canary byte, and
+// the distance (in elements, 1-based from the interior) of the farthest one.
+inline std::size_t damaged(const std::vector<unsigned char>& band, std::size_t elem, bool after,
+                           std::size_t& farthest) {
+  std::size_t count = 0;
+  const std::size_t n = band.size() / elem;
+  for (std::size_t e = 0; e < n; ++e) {
+    bool hit = false;
+    for (std::size_t b = 0; b < elem; ++b) hit = hit || band[e * elem + b] != kCanaryByte;
+    if (!hit) continue;
+    ++count;
+    const std::size_t distance = after ? e + 1 : n - e;
+    farthest = std::max(farthest, distance);
+  }
+  return count;
+}
+}  // namespace detail
+
+// Re-poisons an output's interior (NaN) and re-arms its bands, e.g. before a second
+// kernel writes into the same buffer.
+inline void poison_output(void* interior) {
+  detail::Output& o = detail::output_or_die("wb::poison_output", interior);
+  WB_CHECK(cudaMemset(o.base, kCanaryByte, kCanaryBytes));
+  WB_CHECK(cudaMemset(o.base + kCanaryBytes, 0xFF, o.bytes));
+  WB_CHECK(cudaMemset(o.base + kCanaryBytes + o.bytes, kCanaryByte, kCanaryBytes));
+  WB_CHECK(cudaDeviceSynchronize());
+}
+
+// Allocates n elements of T on the device between two canary bands; the interior is
+// poisoned. Free with free_output().
+template <class T>
+T* alloc_output(std::size_t n) {
+  detail::Output o;
+  o.bytes = n * sizeof(T);
+  o.elem = sizeof(T);
+  void* p = nullptr;
+  WB_CHECK(cudaMalloc(&p, o.bytes + 2 * kCanaryBytes));
+  o.base = static_cast<unsigned char*>(p);
+  detail::outputs().push_back(o);
+  poison_output(o.base + kCanaryBytes);
+  return reinterpret_cast<T*>(o.base + kCanaryBytes);
+}
+
+inline void free_output(void* interior) {
+  auto& list = detail::outputs();
+  for (auto it = list.begin(); it != list.end(); ++it) {
+    if (it->base + kCanaryBytes != interior) continue;
+    WB_CHECK(cudaFree(it->base));
+    list.erase(it);
+    return;
+  }
+  fatal("harness", "wb::free_output: the pointer was not allocated with wb::alloc_output");
+}
+
+// Records a check named `name`: passes when both canary bands of the output are intact.
+// Waits for the device first. Returns pass.
+inline bool check_bounds(const char* name, const void* interior) {
+  const detail::Output& o = detail::output_or_die("wb::check_bounds", interior);
+  WB_CHECK(cudaDeviceSynchronize());
+  std::vector<unsigned char> before(kCanaryBytes), after(kCanaryBytes);
+  WB_CHECK(cudaMemcpy(before.data(), o.base, kCanaryBytes, cudaMemcpyDeviceToHost));
+  WB_CHECK(cudaMemcpy(after.data(), o.base + kCanaryBytes + o.bytes, kCanaryBytes, cudaMemcpyDeviceToHost));
+  std::size_t far_before = 0, far_after = 0;
+  const std::size_t n_before = detail::damaged(before, o.elem, false, far_before);
+  const std::size_t n_after = detail::damaged(after, o.elem, true, far_after);
+  const bool pass = n_before == 0 && n_after == 0;
+  std::string text;
+  if (pass) {
+    text = detail::format("no element written outside the %zu-element output (%zu canary bytes checked either side)",
+                          o.bytes / o.elem, kCanaryBytes);
+  } else {
+    if (n_after)
+      text += detail::format("wrote %zu elements past the end (the farthest %zu after it)", n_after, far_after);
+    if (n_before)
+      text += detail::format("%swrote %zu elements before the start (the farthest %zu before it)",
+                             text.empty() ? "" : "; ", n_before, far_before);
+    text += ": a missing or off-by-one bounds guard (i < n), or a grid larger than the data";
+  }
+  return detail::record_check(name, pass, true, static_cast<double>(n_before + n_after), 0.0, text);
+}
+
+// ---- L2 flush and the hold kernel ---------------------------------------------------------
+
+namespace detail {
+// Reads the flush buffer; the store never happens (the buffer holds zeros), but the
+// compiler cannot know that, so every load is kept.
+__global__ void flush_read_kernel(const int4* buf, std::size_t n, int* sink) {
+  int acc = 0;
+  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
+    const int4 v = buf[i];
+    acc ^= v.x ^ v.y ^ v.z ^ v.w;
+  }
+  if (acc == 0x5EEDBEEF) *sink = acc;
+}
+
+// Spins until the host sets *flag, or until timeout_ns have passed (then sets *timed_out).
+__global__ void hold_kernel(volatile int* flag, unsigned long long timeout_ns, volatile int* timed_out) {
+  unsigned long long start = 0, now = 0;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
+  while (*flag == 0) {
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+    if (now - start > timeout_ns) {
+      *timed_out = 1;
+      return;
+    }
+  }
+}
+
+struct Hold {
+  int* flags = nullptr;  // pinned, mapped: [0] release, [1] timed out
+};
+inline Hold& hold_state() {
+  static Hold h;
+  if (!h.flags) WB_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&h.flags), 2 * sizeof(int), cudaHostAllocMapped));
+  return h;
+}
+}  // namespace detail
+
+// Evicts the L2 cache: a kernel reads a buffer four times the L2's size (allocated and
+// zeroed once, kept until the process exits). Reading, not writing: a flush by memset
+// leaves the L2 full of dirty lines, and writing them back would land inside the next
+// timed kernel. Enqueued on `stream`; returns without waiting.
 inline void flush_l2(cudaStream_t stream = 0) {
-  static void* buffer = nullptr;
-  static std::size_t bytes = 0;
+  static int4* buffer = nullptr;
+  static int* sink = nullptr;
+  static std::size_t n = 0;
   if (!buffer) {
     int dev = 0, l2 = 0;
     WB_CHECK(cudaGetDevice(&dev));
     WB_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev));
     if (l2 <= 0) return;  // no L2 reported: nothing to flush
-    bytes = 2 * static_cast<std::size_t>(l2);
-    WB_CHECK(cudaMalloc(&buffer, bytes));
+    n = 4 * static_cast<std::size_t>(l2) / sizeof(int4);
+    WB_CHECK(cudaMalloc(&buffer, n * sizeof(int4)));
+    WB_CHECK(cudaMalloc(&sink, sizeof(int)));
+    WB_CHECK(cudaMemset(buffer, 0, n * sizeof(int4)));
+    WB_CHECK(cudaDeviceSynchronize());
   }
-  static unsigned char value = 0;
-  ++value;  // a different byte each time, so the writes can never be skipped as no-ops
-  WB_CHECK(cudaMemsetAsync(buffer, value, bytes, stream));
+  detail::flush_read_kernel<<<1024, 256, 0, stream>>>(buffer, n, sink);
+  WB_CHECK(cudaGetLastError());
 }
+
+// ---- timing --------------------------------------------------------------------------------
 
 // How time_kernel samples. The defaults suit kernels from microseconds to ~100 ms.
 struct TimingOptions {
-  int warmup = 3;            // untimed launches first (module load, clocks, caches)
-  int min_samples = 10;      // never judge the noise on fewer samples than this
-  int max_samples = 1000;    // hard cap on the number of samples
-  double max_noise = 0.005;  // stop once the relative noise is at most this (0.5 %)
-  double max_time_s = 1.0;   // ...or once this much kernel time has been sampled
-  bool flush_l2 = true;      // flush L2 before each sample (outside the timed region)
-  cudaStream_t stream = 0;   // the stream `launch` enqueues its work on
+  int warmup = 3;             // untimed launches first (module load, clocks, caches)
+  int min_samples = 10;       // never judge the noise on fewer samples than this
+  int max_samples = 1000;     // hard cap on the number of samples
+  double max_noise = 0.005;   // stop once the relative noise is at most this (0.5 %)
+  double max_time_s = 1.0;    // ...or once this much kernel time has been sampled
+  bool flush_l2 = true;       // cold: each sample is one launch right after an L2 flush
+  double min_batch_ms = 0.5;  // warm (no flush): back-to-back launches per sample, enough
+                              // to last this long, so per-launch gaps average out
+  bool hold = true;           // enqueue each sample behind a hold kernel, so the time
+                              // the host takes to launch is never inside the events.
+                              // Set false when launch() waits for the GPU itself (a
+                              // pageable cudaMemcpyAsync, a synchronizing library call);
+                              // time_kernel also notices that and turns it off.
+  cudaStream_t stream = 0;    // the stream `launch` enqueues its work on
 };
 
 namespace detail {
@@ -151,43 +320,80 @@ inline double relative_noise(const std::vector<double>& samples) {
 }  // namespace detail
 
 // Times `launch` (a callable that enqueues the work to time on opt.stream, e.g. a
-// lambda with a <<<...>>> launch) with CUDA events, in milliseconds.
+// lambda with a <<<...>>> launch) with CUDA events; returns milliseconds per launch.
 //
-//   1. opt.warmup untimed launches, then wait for them.
-//   2. Repeat: [flush L2]  record start  launch()  record stop  wait  -> one sample.
-//      The flush is enqueued before the start event, so it is not timed; while the GPU
-//      runs it, the host has already enqueued the kernel, so less launch latency lands
-//      in the sample (without the flush, a sample includes a few us of launch latency).
-//   3. Stop when (a) opt.max_samples samples were taken, or (b) the sampled kernel time
-//      reached opt.max_time_s (this wins over min_samples, so a slow kernel cannot
-//      stall the lab), or (c) at least opt.min_samples were taken and their relative
-//      noise is at most opt.max_noise.
+//   1. opt.warmup untimed launches, timed together to size the batches.
+//   2. Each sample:
+//      - cold (opt.flush_l2): flush the L2 (outside the events), then ONE launch between
+//        a start and a stop event;
+//      - warm: a batch of back-to-back launches between one pair of events, as many as
+//        fill opt.min_batch_ms; the sample is the batch time over its launch count.
+//      With opt.hold, a hold kernel spins on the GPU while the host enqueues the events
+//      and the launches, and is released once all are queued: the GPU then runs them
+//      without waiting for the host, so the events time the kernels, not the launch
+//      latency (nvbench's blocking kernel). A hold that times out (launch() waited for
+//      the GPU) is detected; that sample is dropped and the rest are taken without hold.
+//   3. Stop when (a) opt.max_samples samples were taken, or (b) the sampled time reached
+//      opt.max_time_s (this wins over min_samples, so a slow kernel cannot stall the
+//      lab), or (c) at least opt.min_samples were taken and their relative noise is at
+//      most opt.max_noise.
 //
 // Launch and execution errors are checked on every sample (exit 4 with an `error`).
 // Returns median / min / max / spread and the sample count.
 template <class F>
 Stats time_kernel(F&& launch, TimingOptions opt = {}) {
-  for (int i = 0; i < opt.warmup; ++i) {
-    launch();
-    WB_CHECK(cudaGetLastError());
-  }
-  WB_CHECK(cudaStreamSynchronize(opt.stream));
-
   cudaEvent_t start, stop;
   WB_CHECK(cudaEventCreate(&start));
   WB_CHECK(cudaEventCreate(&stop));
+
+  // Warm-up, timed as a whole for a first estimate of one launch.
+  WB_CHECK(cudaEventRecord(start, opt.stream));
+  for (int i = 0; i < std::max(1, opt.warmup); ++i) {
+    launch();
+    WB_CHECK(cudaGetLastError());
+  }
+  WB_CHECK(cudaEventRecord(stop, opt.stream));
+  WB_CHECK(cudaEventSynchronize(stop));
+  float warm_ms = 0.0f;
+  WB_CHECK(cudaEventElapsedTime(&warm_ms, start, stop));
+  const double estimate_ms = std::max(1e-4, static_cast<double>(warm_ms) / std::max(1, opt.warmup));
+  int batch = 1;
+  if (!opt.flush_l2)
+    batch = static_cast<int>(std::min(1000.0, std::max(1.0, std::ceil(opt.min_batch_ms / estimate_ms))));
+
+  // WB_TIMING=single makes warm samples single launches too (for timing studies:
+  // scripts/device/timing_study.sh compares both methods with Nsight Compute).
+  if (const char* mode = std::getenv("WB_TIMING")) {
+    if (std::string(mode) == "single") batch = 1;
+  }
+
+  detail::Hold* hold = opt.hold ? &detail::hold_state() : nullptr;
+  const unsigned long long hold_timeout_ns = 200ull * 1000 * 1000;  // far above any batch's enqueue time
   std::vector<double> samples;
   double sampled_ms = 0.0;
   for (;;) {
     if (opt.flush_l2) flush_l2(opt.stream);
+    if (hold) {
+      hold->flags[0] = 0;
+      hold->flags[1] = 0;
+      detail::hold_kernel<<<1, 1, 0, opt.stream>>>(hold->flags, hold_timeout_ns, hold->flags + 1);
+      WB_CHECK(cudaGetLastError());
+    }
     WB_CHECK(cudaEventRecord(start, opt.stream));
-    launch();
+    for (int i = 0; i < batch; ++i) launch();
     WB_CHECK(cudaGetLastError());
     WB_CHECK(cudaEventRecord(stop, opt.stream));
+    if (hold) reinterpret_cast<volatile int*>(hold->flags)[0] = 1;
     WB_CHECK(cudaEventSynchronize(stop));  // a fault inside the kernel surfaces here
+    if (hold && reinterpret_cast<volatile int*>(hold->flags)[1] != 0) {
+      std::printf("  (time_kernel: the launch waited for the GPU, so it cannot be queued behind a hold "
+                  "kernel; timing without one)\n");
+      hold = nullptr;
+      continue;
+    }
     float ms = 0.0f;
     WB_CHECK(cudaEventElapsedTime(&ms, start, stop));
-    samples.push_back(ms);
+    samples.push_back(static_cast<double>(ms) / batch);
     sampled_ms += ms;
 
     const int n = static_cast<int>(samples.size());

@@ -356,3 +356,58 @@ TEST_CASE("required keys of the module and of a lab are reported missing", "[man
   CHECK(has_problem(p, {":4: labs[0].checks: is required"}));
   CHECK(p.list().size() == 6);
 }
+
+// --- variants -------------------------------------------------------------------------
+
+TEST_CASE("variants load with their kind and edits when every edit applies to the solution", "[manifest][variants]") {
+  TempRoot root;
+  root.manifest(manifest_text());
+  root.write("solutions/module05/lab.cu", "int grid = (n + 255) / 256;\nif (i < n) c[i] = a[i];\n");
+  Problems p;
+  Module m = read_module(root.manifest(manifest_text("    variants:\n"                                    // 19
+                                                     "      - id: grid_rounds_down\n"                     // 20
+                                                     "        kind: wrong\n"                              // 21
+                                                     "        what: \"the tail is never computed\"\n"     // 22
+                                                     "        edits:\n"                                   // 23
+                                                     "          - {from: \"(n + 255) / 256\", to: \"n / 256\"}\n"
+                                                     "      - id: slow_one\n"
+                                                     "        kind: slow\n"
+                                                     "        what: \"x\"\n"
+                                                     "        edits: [{from: \"i < n\", to: \"i < n && true\"}]\n"),
+                                     false),
+                         5, root.path, p);
+  INFO(all(p));
+  CHECK(p.empty());
+  REQUIRE(m.labs.size() == 1);
+  REQUIRE(m.labs[0].variants.size() == 2);
+  CHECK(m.labs[0].variants[0].id == "grid_rounds_down");
+  CHECK(m.labs[0].variants[0].kind == workbook::VariantKind::wrong);
+  CHECK(m.labs[0].variants[0].edits.at(0).to == "n / 256");
+  CHECK(m.labs[0].variants[1].kind == workbook::VariantKind::slow);
+}
+
+TEST_CASE("a variant edit that matches the solution zero or two times is reported with its line", "[manifest][variants]") {
+  TempRoot root;
+  root.manifest(manifest_text());
+  root.write("solutions/module05/lab.cu", "a = b;\na = b;\nc = d;\n");
+  Problems p;
+  read_module(root.manifest(manifest_text("    variants:\n"                                       // 19
+                                          "      - id: twice\n"                                   // 20
+                                          "        kind: wrong\n"                                 // 21
+                                          "        what: \"x\"\n"                                 // 22
+                                          "        edits:\n"                                      // 23
+                                          "          - {from: \"a = b;\", to: \"a = 0;\"}\n"      // 24
+                                          "      - id: gone\n"                                    // 25
+                                          "        kind: sideways\n"                              // 26
+                                          "        what: \"x\"\n"                                 // 27
+                                          "        edits:\n"                                      // 28
+                                          "          - {from: \"c = d;\", to: \"c = 1;\"}\n"      // 29
+                                          "          - {from: \"c = d;\", to: \"c = 2;\"}\n"),    // 30
+                            false),
+              5, root.path, p);
+  INFO(all(p));
+  CHECK(p.list().size() == 3);
+  CHECK(has_problem(p, {"module.yaml:24: labs.lab.variants.twice.edits[0].from: occurs 2 times in the solution"}));
+  CHECK(has_problem(p, {":26: labs[0].variants[1].kind: must be wrong"}));
+  CHECK(has_problem(p, {"module.yaml:30: labs.lab.variants.gone.edits[1].from: occurs 0 times in the solution after the earlier edits"}));
+}

@@ -490,3 +490,68 @@ TEST_CASE("e2e: NO_COLOR turns colour off even on a terminal", "[e2e]") {
   CHECK(piped.out.find("Verdict:") != std::string::npos);
   CHECK(piped.out.find("\x1b[") == std::string::npos);
 }
+
+TEST_CASE("e2e: a correct run with a figure out of range is out_of_range (exit 5) in JSON and the journal", "[e2e][variants]") {
+  Course c;
+  CommandResult r;
+  json j = c.run_json({"run", "module01/fail_lab", "--json", "--variant", "miscounted"}, &r);
+  SHOW(r);
+  CHECK(r.exit_code == 5);
+  CHECK(j["verdict"] == "out_of_range");
+  CHECK(j["variant"] == "variant");
+  CHECK(j["reason"] == "correct, but count = 2000 is not the expected 1000: the lab summed a different number of terms than N");
+  CHECK(find_by(j["checks"], "name", "sum_ok")["pass"] == true);
+  CHECK(journal_rows(c.workspace / ".workbook/journal.db", "SELECT verdict FROM runs") ==
+        std::vector<std::string>{"out_of_range"});
+  CommandResult text = c.run({"run", "module01/fail_lab", "--variant", "miscounted"});
+  CHECK(text.exit_code == 5);
+  CHECK(text.out.find("Verdict: OUT OF RANGE") != std::string::npos);
+}
+
+TEST_CASE("e2e: --variant runs a known-wrong variant of the solution; an unknown id lists the variants", "[e2e][variants]") {
+  Course c;
+  CommandResult r;
+  json j = c.run_json({"run", "module01/fail_lab", "--json", "--variant", "loop_stops_early"}, &r);
+  SHOW(r);
+  CHECK(r.exit_code == 1);
+  CHECK(j["verdict"] == "fail");
+  CHECK(fs::path(j["source"].get<std::string>()) ==
+        c.workspace / ".workbook/variants/module01/fail_lab/fail_lab.loop_stops_early.cpp");
+
+  CommandResult bad = c.run({"run", "module01/fail_lab", "--variant", "nope"});
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.err.find("module01/fail_lab has no variant 'nope'") != std::string::npos);
+  CHECK(bad.err.find("its variants: loop_stops_early, miscounted") != std::string::npos);
+}
+
+TEST_CASE("e2e: dev check --run proves the solution passes, the starter and wrong variant fail, the slow one is out of range",
+          "[e2e][variants]") {
+  Course c;
+  CommandResult r = c.run({"dev", "check", "--run", "--only", "module01/fail_lab", "--json"});
+  SHOW(r);
+  json j = json::parse(r.out, nullptr, false);
+  REQUIRE(j.is_object());
+  std::map<std::string, std::pair<std::string, bool>> rows;
+  for (const auto& row : j["labs"]) rows[row["variant"]] = {row["verdict"], row["ok"]};
+  CHECK(rows["solution"] == std::pair<std::string, bool>{"pass", true});
+  CHECK(rows["starter"] == std::pair<std::string, bool>{"fail", true});
+  CHECK(rows["wrong:loop_stops_early"] == std::pair<std::string, bool>{"fail", true});
+  CHECK(rows["slow:miscounted"] == std::pair<std::string, bool>{"out_of_range", true});
+  CHECK(r.exit_code == 0);
+}
+
+TEST_CASE("e2e: dev check --run fails when a known-wrong variant passes", "[e2e][variants]") {
+  Course c;
+  // Make the "wrong" variant's edit harmless: it now changes only a comment.
+  fs::path manifest = c.content / "modules/module01/module.yaml";
+  std::string text = e2e::read_file(manifest);
+  const std::string from = R"({from: "i <= n; ++i) sum = sum + i;", to: "i < n; ++i) sum = sum + i;"})";
+  REQUIRE(text.find(from) != std::string::npos);
+  text.replace(text.find(from), from.size(), R"x({from: "// fixed: the starter", to: "// (harmless edit)"})x");
+  std::ofstream(manifest) << text;
+  CommandResult r = c.run({"dev", "check", "--run", "--only", "module01/fail_lab"});
+  SHOW(r);
+  CHECK(r.exit_code == 1);
+  CHECK(r.out.find("the known-wrong variant should fail a check, but gave 'pass': no check catches this mistake") !=
+        std::string::npos);
+}

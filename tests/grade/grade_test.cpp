@@ -99,6 +99,23 @@ TEST_CASE("verdict pass: every check passed, exit 0, end pass", "[grade]") {
   CHECK(g.checks[0].detail == "sum detail");
 }
 
+TEST_CASE("verdict out_of_range: every check passed but a graded figure is outside its range", "[grade]") {
+  Grade slow = grade(make_lab(), results(1000, 0.25));  // sum_ms below 0.5
+  CHECK(slow.verdict == Verdict::out_of_range);
+  CHECK(slow.verdict_reason == "correct, but sum_ms = 0.25 ms is below the 0.5 ms this GPU should give: check the loop");
+  Grade two = grade(make_lab(), results(999, 0.25));  // count (equals N) and sum_ms both out
+  CHECK(two.verdict == Verdict::out_of_range);
+  CHECK(two.verdict_reason.find("(and 2 more figures out of range)") != std::string::npos);  // double_count too
+  CHECK(std::string(to_string(Verdict::out_of_range)) == "out_of_range");
+}
+
+TEST_CASE("a failing check wins over a figure out of range; an unknown range never makes it out_of_range", "[grade]") {
+  CHECK(grade(make_lab(), results(1000, 0.25, false), {false, 1, 0}).verdict == Verdict::fail);
+  // Without device figures the sum_ms range cannot be evaluated: unknown, not out of range.
+  Grade g = grade_run(make_lab(), results(1000, 0.25), {false, 0, 0}, {}, "no GPU", kParams, {}, "Tesla T4");
+  CHECK(g.verdict == Verdict::pass);
+}
+
 TEST_CASE("verdict fail: a failing check, named in the reason", "[grade]") {
   Grade g = grade(make_lab(), results(1000, 2, true, false), {false, 1, 0});
   CHECK(g.verdict == Verdict::fail);

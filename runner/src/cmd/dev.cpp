@@ -29,7 +29,7 @@ void print_human(const DevCheckResult& r, const Style& s) {
     std::string status = row.ok ? s.green(" ok ") : s.red("FAIL");
     std::string what = row.ran ? fmt::format("compiled, ran: {} (expected {})", row.verdict, row.expected)
                                : row.compiled ? "compiled" : "did not compile";
-    fmt::print("  {}  {:<28} {:<9} {}\n", status, row.lab, row.variant, what);
+    fmt::print("  {}  {:<28} {:<24} {}\n", status, row.lab, row.variant, what);
     if (!row.problem.empty()) fmt::print("        {}\n", s.dim(row.problem));
     if (!row.compiled && !row.diagnostics.empty()) fmt::print("{}\n", row.diagnostics);
   }
@@ -44,13 +44,13 @@ void setup_dev(CLI::App& app, CommandContext& ctx) {
   dev->require_subcommand(1);
   auto* cmd = dev->add_subcommand("check", "Validate all content; compile every lab and solution; with --run, run them");
   auto o = std::make_shared<DevOptions>();
-  cmd->add_flag("--run", o->check.run, "Also run every solution (must pass) and starter (must fail); needs a GPU");
+  cmd->add_flag("--run", o->check.run, "Also run every solution (must pass), starter and known-wrong variant (must fail) and slow variant (must be out of range); needs a GPU");
   cmd->add_flag("--quick", o->check.quick, "Run with each parameter's quick value");
   cmd->add_option("--arch", o->check.arch, "Compile for this architecture, e.g. sm_90 (works without a GPU)");
-  cmd->add_option("--lab", o->check.only, "Only this lab (repeatable)");
+  cmd->add_option("--lab,--only", o->check.only, "Only this lab, e.g. module14/tiled_gemm (repeatable)");
   cmd->add_option("--report", o->report, "Write the markdown report here, e.g. docs/validation/H200.md");
   cmd->add_flag("--json", o->json, "Print JSON");
-  cmd->footer("Examples:\n  workbook dev check --arch sm_90\n  workbook dev check --run --report docs/validation/H200.md");
+  cmd->footer("Examples:\n  workbook dev check --arch sm_90\n  workbook dev check --run --report docs/validation/H200.md\n  workbook dev check --only module14/tiled_gemm --arch sm_90");
   cmd->callback([&ctx, o] {
     Style style = ctx.global.style();
     Session session(ctx.global);

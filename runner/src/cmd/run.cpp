@@ -16,6 +16,7 @@ struct RunOptions {
   RunRequest req;
   bool solution = false;
   std::string file;
+  std::string variant;
   bool json = false;
   std::optional<std::string> explain;
   std::optional<std::uint64_t> seed;
@@ -40,7 +41,11 @@ void setup_run(CLI::App& app, CommandContext& ctx) {
   auto o = std::make_shared<RunOptions>();
   cmd->add_option("lab", o->req.lab, "The lab, e.g. module14/tiled_gemm")->required();
   auto* sol = cmd->add_flag("--solution", o->solution, "Run the reference solution instead of your copy");
-  cmd->add_option("--file", o->file, "Run this source file as the lab")->excludes(sol);
+  auto* file = cmd->add_option("--file", o->file, "Run this source file as the lab")->excludes(sol);
+  cmd->add_option("--variant", o->variant,
+                  "Authors: run one of the lab's known-wrong or slow variants of the solution (see `workbook show`)")
+      ->excludes(sol)
+      ->excludes(file);
   cmd->add_option("-p,--param", o->req.params, "Set a parameter: NAME=VALUE (repeatable)");
   cmd->add_option("--predict", o->req.predict, "Give a prediction: ID=VALUE (repeatable)");
   cmd->add_flag("--no-predict", o->req.no_predict, "Do not ask for predictions");
@@ -55,6 +60,7 @@ void setup_run(CLI::App& app, CommandContext& ctx) {
   workbook run module14/tiled_gemm
   workbook run module14/tiled_gemm --solution --predict speedup=3 --predict reason=1
   workbook run module14/tiled_gemm --no-predict --json -p N=512 --timeout 30
+  workbook run module14/tiled_gemm --variant bank_conflicts --no-predict
 Your copy of the starter lives in the workspace (labs/moduleNN/); predictions are
 recorded before the build and can never be changed.)");
   cmd->callback([&ctx, o] {
@@ -63,6 +69,10 @@ recorded before the build and can never be changed.)");
     if (!o->file.empty()) {
       req.variant = LabVariant::file;
       req.file = o->file;
+    }
+    if (!o->variant.empty()) {
+      req.variant = LabVariant::variant;
+      req.variant_id = o->variant;
     }
     req.seed = o->seed;
     req.interactive = !o->json && interactive_terminal();

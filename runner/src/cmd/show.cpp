@@ -54,9 +54,11 @@ void show_lab(const LabSpec& lab, const DeviceContext& dev, const Style& s, bool
                      {"min", r.lo ? nlohmann::json(*r.lo) : nlohmann::json()},
                      {"max", r.hi ? nlohmann::json(*r.hi) : nlohmann::json()}, {"note", r.note}, {"reference", r.reference}});
     }
+    nlohmann::json variants = nlohmann::json::array();
+    for (const auto& v : lab.variants) variants.push_back({{"id", v.id}, {"kind", to_string(v.kind)}, {"what", v.what}});
     print_json({{"lab", lab.id}, {"title", lab.title}, {"goal", lab.goal}, {"steps", lab.steps}, {"source", lab.source},
                 {"params", params}, {"checks", lab.checks}, {"predictions", preds}, {"device", dev.describe()},
-                {"expected", exp}});
+                {"expected", exp}, {"variants", variants}});
     return;
   }
   fmt::print("{}  {}\n\n{}\n\n", s.bold(lab.id), s.bold(lab.title), lab.goal);
@@ -75,6 +77,10 @@ void show_lab(const LabSpec& lab, const DeviceContext& dev, const Style& s, bool
   else fmt::print("\nExpected figures ({}; pass --gpu ID, e.g. --gpu t4, to see another GPU's):\n", dev.describe());
   for (const auto& r : rows) {
     fmt::print("  {:<16} {:<32} {}\n", r.metric, range_of(r), s.dim(r.reference));
+  }
+  if (!lab.variants.empty()) {
+    fmt::print("\nMistakes this lab is proven to catch (wrong: a check fails; slow: a figure falls out of range):\n");
+    for (const auto& v : lab.variants) fmt::print("  {:<6} {:<24} {}\n", to_string(v.kind), v.id, s.dim(v.what));
   }
   fmt::print("\nRun it: workbook run {}\n", lab.id);
 }

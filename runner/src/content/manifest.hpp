@@ -74,6 +74,26 @@ struct VarSpec {
   int line = 0;
 };
 
+// A variant of the lab's solution used as a test input: a classic mistake the module
+// teaches (kind wrong: must grade `fail`) or the design the module replaces (kind slow:
+// correct, but must grade `out_of_range`). It is the solution's text with `edits`
+// applied in order; each edit's `from` must occur exactly once at that point, so a
+// variant can never silently stop applying when the solution changes.
+struct SourceEdit {
+  std::string from, to;
+  int line = 0;
+};
+
+enum class VariantKind { wrong, slow };
+
+struct VariantSpec {
+  std::string id;    // "grid_rounds_down"
+  VariantKind kind = VariantKind::wrong;
+  std::string what;  // the mistake, in one sentence
+  std::vector<SourceEdit> edits;
+  int line = 0;
+};
+
 enum class LabLanguage { cuda, host };
 
 struct LabSpec {
@@ -94,6 +114,7 @@ struct LabSpec {
   std::vector<MetricSpec> derived;  // computed by the runner
   std::vector<PredictionSpec> predictions;
   std::string explain_prompt;  // the "explain the number with a model" question
+  std::vector<VariantSpec> variants;
   int line = 0;
 };
 
@@ -109,5 +130,6 @@ struct Module {
 
 const char* to_string(PredictionKind kind);
 const char* to_string(LabLanguage language);
+const char* to_string(VariantKind kind);
 
 }  // namespace workbook

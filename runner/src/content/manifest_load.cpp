@@ -3,10 +3,13 @@
 
 #include <fmt/format.h>
 
+#include <fstream>
 #include <regex>
+#include <sstream>
 #include <set>
 
 #include "content/lab_id.hpp"
+#include "content/variant.hpp"
 #include "device/figures.hpp"
 #include "grade/expr.hpp"
 #include "util/error.hpp"
@@ -115,6 +118,45 @@ PredictionSpec read_prediction(MapReader& r) {
     if (p.kind == PredictionKind::choice && p.choices.size() < 2) r.problem("choices", "needs at least two options");
   }
   return p;
+}
+
+VariantSpec read_variant(MapReader& r) {
+  VariantSpec v;
+  v.line = r.line();
+  v.id = r.str("id", true).value_or("");
+  if (!v.id.empty() && !valid_name(v.id)) r.problem("id", "must be [a-z][a-z0-9_]*");
+  std::string kind = r.str("kind", true).value_or("wrong");
+  if (kind == "wrong") v.kind = VariantKind::wrong;
+  else if (kind == "slow") v.kind = VariantKind::slow;
+  else r.problem("kind", fmt::format("must be wrong (grades fail) or slow (grades out_of_range), got '{}'", kind));
+  v.what = r.str("what", true).value_or("");
+  for_each_map(r, "edits", true, [&](MapReader& er) {
+    SourceEdit e;
+    e.line = er.line();
+    e.from = er.str("from", true).value_or("");
+    e.to = er.str("to", true).value_or("");
+    if (er.has("from") && e.from.empty()) er.problem("from", "must not be empty");
+    if (!e.from.empty() && e.from == e.to) er.problem("to", "is the same as `from`: the edit changes nothing");
+    v.edits.push_back(e);
+  });
+  return v;
+}
+
+// Every variant's edits must apply to the solution's text (each `from` exactly once).
+void check_variants(const LabSpec& lab, const std::filesystem::path& solution, const std::string& file,
+                    Problems& problems) {
+  if (lab.variants.empty() || !std::filesystem::is_regular_file(solution)) return;
+  std::ifstream in(solution, std::ios::binary);
+  std::stringstream buf;
+  buf << in.rdbuf();
+  const std::string text = buf.str();
+  for (const auto& v : lab.variants) {
+    try {
+      apply_variant(text, v, file, "labs." + lab.name + ".variants");
+    } catch (const ContentError& e) {
+      for (const auto& p : e.problems()) problems.add_line(p);
+    }
+  }
 }
 
 ParamSpec read_param(MapReader& r) {
@@ -241,6 +283,7 @@ LabSpec read_lab(MapReader& r, const Module& module, const std::filesystem::path
   for_each_map(r, "derived", false, [&](MapReader& mr) { lab.derived.push_back(read_metric(mr, true)); });
   for_each_map(r, "predictions", false, [&](MapReader& pr) { lab.predictions.push_back(read_prediction(pr)); });
   lab.explain_prompt = r.str("explain", false).value_or("");
+  for_each_map(r, "variants", false, [&](MapReader& vr) { lab.variants.push_back(read_variant(vr)); });
 
   std::vector<std::string> names;
   for (const auto& p : lab.params) names.push_back(p.name);
@@ -254,7 +297,11 @@ LabSpec read_lab(MapReader& r, const Module& module, const std::filesystem::path
   for (const auto& p : lab.predictions) names.push_back(p.id);
   check_unique(names, r.path("predictions"), r.file(), lab.line, r.problems());
   check_unique(lab.checks, r.path("checks"), r.file(), lab.line, r.problems());
+  names.clear();
+  for (const auto& v : lab.variants) names.push_back(v.id);
+  check_unique(names, r.path("variants"), r.file(), lab.line, r.problems());
   check_expressions(lab, r.file(), r.problems());
+  if (!lab.source.empty()) check_variants(lab, content_root / "solutions" / module.id / lab.source, r.file(), r.problems());
   return lab;
 }
 

@@ -9,6 +9,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace workbook {
@@ -17,6 +18,8 @@ namespace workbook {
 class Problems {
  public:
   void add(const std::string& file, int line, const std::string& field, const std::string& what);
+  // A problem already formatted as "file:line: field: what".
+  void add_line(std::string problem) { list_.push_back(std::move(problem)); }
   bool empty() const { return list_.empty(); }
   const std::vector<std::string>& list() const { return list_; }
   // Throws ContentError with every problem, if there is any.

@@ -8,6 +8,7 @@
 #include "build/lab_build.hpp"
 #include "build/toolchain.hpp"
 #include "content/exercises.hpp"
+#include "content/variant.hpp"
 #include "device/gpu_specs.hpp"
 #include "run/report_print.hpp"
 #include "util/error.hpp"
@@ -40,18 +41,47 @@ void validate_content(const Catalog& catalog, std::vector<Module>& modules, std:
   problems.insert(problems.end(), p.list().begin(), p.list().end());
 }
 
-DevLabRow compile_one(const RunContext& ctx, const LabSpec& lab, bool solution, const std::string& arch,
+// What one row builds and expects: the solution, the starter, or a manifest variant.
+struct RowPlan {
+  std::string name;      // DevLabRow::variant
+  std::string expected;  // "pass", "fail" or "out_of_range"
+  std::string what;
+  fs::path source;
+  const VariantSpec* variant = nullptr;
+};
+
+std::vector<RowPlan> plan_rows(const RunContext& ctx, const LabSpec& lab) {
+  std::vector<RowPlan> plans;
+  plans.push_back({"solution", "pass", "", ctx.catalog.solution_path(lab), nullptr});
+  plans.push_back({"starter", "fail", "", ctx.catalog.starter_path(lab), nullptr});
+  for (const auto& v : lab.variants) {
+    const bool wrong = v.kind == VariantKind::wrong;
+    plans.push_back({fmt::format("{}:{}", to_string(v.kind), v.id), wrong ? "fail" : "out_of_range", v.what, {}, &v});
+  }
+  return plans;
+}
+
+DevLabRow compile_one(const RunContext& ctx, const LabSpec& lab, RowPlan& plan, const std::string& arch,
                       const std::optional<Toolchain>& nvcc) {
   DevLabRow row;
   row.lab = lab.id;
-  row.variant = solution ? "solution" : "starter";
-  row.expected = solution ? "pass" : "fail";
-  BuildRequest b =
-      lab_build_request(ctx, lab, solution ? ctx.catalog.solution_path(lab) : ctx.catalog.starter_path(lab), arch);
+  row.variant = plan.name;
+  row.expected = plan.expected;
+  row.what = plan.what;
   if (lab.language == LabLanguage::cuda && !nvcc) {
     row.problem = "nvcc not found";
     return row;
   }
+  if (plan.variant) {
+    try {
+      plan.source = write_variant_source(lab, *plan.variant, ctx.catalog.solution_path(lab),
+                                         ctx.workspace.state_dir() / "variants" / lab.id);
+    } catch (const Error& e) {
+      row.problem = e.what();
+      return row;
+    }
+  }
+  BuildRequest b = lab_build_request(ctx, lab, plan.source, arch);
   BuildResult r = build_lab(b, nvcc ? &*nvcc : nullptr);
   row.compiled = r.ok;
   row.diagnostics = r.diagnostics;
@@ -60,11 +90,30 @@ DevLabRow compile_one(const RunContext& ctx, const LabSpec& lab, bool solution, 
   return row;
 }
 
-void run_one(const RunContext& ctx, const LabSpec& lab, DevLabRow& row, const DevCheckOptions& o) {
+// The figures outside their range, as "name is below range (value); ...".
+std::string out_of_range_figures(const RunReport& report) {
+  std::string s;
+  for (const auto& m : report.grade.metrics) {
+    if (m.status == RangeStatus::below || m.status == RangeStatus::above || m.status == RangeStatus::missing) {
+      s += fmt::format("{}{} is {} ({})", s.empty() ? "" : "; ", m.name, to_string(m.status),
+                       m.value ? format_figure(*m.value, m.unit) : "-");
+    }
+  }
+  return s;
+}
+
+void run_one(const RunContext& ctx, const LabSpec& lab, const RowPlan& plan, DevLabRow& row, const DevCheckOptions& o) {
   RunRequest req;
   req.lab = lab.id;
-  req.variant = row.variant == "solution" ? LabVariant::solution : LabVariant::file;
-  if (req.variant == LabVariant::file) req.file = ctx.catalog.starter_path(lab);
+  if (plan.name == "solution") {
+    req.variant = LabVariant::solution;
+  } else if (plan.variant) {
+    req.variant = LabVariant::variant;
+    req.variant_id = plan.variant->id;
+  } else {
+    req.variant = LabVariant::file;
+    req.file = plan.source;
+  }
   req.no_predict = true;
   req.quick = o.quick;
   req.arch = o.arch;
@@ -72,22 +121,37 @@ void run_one(const RunContext& ctx, const LabSpec& lab, DevLabRow& row, const De
   RunReport report = run_lab(ctx, req);
   row.ran = report.ran;
   row.verdict = !report.built ? "compile_error" : !report.ran ? "not_run" : to_string(report.grade.verdict);
-  if (row.variant == "solution") {
-    row.ok = report.ran && report.grade.verdict == Verdict::pass;
+  const Verdict v = report.grade.verdict;
+  if (plan.expected == "pass") {
+    row.ok = report.ran && v == Verdict::pass;
     if (!row.ok) {
+      const std::string figures = out_of_range_figures(report);
       row.problem = fmt::format("the solution did not pass: {}", report.grade.verdict_reason);
+      if (!figures.empty()) row.problem += " (" + figures + ")";
+    }
+  } else if (plan.expected == "out_of_range") {
+    // Under --quick the sizes are too small for the ranges to mean anything: a slow
+    // variant must then still be correct (no failed check), nothing more.
+    row.ok = report.ran && (v == Verdict::out_of_range || (o.quick && v == Verdict::pass));
+    if (!row.ok) {
+      row.problem = v == Verdict::pass
+                        ? "the slow variant graded PASS: no expected range tells it from the solution"
+                        : fmt::format("the slow variant should be correct but slow, and gave '{}': {}", row.verdict,
+                                      report.grade.verdict_reason);
     } else {
-      for (const auto& m : report.grade.metrics) {
-        if (m.status == RangeStatus::below || m.status == RangeStatus::above || m.status == RangeStatus::missing) {
-          row.ok = false;
-          row.problem += fmt::format("{}{} is {} ({}); ", row.problem.empty() ? "" : "", m.name, to_string(m.status),
-                                     m.value ? format_figure(*m.value, m.unit) : "-");
-        }
-      }
+      row.problem = out_of_range_figures(report);
     }
   } else {
-    row.ok = report.ran && report.grade.verdict == Verdict::fail;
-    if (!row.ok) row.problem = fmt::format("the untouched starter should fail its checks, but it gave '{}'", row.verdict);
+    row.ok = report.ran && v == Verdict::fail;
+    if (!row.ok) {
+      row.problem = plan.variant ? fmt::format("the known-wrong variant should fail a check, but gave '{}'{}", row.verdict,
+                                               v == Verdict::out_of_range || v == Verdict::pass
+                                                   ? ": no check catches this mistake"
+                                                   : ": " + report.grade.verdict_reason)
+                                 : fmt::format("the untouched starter should fail its checks, but it gave '{}'", row.verdict);
+    } else if (plan.variant) {
+      row.problem = report.grade.verdict_reason;
+    }
   }
   row.report = std::move(report);
 }
@@ -101,8 +165,15 @@ DevCheckResult dev_check(const RunContext& ctx, const DevCheckOptions& o) {
   validate_content(ctx.catalog, modules, result.problems);
   DeviceContext dev = load_device_context(ctx.catalog, std::nullopt);
   result.device = dev.describe();
-  if (o.run && !dev.gpu) {
-    throw UsageError("dev check --run needs an NVIDIA GPU, and none was found",
+  auto selected = [&](const LabSpec& lab) {
+    return o.only.empty() || std::find(o.only.begin(), o.only.end(), lab.id) != o.only.end();
+  };
+  const bool needs_gpu = std::any_of(modules.begin(), modules.end(), [&](const Module& m) {
+    return std::any_of(m.labs.begin(), m.labs.end(),
+                       [&](const LabSpec& lab) { return selected(lab) && lab.language == LabLanguage::cuda; });
+  });
+  if (o.run && needs_gpu && !dev.gpu) {
+    throw UsageError("dev check --run needs an NVIDIA GPU to run CUDA labs, and none was found",
                      "run it on a GPU machine, or drop --run to validate and compile only");
   }
   result.arch = arch_for_gpu(o.arch, dev.gpu ? dev.gpu->compute_cap : "");
@@ -110,10 +181,10 @@ DevCheckResult dev_check(const RunContext& ctx, const DevCheckOptions& o) {
   ctx.workspace.ensure();
   for (const auto& m : modules) {
     for (const auto& lab : m.labs) {
-      if (!o.only.empty() && std::find(o.only.begin(), o.only.end(), lab.id) == o.only.end()) continue;
-      for (bool solution : {true, false}) {
-        DevLabRow row = compile_one(ctx, lab, solution, result.arch, nvcc);
-        if (row.compiled && o.run) run_one(ctx, lab, row, o);
+      if (!selected(lab)) continue;
+      for (RowPlan& plan : plan_rows(ctx, lab)) {
+        DevLabRow row = compile_one(ctx, lab, plan, result.arch, nvcc);
+        if (row.compiled && o.run) run_one(ctx, lab, plan, row, o);
         result.rows.push_back(std::move(row));
       }
     }
@@ -132,14 +203,23 @@ std::string markdown_report(const DevCheckResult& r, const std::string& command_
     for (const auto& p : r.problems) md += "- " + p + "\n";
     md += "\n";
   }
-  md += "## Labs\n\n| lab | variant | compiled | verdict | expected | ok | note |\n|---|---|---|---|---|---|---|\n";
+  md += "## Labs\n\nEvery solution must pass, every starter and known-wrong variant (`wrong:`) must fail a check, and "
+        "every correct-but-slow variant (`slow:`) must grade `out_of_range`.\n\n";
+  md += "| lab | variant | compiled | verdict | expected | ok | note |\n|---|---|---|---|---|---|---|\n";
+  auto cell = [](std::string text) {  // one markdown table cell
+    std::string out;
+    for (char c : text) out += c == '|' ? std::string("\\|") : c == '\n' ? std::string(" ") : std::string(1, c);
+    return out;
+  };
   for (const auto& row : r.rows) {
+    std::string note = row.what.empty() ? row.problem : row.what + (row.problem.empty() ? "" : " → " + row.problem);
     md += fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", row.lab, row.variant, row.compiled ? "yes" : "no",
-                      row.ran ? row.verdict : "(not run)", row.expected, row.ok ? "yes" : "**no**", row.problem);
+                      row.ran ? row.verdict : "(not run)", row.expected, row.ok ? "yes" : "**no**", cell(note));
   }
-  md += "\n";
+  md += "\n## Figures of every solution and slow variant\n\n";
   for (const auto& row : r.rows) {
     if (!row.report || !row.report->ran) continue;
+    if (row.variant != "solution" && row.expected != "out_of_range") continue;
     const RunReport& rep = *row.report;
     md += fmt::format("### {} ({})\n\n", row.lab, row.variant);
     md += fmt::format("Seed {}, parameters:", rep.seed);
@@ -147,7 +227,7 @@ std::string markdown_report(const DevCheckResult& r, const std::string& command_
     md += fmt::format("; {} in {:.2f} s.\n\n", rep.process_summary, rep.wall_s);
     md += "| check | result | detail |\n|---|---|---|\n";
     for (const auto& c : rep.grade.checks) {
-      md += fmt::format("| {} | {} | {} |\n", c.name, c.pass ? "pass" : "FAIL", c.reported ? c.detail : "not reported");
+      md += fmt::format("| {} | {} | {} |\n", c.name, c.pass ? "pass" : "FAIL", cell(c.reported ? c.detail : "not reported"));
     }
     md += "\n| metric | measured | samples / spread | expected here | status | workbook reference |\n|---|---|---|---|---|---|\n";
     for (const auto& m : rep.grade.metrics) {

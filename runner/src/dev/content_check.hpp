@@ -1,7 +1,8 @@
 // `workbook dev check`: prove the content is sound. Validates every manifest, exercise
 // bank and the GPU spec sheets; compiles every starter and solution; with `run` (on a
 // GPU) runs every solution (must pass, figures in range) and every starter (must fail
-// until completed), and renders the figures as a markdown report.
+// until completed), and every manifest variant (known-wrong: must fail; correct-but-slow:
+// must grade out_of_range), and renders the figures as a markdown report.
 #pragma once
 
 #include <optional>
@@ -21,12 +22,14 @@ struct DevCheckOptions {
 
 struct DevLabRow {
   std::string lab;
-  std::string variant;           // "starter" or "solution"
+  std::string variant;           // "starter", "solution", or "wrong:<id>" / "slow:<id>" (a manifest variant)
+  std::string what;              // variants: the mistake
   bool compiled = false;
   std::string diagnostics;
   bool ran = false;
   std::string verdict;           // as run
-  std::string expected;          // "pass" for solutions, "fail" for starters
+  std::string expected;          // "pass" for solutions, "fail" for starters and wrong variants,
+                                 // "out_of_range" for slow variants
   bool ok = false;               // met its expectation (and, for solutions, every range)
   std::string problem;           // what went wrong, when not ok
   std::optional<RunReport> report;

@@ -14,6 +14,7 @@ const char* to_string(Verdict v) {
   switch (v) {
     case Verdict::pass: return "pass";
     case Verdict::fail: return "fail";
+    case Verdict::out_of_range: return "out_of_range";
     case Verdict::compile_error: return "compile_error";
     case Verdict::runtime_error: return "runtime_error";
     case Verdict::timeout: return "timeout";
@@ -228,8 +229,26 @@ Grade grade_run(const LabSpec& lab, const LabResults& results, const RunOutcome&
     g.verdict_reason = "the lab stopped before writing its results (no `end` record)";
   } else {
     bool all_pass = std::all_of(g.checks.begin(), g.checks.end(), [](const CheckGrade& c) { return c.pass; });
-    if (all_pass && outcome.exit_code == 0 && results.end_pass) {
+    auto outside = std::find_if(g.metrics.begin(), g.metrics.end(), [](const MetricGrade& m) {
+      return m.status == RangeStatus::below || m.status == RangeStatus::above;
+    });
+    if (all_pass && outcome.exit_code == 0 && results.end_pass && outside == g.metrics.end()) {
       g.verdict = Verdict::pass;
+    } else if (all_pass && outcome.exit_code == 0 && results.end_pass) {
+      g.verdict = Verdict::out_of_range;
+      const bool below = outside->status == RangeStatus::below;
+      const auto bound = below ? outside->lo : outside->hi;
+      const long others = std::count_if(g.metrics.begin(), g.metrics.end(), [](const MetricGrade& m) {
+        return m.status == RangeStatus::below || m.status == RangeStatus::above;
+      }) - 1;
+      const std::string unit = outside->unit.empty() || outside->unit == "count" ? "" : " " + outside->unit;
+      const bool exact = outside->lo && outside->hi && *outside->lo == *outside->hi;
+      const std::string where = exact ? fmt::format("is not the expected {:.6g}", *outside->lo)
+                                      : fmt::format("is {} the {:.4g}{} this GPU should give", below ? "below" : "above",
+                                                    bound.value_or(0), unit);
+      g.verdict_reason = fmt::format("correct, but {} = {:.6g}{} {}{}{}", outside->name, *outside->value, unit, where,
+                                     others > 0 ? fmt::format(" (and {} more figure{} out of range)", others, others > 1 ? "s" : "") : "",
+                                     outside->note.empty() ? "" : ": " + outside->note);
     } else {
       g.verdict = Verdict::fail;
       auto bad = std::find_if(g.checks.begin(), g.checks.end(), [](const CheckGrade& c) { return !c.pass; });

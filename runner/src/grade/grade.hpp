@@ -12,7 +12,10 @@
 
 namespace workbook {
 
-enum class Verdict { pass, fail, compile_error, runtime_error, timeout };
+// pass: every check passed and every graded figure (a metric with an expected range) is
+// in range. out_of_range: every check passed (the kernel is right), but a graded figure
+// is outside the range this GPU should give (slower, or suspiciously faster).
+enum class Verdict { pass, fail, out_of_range, compile_error, runtime_error, timeout };
 const char* to_string(Verdict v);
 
 struct CheckGrade {

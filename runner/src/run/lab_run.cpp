@@ -8,6 +8,7 @@
 
 #include "build/lab_build.hpp"
 #include "build/toolchain.hpp"
+#include "content/variant.hpp"
 #include "exec/process.hpp"
 #include "run/predictions.hpp"
 #include "util/error.hpp"
@@ -21,6 +22,7 @@ const char* to_string(LabVariant v) {
     case LabVariant::starter: return "starter";
     case LabVariant::solution: return "solution";
     case LabVariant::file: return "file";
+    case LabVariant::variant: return "variant";
   }
   return "?";
 }
@@ -58,6 +60,10 @@ fs::path choose_source(const RunContext& ctx, const LabSpec& lab, const RunReque
         throw UsageError(fmt::format("--file {}: no such file", req.file.string()));
       }
       return fs::absolute(req.file).lexically_normal();
+    }
+    case LabVariant::variant: {
+      const VariantSpec& v = find_variant(lab, req.variant_id);
+      return write_variant_source(lab, v, ctx.catalog.solution_path(lab), ctx.workspace.state_dir() / "variants" / lab.id);
     }
     case LabVariant::starter: break;
   }
@@ -205,6 +211,10 @@ RunReport run_lab(const RunContext& ctx, const RunRequest& req) {
                          "raise the limit with --timeout S if the lab is only slow";
       break;
     case Verdict::fail: report.next_step = "read the failing check's detail above, fix the kernel, and run again"; break;
+    case Verdict::out_of_range:
+      report.next_step = "the result is right but the figure says the design is not yet what the module teaches: "
+                         "read the hint, compare your access pattern with the reading, and run again";
+      break;
     default: break;
   }
   return report;
@@ -230,6 +240,7 @@ int exit_code_for(const RunReport& report) {
   switch (report.grade.verdict) {
     case Verdict::pass: return 0;
     case Verdict::fail: return 1;
+    case Verdict::out_of_range: return static_cast<int>(Exit::out_of_range);
     case Verdict::compile_error: return 3;
     case Verdict::runtime_error:
     case Verdict::timeout: return 4;

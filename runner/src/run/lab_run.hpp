@@ -18,13 +18,14 @@
 
 namespace workbook {
 
-enum class LabVariant { starter, solution, file };
+enum class LabVariant { starter, solution, file, variant };
 const char* to_string(LabVariant v);
 
 struct RunRequest {
   std::string lab;                              // "module14/tiled_gemm"
   LabVariant variant = LabVariant::starter;
   std::filesystem::path file;                   // LabVariant::file
+  std::string variant_id;                       // LabVariant::variant: a manifest variant of the solution
   std::vector<std::string> params;              // -p NAME=VALUE
   std::vector<std::string> predict;             // --predict ID=VALUE
   bool no_predict = false;

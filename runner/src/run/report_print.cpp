@@ -104,8 +104,10 @@ void print_report(const RunReport& r, const Style& s) {
   std::string verdict = !r.built ? "COMPILE ERROR"
                         : !r.ran ? "NOT RUN"
                                  : std::string(to_string(r.grade.verdict));
-  for (auto& c : verdict) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  std::string colored = r.ran && r.grade.verdict == Verdict::pass ? s.green(verdict) : s.red(verdict);
+  for (auto& c : verdict) c = c == '_' ? ' ' : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  std::string colored = r.ran && r.grade.verdict == Verdict::pass           ? s.green(verdict)
+                        : r.ran && r.grade.verdict == Verdict::out_of_range ? s.yellow(verdict)
+                                                                            : s.red(verdict);
   std::string why = !r.ran && r.built ? r.not_run_reason : r.grade.verdict_reason;
   fmt::print("\n{} {}{}\n", s.bold("Verdict:"), colored, why.empty() ? "" : " · " + why);
   if (r.ran) fmt::print("{}\n", s.dim(fmt::format("{}, {:.2f} s, run #{} in the journal", r.process_summary, r.wall_s, r.run_id)));

@@ -16,6 +16,7 @@ enum class Exit : int {
   usage = 2,          // bad command line, bad content, missing prerequisite
   compile_error = 3,  // nvcc rejected the lab
   runtime_error = 4,  // crash, CUDA error or time-out
+  out_of_range = 5,   // every check passed, but a graded figure is outside its expected range
 };
 
 class Error : public std::runtime_error {
