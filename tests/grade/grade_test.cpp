@@ -472,3 +472,42 @@ TEST_CASE("answer_expr over a metric that was not measured cannot be decided", "
   CHECK(p.score == 0);
   CHECK(p.note.find("not measured") != std::string::npos);
 }
+
+// --- the basis of a range: model, measured, workbook ------------------------------------
+
+TEST_CASE("a measured figure for this GPU replaces the model band with a tight one", "[grade][basis]") {
+  MeasuredLab lab;
+  lab.figures["sum_ms"] = {2.0, 0.2};
+  GradeBasis basis{"t4", &lab, "2026-11-30, driver 1, CUDA 13.0, 1500 MHz", true};
+  Grade g = grade_run(make_lab(), results(1000, 2.5), {false, 0, 0}, kDevice, "", kParams, {}, "Tesla T4", basis);
+  const MetricGrade& ms = g.metrics[1];
+  REQUIRE(ms.name == "sum_ms");
+  CHECK(ms.basis == "measured");
+  CHECK(*ms.lo == Approx(2.0 / 1.2));
+  CHECK(*ms.hi == Approx(2.4));
+  CHECK(ms.status == RangeStatus::above);  // 2.5 ms is in the model band (0.5 .. 4000) but not here
+  CHECK(g.verdict == Verdict::out_of_range);
+  CHECK(ms.basis_note.find("measured on this GPU model (2026-11-30") != std::string::npos);
+  // An exact figure keeps its model range.
+  CHECK(g.metrics[0].basis == "model");
+}
+
+TEST_CASE("on the reference GPU at default parameters the workbook's figure, widened, is the range", "[grade][basis]") {
+  GradeBasis basis{"t4", nullptr, "", true};
+  Grade g = grade_run(make_lab(), results(1000, 0.9), {false, 0, 0}, kDevice, "", kParams, {}, "Tesla T4", basis);
+  const MetricGrade& ms = g.metrics[1];  // reference t4: 0.001 .. 1 ms
+  CHECK(ms.basis == "workbook");
+  CHECK(*ms.lo == Approx(0.001 / 1.2));
+  CHECK(*ms.hi == Approx(1.2));
+  CHECK(ms.status == RangeStatus::in_range);
+  CHECK(g.verdict == Verdict::pass);
+
+  basis.default_params = false;  // -p changed a size: the workbook's figure does not apply
+  Grade other = grade_run(make_lab(), results(1000, 0.9), {false, 0, 0}, kDevice, "", kParams, {}, "Tesla T4", basis);
+  CHECK(other.metrics[1].basis == "model");
+  CHECK(other.verdict == Verdict::pass);
+
+  GradeBasis elsewhere{"h200-sxm", nullptr, "", true};  // another GPU: the model band
+  CHECK(grade_run(make_lab(), results(1000, 0.9), {false, 0, 0}, kDevice, "", kParams, {}, "Tesla T4", elsewhere)
+            .metrics[1].basis == "model");
+}

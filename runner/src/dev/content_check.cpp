@@ -10,6 +10,7 @@
 #include "content/exercises.hpp"
 #include "content/variant.hpp"
 #include "device/gpu_specs.hpp"
+#include "device/measured_refs.hpp"
 #include "run/report_print.hpp"
 #include "util/error.hpp"
 
@@ -33,8 +34,39 @@ void validate_content(const Catalog& catalog, std::vector<Module>& modules, std:
     fs::path file = catalog.root() / "exercises" / (module_id(n) + ".yaml");
     if (fs::exists(file)) read_exercises(file, n, "exercises/" + module_id(n) + ".yaml", p);
   }
+  std::vector<GpuSpec> specs;
   try {
-    load_gpu_specs(catalog.root() / "data" / "gpus.yaml");
+    specs = load_gpu_specs(catalog.root() / "data" / "gpus.yaml");
+  } catch (const ContentError& e) {
+    problems.insert(problems.end(), e.problems().begin(), e.problems().end());
+  }
+  // data/measured/*.yaml: a known GPU, known labs, and only graded min/max figures.
+  try {
+    for (const auto& refs : load_measured_refs(catalog.root() / "data")) {
+      const std::string where = "data/measured (gpu " + refs.gpu + ")";
+      if (!std::any_of(specs.begin(), specs.end(), [&](const GpuSpec& s) { return s.id == refs.gpu; }))
+        problems.push_back(fmt::format("{}: gpu: '{}' is not a spec sheet id in data/gpus.yaml", where, refs.gpu));
+      for (const auto& [id, lab] : refs.labs) {
+        const LabSpec* spec = nullptr;
+        for (const auto& m : modules)
+          for (const auto& l : m.labs)
+            if (l.id == id) spec = &l;
+        if (!spec) {
+          problems.push_back(fmt::format("{}: labs.{}: no such lab", where, id));
+          continue;
+        }
+        for (const auto& [name, fig] : lab.figures) {
+          const MetricSpec* ms = nullptr;
+          for (const auto* list : {&spec->metrics, &spec->derived})
+            for (const auto& x : *list)
+              if (x.name == name) ms = &x;
+          if (!ms || !ms->expected || !ms->expected->equals_expr.empty())
+            problems.push_back(fmt::format("{}: labs.{}.figures.{}: not a metric of the lab with a min/max expected range",
+                                           where, id, name));
+          if (!(fig.value > 0)) problems.push_back(fmt::format("{}: labs.{}.figures.{}: must be positive", where, id, name));
+        }
+      }
+    }
   } catch (const ContentError& e) {
     problems.insert(problems.end(), e.problems().begin(), e.problems().end());
   }
@@ -229,7 +261,7 @@ std::string markdown_report(const DevCheckResult& r, const std::string& command_
     for (const auto& c : rep.grade.checks) {
       md += fmt::format("| {} | {} | {} |\n", c.name, c.pass ? "pass" : "FAIL", cell(c.reported ? c.detail : "not reported"));
     }
-    md += "\n| metric | measured | samples / spread | expected here | status | workbook reference |\n|---|---|---|---|---|---|\n";
+    md += "\n| metric | measured | samples / spread | expected here | basis | status | workbook reference |\n|---|---|---|---|---|---|---|\n";
     for (const auto& m : rep.grade.metrics) {
       std::string range = m.lo && m.hi ? fmt::format("{} - {}", format_figure(*m.lo, ""), format_figure(*m.hi, m.unit))
                           : m.lo     ? ">= " + format_figure(*m.lo, m.unit)
@@ -237,8 +269,8 @@ std::string markdown_report(const DevCheckResult& r, const std::string& command_
                                      : "-";
       std::string stats = m.stats && m.stats->samples && m.stats->spread
                               ? fmt::format("{} / {:.2f}%", *m.stats->samples, *m.stats->spread * 100) : "";
-      md += fmt::format("| {} | {} | {} | {} | {} | {} |\n", m.name, m.value ? format_figure(*m.value, m.unit) : "-",
-                        stats, range, to_string(m.status), m.reference);
+      md += fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", m.name, m.value ? format_figure(*m.value, m.unit) : "-",
+                        stats, range, m.status == RangeStatus::no_range ? "" : m.basis, to_string(m.status), m.reference);
     }
     md += "\n";
   }

@@ -86,8 +86,38 @@ void grade_checks(const LabSpec& lab, const LabResults& results, Grade& g) {
   }
 }
 
+// Replaces the model band with a measured or workbook band where one applies.
+void apply_basis(const MetricSpec& spec, const GradeBasis& basis, MetricGrade& m) {
+  if (!spec.expected || !spec.expected->equals_expr.empty() || basis.gpu_id.empty()) return;
+  if (basis.measured) {
+    if (auto it = basis.measured->figures.find(spec.name); it != basis.measured->figures.end()) {
+      const MeasuredFigure& f = it->second;
+      m.lo = f.value / (1 + f.band);
+      m.hi = f.value * (1 + f.band);
+      m.basis = "measured";
+      m.basis_note = fmt::format("within {:g} % of {:.4g}{} measured on this GPU model ({})", f.band * 100, f.value,
+                                 spec.unit.empty() ? "" : " " + spec.unit, basis.measured_label);
+      return;
+    }
+  }
+  if (spec.reference && spec.reference->gpu == basis.gpu_id && basis.default_params) {
+    const Reference& r = *spec.reference;
+    const double k = 1 + kReferenceMargin;
+    if (r.value) {
+      m.lo = *r.value / k;
+      m.hi = *r.value * k;
+    } else {
+      m.lo = r.min ? std::optional<double>(*r.min / k) : std::nullopt;
+      m.hi = r.max ? std::optional<double>(*r.max * k) : std::nullopt;
+    }
+    m.basis = "workbook";
+    m.basis_note = fmt::format("the workbook's figure for this GPU ({}), widened by {:g} %", r.source, kReferenceMargin * 100);
+  }
+}
+
 MetricGrade grade_metric(const MetricSpec& spec, std::optional<double> value, const Figures& scope,
-                         bool scope_ok, const std::string& device_note, const std::string& reference_gpu_name) {
+                         bool scope_ok, const std::string& device_note, const std::string& reference_gpu_name,
+                         const GradeBasis& basis) {
   MetricGrade m;
   m.name = spec.name;
   m.unit = spec.unit;
@@ -103,6 +133,7 @@ MetricGrade grade_metric(const MetricSpec& spec, std::optional<double> value, co
     auto [lo, hi] = evaluate_range(*spec.expected, scope);
     m.lo = lo;
     m.hi = hi;
+    apply_basis(spec, basis, m);
   } catch (const Error& e) {
     m.status = value ? RangeStatus::unknown : RangeStatus::missing;
     m.note = e.what();
@@ -175,7 +206,8 @@ PredictionGrade grade_prediction(const PredictionSpec& spec, const RecordedPredi
 
 Grade grade_run(const LabSpec& lab, const LabResults& results, const RunOutcome& outcome, const Figures& device,
                 const std::string& device_note, const Figures& params,
-                const std::vector<RecordedPrediction>& predictions, const std::string& reference_gpu_name) {
+                const std::vector<RecordedPrediction>& predictions, const std::string& reference_gpu_name,
+                const GradeBasis& basis) {
   Grade g;
   grade_checks(lab, results, g);
 
@@ -192,7 +224,7 @@ Grade grade_run(const LabSpec& lab, const LabResults& results, const RunOutcome&
   for (const auto& spec : lab.metrics) {
     const ReportedMetric* r = results.metric(spec.name);
     auto m = grade_metric(spec, r ? std::optional<double>(r->value) : std::nullopt, scope, scope_ok, device_note,
-                          reference_gpu_name);
+                          reference_gpu_name, basis);
     if (r) m.stats = *r;
     g.metrics.push_back(m);
   }
@@ -205,7 +237,7 @@ Grade grade_run(const LabSpec& lab, const LabResults& results, const RunOutcome&
     } catch (const Error& e) {
       why_missing = e.what();
     }
-    auto m = grade_metric(spec, value, scope, scope_ok, device_note, reference_gpu_name);
+    auto m = grade_metric(spec, value, scope, scope_ok, device_note, reference_gpu_name, basis);
     if (!value) m.note = why_missing;
     g.metrics.push_back(m);
   }

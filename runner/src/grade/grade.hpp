@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "content/manifest.hpp"
+#include "device/measured_refs.hpp"
 #include "grade/expr.hpp"
 #include "grade/results.hpp"
 
@@ -38,8 +39,25 @@ struct MetricGrade {
   RangeStatus status = RangeStatus::no_range;
   std::string note;                  // why a range is unknown, or the hint when outside
   std::string reference;             // "T4: 8-15 ms"
+  std::string basis = "model";       // where lo/hi come from: "model", "measured" or "workbook"
+  std::string basis_note;            // e.g. "measured on this GPU model: 2026-11-30, driver ..."
   std::optional<ReportedMetric> stats;
 };
+
+// What can tighten a graded figure's range beyond the model band: the project's own
+// measurements of this lab on the learner's GPU model, or the workbook's figure when
+// the learner's GPU is the workbook's reference GPU (the T4). Both apply only to
+// min/max ranges (never to exact `equals` figures), and only when the run used the
+// parameters the figures were measured at.
+struct GradeBasis {
+  std::string gpu_id;                     // the local GPU's spec sheet id; empty: none applies
+  const MeasuredLab* measured = nullptr;  // null unless the run's parameters match its params
+  std::string measured_label;             // "2026-11-30, driver ..., CUDA 13.0, 1980 MHz"
+  bool default_params = false;            // the run used every parameter's default (not --quick)
+};
+
+// The relative half-width around a workbook reference figure: its range widened by 20 %.
+inline constexpr double kReferenceMargin = 0.2;
 
 // What the learner answered before the run.
 struct RecordedPrediction {
@@ -87,7 +105,8 @@ std::pair<std::string, int> prediction_band(double factor);
 
 Grade grade_run(const LabSpec& lab, const LabResults& results, const RunOutcome& outcome,
                 const Figures& device, const std::string& device_note, const Figures& params,
-                const std::vector<RecordedPrediction>& predictions, const std::string& reference_gpu_name);
+                const std::vector<RecordedPrediction>& predictions, const std::string& reference_gpu_name,
+                const GradeBasis& basis = {});
 
 // The range [lo, hi] of an expected range in a scope; nullopt ends are open.
 std::pair<std::optional<double>, std::optional<double>> evaluate_range(const ExpectedRange& range, const Figures& scope);

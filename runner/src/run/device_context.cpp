@@ -67,7 +67,9 @@ DeviceContext load_device_context(const Catalog& catalog, const std::optional<st
     }
   } else if (d.gpu) {
     d.spec = match_gpu(d.specs, d.gpu->name);
+    d.spec_is_local = d.spec != nullptr;
   }
+  d.measured_refs = load_measured_refs(catalog.root() / "data");
   if (journal && d.gpu && !gpu_override) d.calibration = latest_calibration(*journal, calibration_key(d.gpu->uuid, d.gpu->name));
   if (d.spec) {
     d.figures = d.spec->figures;

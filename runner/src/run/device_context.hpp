@@ -18,6 +18,7 @@
 #include "content/catalog.hpp"
 #include "device/calibration.hpp"
 #include "device/gpu_specs.hpp"
+#include "device/measured_refs.hpp"
 #include "device/local_gpu.hpp"
 #include "workspace/workspace.hpp"
 
@@ -27,6 +28,7 @@ struct DeviceContext {
   std::optional<LocalGpu> gpu;     // nullopt: no GPU on this machine
   const GpuSpec* spec = nullptr;   // the local GPU's spec sheet, if known
   const GpuSpec* reference = nullptr;  // the workbook's reference GPU (t4)
+  bool spec_is_local = false;      // spec is the sheet of the GPU the lab runs on (not --gpu)
   Figures figures;                 // what expressions see (empty when unknown)
   std::string figures_source;      // "spec sheet 'h200-sxm' in data/gpus.yaml; measured ...: dram_gbps, ..."
   std::optional<Calibration> calibration;  // the local GPU's latest, when one applies
@@ -34,6 +36,7 @@ struct DeviceContext {
   std::set<std::string> nominal;   // figure names holding nominal (not measured) values
   std::string note;                // why figures are missing, when they are
   std::vector<GpuSpec> specs;      // owns the sheets the pointers point into
+  std::vector<MeasuredRefs> measured_refs;  // data/measured/*.yaml
 
   std::string describe() const;    // "NVIDIA H200 (sm_90, spec sheet h200)" or "no GPU found"
 };

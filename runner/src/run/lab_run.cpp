@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
+#include <algorithm>
 #include <random>
 
 #include "build/lab_build.hpp"
@@ -50,6 +51,26 @@ Figures resolve_params(const LabSpec& lab, const RunRequest& req) {
 }
 
 std::string format_param(double v) { return fmt::format("{:.17g}", v); }
+
+// Measured or workbook figures apply on the learner's own GPU model, at the parameters
+// they were taken at.
+GradeBasis grade_basis(const DeviceContext& dev, const LabSpec& lab, const Figures& params, bool quick) {
+  GradeBasis basis;
+  if (!dev.spec || !dev.spec_is_local) return basis;
+  basis.gpu_id = dev.spec->id;
+  basis.default_params = !quick && std::all_of(lab.params.begin(), lab.params.end(), [&](const ParamSpec& p) {
+    auto it = params.find(p.name);
+    return it != params.end() && it->second == p.default_value;
+  });
+  if (const MeasuredLab* m = find_measured(dev.measured_refs, dev.spec->id, lab.id, &basis.measured_label)) {
+    const bool same = !quick && std::all_of(m->params.begin(), m->params.end(), [&](const auto& kv) {
+      auto it = params.find(kv.first);
+      return it != params.end() && it->second == kv.second;
+    });
+    if (same) basis.measured = m;
+  }
+  return basis;
+}
 
 fs::path choose_source(const RunContext& ctx, const LabSpec& lab, const RunRequest& req) {
   switch (req.variant) {
@@ -192,7 +213,7 @@ RunReport run_lab(const RunContext& ctx, const RunRequest& req) {
   // 4. Grade and record.
   RunOutcome outcome{pr.timed_out, pr.signal == 0 ? pr.exit_code : -1, pr.signal};
   report.grade = grade_run(lab, results, outcome, dev.figures, dev.note, scope_params, predictions,
-                           dev.reference ? dev.reference->name : "T4");
+                           dev.reference ? dev.reference->name : "T4", grade_basis(dev, lab, report.params, req.quick));
   if (pr.interrupted) {
     report.grade.verdict = Verdict::runtime_error;
     report.grade.verdict_reason = "interrupted (Ctrl-C)";

@@ -60,6 +60,7 @@ void print_metrics(const RunReport& r, const Style& s) {
     fmt::print("  {:<16} {:>14}  {:<24} {:<14} {}{}\n", m.name, value, range_text(m), status_text(m, s),
                s.dim(m.reference), s.dim(spread));
     if (!m.note.empty() && m.status != RangeStatus::in_range) fmt::print("      {}\n", s.dim(m.note));
+    if (m.basis != "model" && m.status != RangeStatus::no_range) fmt::print("      {}\n", s.dim("range: " + m.basis_note));
   }
 }
 
@@ -142,7 +143,7 @@ json report_json(const RunReport& r) {
     json mj = {{"name", m.name}, {"unit", m.unit}, {"derived", m.derived},
                {"value", m.value ? json(*m.value) : json()}, {"expected_min", m.lo ? json(*m.lo) : json()},
                {"expected_max", m.hi ? json(*m.hi) : json()}, {"status", to_string(m.status)},
-               {"note", m.note}, {"reference", m.reference}};
+               {"note", m.note}, {"reference", m.reference}, {"basis", m.basis}, {"basis_note", m.basis_note}};
     if (m.stats && m.stats->samples) {
       mj["samples"] = *m.stats->samples;
       mj["min"] = m.stats->min ? json(*m.stats->min) : json();

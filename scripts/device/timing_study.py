@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""Compares the harness's kernel timings with Nsight Compute's (issue 9, part 0).
+
+Reads what scripts/device/timing_study.sh left in a folder:
+  <lab>.run<k>.jsonl      the lab's results file, k = 1..RUNS (the default timing method)
+  <lab>.single.jsonl      one run with WB_TIMING=single (warm samples as single launches)
+  <lab>.ncu.csv           ncu --csv --page raw --metrics gpu__time_duration.sum
+  wall.txt                "name seconds" lines: bare binary vs `workbook run` wall times
+and writes a markdown report on stdout.
+
+Matching: ncu profiles every launch in order. Consecutive launches of one kernel with
+the same grid and block form a run; runs of at least 8 launches are timing loops
+(correctness launches come alone), and the n-th timing run of a kernel belongs to the
+n-th timed metric the table below gives for it. The ncu figure is the median of the
+run's launches after the first three (the warm-up).
+"""
+import csv
+import io
+import json
+import statistics
+import sys
+from pathlib import Path
+
+# lab file stem -> [(metric, kernel base name, scale to microseconds)]
+STUDY = {
+    "vecadd_roofline": [("kernel_us", "vecadd", 1.0)],
+    "tiled_gemm": [("naive_ms", "matmul_naive", 1e3), ("tiled_ms", "matmul_tiled", 1e3)],
+    "matvec": [("row_ms", "matvec_row", 1e3), ("warp_ms", "matvec_warp", 1e3), ("cublas_ms", "gemv", 1e3)],
+    "coalescing": [("row_ms", "copy_row_wise", 1e3), ("col_ms", "copy_col_wise", 1e3)],
+}
+
+
+def metrics(path):
+    out = {}
+    if not path.exists():
+        return out
+    for line in path.read_text(errors="replace").splitlines():
+        try:
+            rec = json.loads(line)
+        except ValueError:
+            continue
+        if rec.get("type") == "metric":
+            out[rec["name"]] = rec
+    return out
+
+
+def ncu_runs(path):
+    """[(kernel, config, [durations in us])] in launch order."""
+    if not path.exists():
+        return []
+    text = path.read_text(errors="replace")
+    start = text.find('"ID"')
+    if start < 0:
+        return []
+    rows = list(csv.DictReader(io.StringIO(text[start:])))
+    runs = []
+    for row in rows[1:]:  # rows[0] holds the units
+        name = row.get("Kernel Name", "")
+        value = row.get("gpu__time_duration.sum", "").replace(",", "")
+        try:
+            ns = float(value)
+        except ValueError:
+            continue
+        config = (row.get("Grid Size", ""), row.get("Block Size", ""))
+        if runs and runs[-1][0] == name and runs[-1][1] == config:
+            runs[-1][2].append(ns / 1e3)
+        else:
+            runs.append((name, config, [ns / 1e3]))
+    return runs
+
+
+def main(folder):
+    folder = Path(folder)
+    print("| lab | metric | kernel | harness median (us) | run-to-run spread | ncu median (us) | harness vs ncu | single-launch samples (us) | single vs ncu |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    worst = 0.0
+    for lab, rows in STUDY.items():
+        runs = sorted(folder.glob(f"{lab}.run*.jsonl"))
+        per_run = [metrics(p) for p in runs]
+        single = metrics(folder / f"{lab}.single.jsonl")
+        timing_runs = [r for r in ncu_runs(folder / f"{lab}.ncu.csv") if len(r[2]) >= 8]
+        seen = {}
+        for metric, kernel, scale in rows:
+            values = [m[metric]["value"] * scale for m in per_run if metric in m]
+            k = seen.get(kernel, 0)
+            matching = [r for r in timing_runs if kernel in r[0]]
+            seen[kernel] = k + 1
+            ncu = statistics.median(matching[k][2][3:] or matching[k][2]) if k < len(matching) else None
+            if not values:
+                print(f"| {lab} | {metric} | {kernel} | not reported | | {ncu or '-'} | | | |")
+                continue
+            med = statistics.median(values)
+            spread = (max(values) - min(values)) / med * 100 if med else 0
+            one = single[metric]["value"] * scale if metric in single else None
+            diff = (med / ncu - 1) * 100 if ncu else None
+            if diff is not None:
+                worst = max(worst, abs(diff))
+            cells = [lab, metric, kernel, f"{med:.2f}", f"{spread:.2f} % ({len(values)} runs)",
+                     f"{ncu:.2f}" if ncu else "-", f"{diff:+.1f} %" if diff is not None else "-",
+                     f"{one:.2f}" if one else "-", f"{(one / ncu - 1) * 100:+.1f} %" if one and ncu else "-"]
+            print("| " + " | ".join(cells) + " |")
+    print(f"\nLargest harness-vs-ncu difference: {worst:.1f} %.")
+    wall = folder / "wall.txt"
+    if wall.exists():
+        times = {}
+        for line in wall.read_text().splitlines():
+            parts = line.split()
+            if len(parts) == 2:
+                times.setdefault(parts[0], []).append(float(parts[1]))
+        if "bare" in times and "runner" in times:
+            b, r = statistics.median(times["bare"]), statistics.median(times["runner"])
+            print(f"\nWall time, module14/tiled_gemm solution: bare binary {b:.3f} s, warm `workbook run --no-predict` "
+                  f"{r:.3f} s (medians of {len(times['bare'])} and {len(times['runner'])}): {r / b:.3f}x.")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1] if len(sys.argv) > 1 else ".")

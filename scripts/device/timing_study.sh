@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Runs on the lent GPU machine (issue 9, part 0): the harness's kernel timings against
+# Nsight Compute's gpu__time_duration for the same binaries, run-to-run spread of the
+# reported medians, and the runner's wall-time overhead. Writes $OUT/timing.md (the
+# table for docs/validation/timing.md) and keeps the raw files in $OUT/timing/.
+#   usage: scripts/device/timing_study.sh [RUNS]     (RUNS runs per lab, default 5)
+set -u
+OUT=${OUT:-/tmp/wb-out}
+RUNS=${1:-5}
+export PATH=/usr/local/cuda/bin:$PATH NO_COLOR=1
+W=${WORKBOOK_BIN:-$PWD/.carry/bin/workbook}
+dir=/tmp/wb-timing; rm -rf "$dir"; mkdir -p "$dir" "$OUT"
+labs=(module04/vecadd_roofline module14/tiled_gemm module15/matvec module12/coalescing)
+libs() { [ "$1" = module15/matvec ] && echo -lcublas; }
+
+# Build the solutions by hand, in parallel (the same nvcc line a learner uses).
+for lab in "${labs[@]}"; do
+  nvcc -O3 -arch=sm_90 -I labs/common "solutions/$lab.cu" -o "$dir/${lab#*/}" $(libs "$lab") &
+done
+wait
+
+for lab in "${labs[@]}"; do
+  b=${lab#*/}
+  for k in $(seq 1 "$RUNS"); do
+    WORKBOOK_RESULTS=$dir/$b.run$k.jsonl "$dir/$b" seed=$k >/dev/null 2>&1 || echo "$b run $k rc=$?"
+  done
+  WB_TIMING=single WORKBOOK_RESULTS=$dir/$b.single.jsonl "$dir/$b" seed=1 >/dev/null 2>&1 || echo "$b single rc=$?"
+  # ncu flushes the caches before every profiled launch (--cache-control all, its default).
+  ncu --csv --page raw --clock-control none --print-kernel-base function --metrics gpu__time_duration.sum \
+    -k 'regex:^(vecadd|matmul_naive|matmul_tiled|matvec_row|matvec_warp|copy_row_wise|copy_col_wise|.*gemv.*)$' \
+    -c 600 "$dir/$b" seed=1 >"$dir/$b.ncu.csv" 2>"$dir/$b.ncu.err" || echo "$b ncu rc=$?"
+done
+
+# Wall time: the bare binary vs a warm `workbook run --no-predict` of the same solution.
+if [ -x "$W" ]; then
+  "$W" run module14/tiled_gemm --solution --no-predict --json >/dev/null 2>&1  # builds and caches
+  python3 - "$dir/tiled_gemm" "$W" >"$dir/wall.txt" <<'PY'
+import subprocess, sys, time
+bare, runner = sys.argv[1], sys.argv[2]
+for _ in range(3):
+    for name, cmd in (("bare", [bare]), ("runner", [runner, "run", "module14/tiled_gemm", "--solution", "--no-predict"])):
+        t = time.perf_counter(); subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        print(name, time.perf_counter() - t)
+PY
+fi
+python3 scripts/device/timing_study.py "$dir" >"$OUT/timing.md"
+cat "$OUT/timing.md"
+tar czf "$OUT/timing_raw.tgz" -C "$dir" .
