@@ -12,7 +12,10 @@ offload always has, and times each one on its own with CUDA events:
   d2h     cudaMemcpyAsync of the result, device -> host
 
 The result of the whole round trip is checked against a CPU reference (Horner in
-double) on a fresh random image in [0, 1].
+double) on a fresh random image in [0, 1]. The kernel is also checked on its own on an
+odd-sized image (1001 x 999 = 999999 pixels, which no block size divides), so that a
+grid that rounds down leaves pixels unwritten (NaN) and a missing or off-by-one bounds
+guard writes past the end of the output, where canary bands (wb::alloc_output) see it.
 
 Build and run by hand:
   nvcc -O3 -arch=native -I labs/common labs/module01/copy_vs_compute.cu -o copy_vs_compute && ./copy_vs_compute
@@ -61,7 +64,7 @@ __global__ void tone_curve(const float* in, float* out, size_t n) {
   float acc = c_coef[0];
 #pragma unroll
   for (int k = 1; k <= DEGREE; ++k) acc = fmaf(acc, x, c_coef[k]);
-  out[i] = acc;
+  out[i] = acc;  // one store per pixel
 }
 
 // ----------------------------------------------------------------------------
@@ -81,7 +84,7 @@ void launch_tone_curve(const float* d_in, float* d_out, size_t n) {
 // through a pinned bounce buffer by the driver.
 float* host_alloc(size_t bytes, bool pinned) {
   void* p = nullptr;
-  if (pinned) {
+  if (pinned) {  // page-locked: the copy engine reads it directly
     WB_CHECK(cudaMallocHost(&p, bytes));
   } else {
     p = std::malloc(bytes);
@@ -91,8 +94,37 @@ float* host_alloc(size_t bytes, bool pinned) {
 }
 
 void host_free(float* p, bool pinned) {
-  if (pinned) WB_CHECK(cudaFreeHost(p));
+  if (pinned) WB_CHECK(cudaFreeHost(p));  // pinned buffers go back to the driver
   else std::free(p);
+}
+
+// The odd-sized correctness image: 1001 x 999 = 999999 pixels, a multiple of no block
+// size, so the last block sticks out past the end of the data.
+constexpr long long kOddWidth = 1001, kOddHeight = 999;
+
+// Runs the kernel alone on a fresh odd-sized image and checks the values and the
+// canary bands around the output. True when both pass.
+bool check_odd_size(const float* coef) {
+  const size_t n = static_cast<size_t>(kOddWidth) * kOddHeight;
+  std::vector<float> in(n), out(n);
+  wb::fill_uniform(in.data(), n, 0.0f, 1.0f, 2);
+  std::vector<double> ref(n);
+  tone_curve_cpu(in.data(), ref.data(), n, coef);
+  float* d_in = nullptr;
+  // A spare block's worth of input past the end, so a kernel without its guard reads
+  // junk instead of faulting; the canary check then names the mistake.
+  WB_CHECK(cudaMalloc(&d_in, (n + 1024) * sizeof(float)));
+  WB_CHECK(cudaMemset(d_in, 0, (n + 1024) * sizeof(float)));
+  WB_CHECK(cudaMemcpy(d_in, in.data(), n * sizeof(float), cudaMemcpyHostToDevice));
+  float* d_out = wb::alloc_output<float>(n);
+  launch_tone_curve(d_in, d_out, n);
+  WB_CHECK_LAUNCH();
+  WB_CHECK(cudaMemcpy(out.data(), d_out, n * sizeof(float), cudaMemcpyDeviceToHost));
+  const bool values_ok = wb::compare("filter_odd_ok", out.data(), ref.data(), n, 1e-4, 1e-4, kOddWidth);
+  const bool bounds_ok = wb::check_bounds("filter_odd_bounds", d_out);
+  WB_CHECK(cudaFree(d_in));
+  wb::free_output(d_out);
+  return values_ok && bounds_ok;
 }
 
 int main(int argc, char** argv) {
@@ -121,13 +153,13 @@ int main(int argc, char** argv) {
   std::vector<double> ref(n);
   tone_curve_cpu(h_in, ref.data(), n, coef);
 
-  float *d_in = nullptr, *d_out = nullptr;
-  WB_CHECK(cudaMalloc(&d_in, bytes));
-  WB_CHECK(cudaMalloc(&d_out, bytes));
+  float* d_in = nullptr;
+  WB_CHECK(cudaMalloc(&d_in, bytes + 1024 * sizeof(float)));  // spare block: see check_odd_size
+  WB_CHECK(cudaMemset(d_in, 0, bytes + 1024 * sizeof(float)));
+  float* d_out = wb::alloc_output<float>(n);  // poisoned (NaN), between canary bands
 
   // Correctness: the whole round trip, with the device output poisoned (NaN) and the
   // host output filled with NaN too, so an element nobody wrote cannot pass.
-  wb::poison(d_out, bytes);
   for (size_t i = 0; i < n; ++i) h_out[i] = NAN;
   WB_CHECK(cudaMemcpy(d_in, h_in, bytes, cudaMemcpyHostToDevice));
   launch_tone_curve(d_in, d_out, n);
@@ -136,14 +168,20 @@ int main(int argc, char** argv) {
   // |p(x)| < 5 and each of the 50 float32 steps rounds by half an ulp of a value below 5:
   // the error stays near 50 * 0.5 * 5 * 6e-8 = 8e-6 in the worst case; atol = 1e-4 is
   // ten times that, and a wrong recurrence is off by O(0.1).
-  const bool ok = wb::compare("filter_ok", h_out, ref.data(), n, 1e-4, 1e-4, static_cast<size_t>(width));
+  const bool round_trip_ok = wb::compare("filter_ok", h_out, ref.data(), n, 1e-4, 1e-4, static_cast<size_t>(width));
+  const bool bounds_ok = wb::check_bounds("filter_bounds", d_out);
+  const bool odd_ok = check_odd_size(coef);
+  const bool ok = round_trip_ok && bounds_ok && odd_ok;
 
   // Timing: each stage on its own, CUDA events around it, warm-up and median (see
   // wb::time_kernel). Copies do not touch the L2 in a way that matters, so no flush for
   // them; the kernel's input (33 MB) could sit in a large L2, so it is flushed first.
+  // A pageable copy makes the host wait for the GPU (it stages the data through a
+  // pinned buffer), so it cannot be queued behind time_kernel's hold kernel.
   wb::TimingOptions copy_opt;
   copy_opt.flush_l2 = false;
   copy_opt.max_time_s = 0.5;
+  copy_opt.hold = pinned;
   const wb::Stats h2d = wb::time_kernel([&] { WB_CHECK(cudaMemcpyAsync(d_in, h_in, bytes, cudaMemcpyHostToDevice)); }, copy_opt);
   wb::metric("h2d_ms", h2d, "ms");
   wb::metric("h2d_gbps", bytes / (h2d.median * 1e6), "GB/s");
@@ -155,7 +193,7 @@ int main(int argc, char** argv) {
     wb::metric("kernel_gflops", static_cast<double>(FLOPS_PER_PIXEL) * n / (k.median * 1e6), "GFLOP/s");
     kernel_median = k.median;
   } else {
-    std::printf("the kernel failed its check: not timed\n");
+    std::printf("the kernel failed a check: not timed\n");
   }
 
   const wb::Stats d2h = wb::time_kernel([&] { WB_CHECK(cudaMemcpyAsync(h_out, d_out, bytes, cudaMemcpyDeviceToHost)); }, copy_opt);
@@ -167,7 +205,7 @@ int main(int argc, char** argv) {
                 h2d.median + d2h.median, kernel_median, (h2d.median + d2h.median) / kernel_median);
 
   WB_CHECK(cudaFree(d_in));
-  WB_CHECK(cudaFree(d_out));
+  wb::free_output(d_out);
   host_free(h_in, pinned);
   host_free(h_out, pinned);
   return wb::finish();

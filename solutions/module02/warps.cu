@@ -6,13 +6,22 @@ warp it belongs to and which lane of that warp it is, prints one line with devic
 printf, and also writes (thread, warp, lane) into a device buffer at the position an
 atomic counter hands out.
 
-The lab reads both back:
-  - the device buffer, to check that every thread reported exactly once with the right
-    warp and lane numbers;
-  - the printed lines themselves: stdout is redirected into a temporary file while the
-    kernel runs and its printf buffer is flushed, then the lines are parsed and echoed.
-    From their order the lab reports whether each warp's lines stayed together, whether
-    the lanes of each warp came out in order, and whether the warps came out in order.
+What CUDA guarantees, and what the lab therefore checks:
+  - every thread runs once: the buffer holds exactly one record per thread, with
+    warp = thread / 32 and lane = thread % 32, and nothing is written outside it (the
+    buffer sits between canary bands, wb::alloc_output);
+  - every printf call reaches the output once: the set of printed lines is exactly one
+    line per thread, with the right warp and lane numbers (so warp w printed as many
+    lines as it has active lanes).
+What CUDA does not guarantee is the ORDER of the lines, between warps or even inside a
+warp. The lab reports what order this run happened to show (warps kept together, lanes
+in order, warps in order) as observations, never as checks.
+
+The same is then done with a block of 100 threads (ODD_THREADS), a size that is not a
+multiple of 32: four warps, the last with 4 working lanes and 28 idle ones.
+
+The printed lines are read back by redirecting stdout into a temporary file while the
+kernel runs and its printf buffer is flushed (at the synchronization).
 
 Build and run by hand (POSIX: uses dup/dup2 to capture stdout):
   nvcc -O3 -arch=native -I labs/common labs/module02/warps.cu -o warps && ./warps
@@ -23,6 +32,7 @@ random inputs), quick=1 (same size).
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -36,6 +46,10 @@ random inputs), quick=1 (same size).
 struct Entry {
   int thread, warp, lane;
 };
+
+// The second block size: not a multiple of 32 (the Module 2 exercise's block of 100).
+constexpr int kOddThreads = 100;
+constexpr int kWarpSize = 32;
 
 // ----------------------------------------------------------------------------
 // GPU kernel
@@ -78,55 +92,8 @@ std::string capture_stdout(F&& body) {
   return text;
 }
 
-// ----------------------------------------------------------------------------
-// main
-
-int main(int argc, char** argv) {
-  wb::init_cuda(argc, argv, "module02/warps");
-  const long long threads_param = wb::param("THREADS", 96);
-  wb::params_done();
-  if (threads_param < 1 || threads_param > 1024) wb::bad_argument("THREADS must be between 1 and 1024");
-  const int threads = static_cast<int>(threads_param);
-  const int warp_size = 32;
-  const int warps = (threads + warp_size - 1) / warp_size;
-
-  Entry* d_entries = nullptr;
-  unsigned* d_next = nullptr;
-  WB_CHECK(cudaMalloc(&d_entries, threads * sizeof(Entry)));
-  WB_CHECK(cudaMalloc(&d_next, sizeof(unsigned)));
-  wb::poison(d_entries, threads * sizeof(Entry));  // every field reads -1 until written
-  WB_CHECK(cudaMemset(d_next, 0, sizeof(unsigned)));
-
-  cudaError_t launch_err = cudaSuccess, sync_err = cudaSuccess;
-  const std::string printed = capture_stdout([&] {
-    who_am_i<<<1, threads>>>(d_entries, d_next);
-    launch_err = cudaGetLastError();
-    sync_err = cudaDeviceSynchronize();  // flushes the device printf buffer
-  });
-  WB_CHECK(launch_err);
-  WB_CHECK(sync_err);
-  std::fputs(printed.c_str(), stdout);  // show the learner what the kernel printed
-
-  // ---- the device records: every thread once, right numbers
-  std::vector<Entry> entries(threads);
-  unsigned counted = 0;
-  WB_CHECK(cudaMemcpy(entries.data(), d_entries, threads * sizeof(Entry), cudaMemcpyDeviceToHost));
-  WB_CHECK(cudaMemcpy(&counted, d_next, sizeof counted, cudaMemcpyDeviceToHost));
-  std::vector<int> seen(threads, 0);
-  int wrong_numbers = 0;
-  for (const Entry& e : entries) {
-    if (e.thread < 0 || e.thread >= threads) continue;  // unwritten (-1) or garbage
-    ++seen[e.thread];
-    if (e.warp != e.thread / warp_size || e.lane != e.thread % warp_size) ++wrong_numbers;
-  }
-  int once = 0;
-  for (int s : seen) once += s == 1;
-  wb::check("each_thread_once", once == threads && counted == static_cast<unsigned>(threads), once, threads,
-            "threads with exactly one record; the atomic counter reached " + std::to_string(counted));
-  wb::check("warp_lane_correct", once == threads && wrong_numbers == 0, wrong_numbers, 0,
-            "records whose warp is not thread/32 or whose lane is not thread%32");
-
-  // ---- the printed lines, in the order they came out
+// The WHO_LINE lines of a captured text, in the order they came out.
+std::vector<Entry> parse_lines(const std::string& printed) {
   std::vector<Entry> lines;
   size_t pos = 0;
   while (pos < printed.size()) {
@@ -138,27 +105,106 @@ int main(int argc, char** argv) {
       lines.push_back(e);
     pos = end + 1;
   }
+  return lines;
+}
+
+// ----------------------------------------------------------------------------
+// One launch of one block, and the checks on what it guarantees
+
+struct BlockRun {
+  std::vector<Entry> lines;  // printed, in output order
+  int threads_printed = 0;   // threads whose line was found exactly once
+  int warps_recorded = 0;    // distinct warp numbers among correct records
+};
+
+// Launches who_am_i with one block of `threads` threads and records the checks
+// <prefix>each_thread_once, <prefix>warp_lane_correct, <prefix>lines_printed and
+// <prefix>entries_bounds. With echo, the captured lines are shown as they came out.
+BlockRun run_block(int threads, const std::string& prefix, bool echo) {
+  Entry* d_entries = wb::alloc_output<Entry>(threads);  // every field reads -1 until written
+  unsigned* d_next = nullptr;
+  WB_CHECK(cudaMalloc(&d_next, sizeof(unsigned)));
+  WB_CHECK(cudaMemset(d_next, 0, sizeof(unsigned)));
+
+  cudaError_t launch_err = cudaSuccess, sync_err = cudaSuccess;
+  const std::string printed = capture_stdout([&] {
+    who_am_i<<<1, threads>>>(d_entries, d_next);
+    launch_err = cudaGetLastError();
+    sync_err = cudaDeviceSynchronize();  // flushes the device printf buffer
+  });
+  WB_CHECK(launch_err);
+  WB_CHECK(sync_err);
+  if (echo) std::fputs(printed.c_str(), stdout);  // show the learner what the kernel printed
+
+  // ---- the device records: every thread once, right numbers, nothing outside the buffer
+  std::vector<Entry> entries(threads);
+  unsigned counted = 0;
+  WB_CHECK(cudaMemcpy(entries.data(), d_entries, threads * sizeof(Entry), cudaMemcpyDeviceToHost));
+  WB_CHECK(cudaMemcpy(&counted, d_next, sizeof counted, cudaMemcpyDeviceToHost));
+  std::vector<int> seen(threads, 0);
+  std::vector<char> warp_seen((threads + kWarpSize - 1) / kWarpSize, 0);
+  int wrong_numbers = 0;
+  for (const Entry& e : entries) {
+    if (e.thread < 0 || e.thread >= threads) continue;  // unwritten (-1) or garbage
+    ++seen[e.thread];
+    if (e.warp != e.thread / kWarpSize || e.lane != e.thread % kWarpSize) ++wrong_numbers;
+    else warp_seen[e.warp] = 1;
+  }
+  int once = 0;
+  for (int s : seen) once += s == 1;
+  const std::string n = std::to_string(threads);
+  wb::check((prefix + "each_thread_once").c_str(), once == threads && counted == static_cast<unsigned>(threads), once,
+            threads, "of " + n + " threads, those with exactly one record; the atomic counter reached " +
+                         std::to_string(counted));
+  wb::check((prefix + "warp_lane_correct").c_str(), once == threads && wrong_numbers == 0, wrong_numbers, 0,
+            "records whose warp is not thread/32 or whose lane is not thread%32");
+  wb::check_bounds((prefix + "entries_bounds").c_str(), d_entries);
+
+  // ---- the printed lines as a set: one per thread, right numbers (order not checked)
+  BlockRun run;
+  run.lines = parse_lines(printed);
   std::vector<int> printed_seen(threads, 0);
   int printed_wrong = 0;
-  for (const Entry& e : lines) {
+  for (const Entry& e : run.lines) {
     if (e.thread < 0 || e.thread >= threads) {
       ++printed_wrong;
       continue;
     }
     ++printed_seen[e.thread];
-    if (e.warp != e.thread / warp_size || e.lane != e.thread % warp_size) ++printed_wrong;
+    if (e.warp != e.thread / kWarpSize || e.lane != e.thread % kWarpSize) ++printed_wrong;
   }
-  int printed_once = 0;
-  for (int s : printed_seen) printed_once += s == 1;
-  wb::check("lines_printed", printed_once == threads && printed_wrong == 0 && lines.size() == static_cast<size_t>(threads),
-            printed_once, threads, std::to_string(lines.size()) + " lines parsed, " + std::to_string(printed_wrong) +
-                                      " with a wrong thread, warp or lane number");
+  for (int s : printed_seen) run.threads_printed += s == 1;
+  wb::check((prefix + "lines_printed").c_str(),
+            run.threads_printed == threads && printed_wrong == 0 && run.lines.size() == static_cast<size_t>(threads),
+            run.threads_printed, threads,
+            std::to_string(run.lines.size()) + " lines parsed for " + n + " threads, " + std::to_string(printed_wrong) +
+                " with a wrong thread, warp or lane number");
+  run.warps_recorded = static_cast<int>(std::count(warp_seen.begin(), warp_seen.end(), 1));
 
-  // Order of the printed lines: runs of one warp, lane order inside each warp, warp order.
+  wb::free_output(d_entries);
+  WB_CHECK(cudaFree(d_next));
+  return run;
+}
+
+// ----------------------------------------------------------------------------
+// main
+
+int main(int argc, char** argv) {
+  wb::init_cuda(argc, argv, "module02/warps");
+  const long long threads_param = wb::param("THREADS", 96);
+  wb::params_done();
+  if (threads_param < 1 || threads_param > 1024) wb::bad_argument("THREADS must be between 1 and 1024");
+  const int threads = static_cast<int>(threads_param);
+  const int warps = (threads + kWarpSize - 1) / kWarpSize;
+
+  const BlockRun run = run_block(threads, "", true);
+
+  // Observations, not checks: the order the lines came out in this run. Runs of one
+  // warp, lane order inside each warp, warp order.
   std::vector<int> runs(warps, 0), last_lane(warps, -1), lanes_ok(warps, 1);
   std::vector<int> warp_order;  // warps in the order their first line appeared
   int prev_warp = -1;
-  for (const Entry& e : lines) {
+  for (const Entry& e : run.lines) {
     if (e.warp < 0 || e.warp >= warps) continue;
     if (e.warp != prev_warp) {
       if (runs[e.warp] == 0) warp_order.push_back(e.warp);
@@ -179,14 +225,19 @@ int main(int argc, char** argv) {
   std::string order_text;
   for (int w : warp_order) order_text += (order_text.empty() ? "" : ", ") + std::to_string(w);
   std::printf("warps in the order their lines appeared: %s\n", order_text.c_str());
-  wb::metric("threads_reported", printed_once, "count");
+  wb::metric("threads_reported", run.threads_printed, "count");
   wb::metric("warps_seen", static_cast<double>(warp_order.size()), "count");
   wb::metric("warps_grouped", grouped, "count");
   wb::metric("lanes_in_order", lanes_in_order, "count");
   wb::metric("warps_in_order", warps_in_order ? 1 : 0, "bool");
   wb::metric("first_warp", warp_order.empty() ? -1 : warp_order.front(), "count");
 
-  WB_CHECK(cudaFree(d_entries));
-  WB_CHECK(cudaFree(d_next));
+  // The same kernel with a block that is not a multiple of 32; its lines are checked
+  // but not shown.
+  std::printf("now one block of %d threads (lines captured, not shown)\n", kOddThreads);
+  const BlockRun odd = run_block(kOddThreads, "odd_", false);
+  wb::metric("odd_warps", odd.warps_recorded, "count");
+  wb::metric("odd_idle_lanes", odd.warps_recorded * kWarpSize - odd.threads_printed, "count");
+
   return wb::finish();
 }

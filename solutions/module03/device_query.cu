@@ -1,11 +1,12 @@
 /*
 Module 3 lab: device query and derived peaks. SOLUTION.
 
-Part 1 reads the Module 3 fields of the device: name, compute capability, SM count, warp
-size, threads per block and per SM, registers and shared memory per SM, L2 size, global
-memory (cudaGetDeviceProperties for the name and memory size, cudaDeviceGetAttribute for
-the rest: CUDA 13 removed the clock fields from cudaDeviceProp), plus the SM clock, the
-memory clock and the memory bus width.
+Part 1 (query_device) reads the Module 3 fields of the device from
+cudaGetDeviceProperties: name, compute capability, SM count, warp size, threads per
+block and per SM, registers and shared memory per SM, L2 size, global memory. The lab
+cross-checks every field against cudaDeviceGetAttribute, a second way to ask the driver
+the same thing, and reads the SM clock, the memory clock and the memory bus width
+through it (CUDA 13 removed the clock fields from cudaDeviceProp).
 
 Part 2 derives three figures from them (derive_peaks):
   peak FP32     = 2 FLOPs per FMA x SMs x FP32 cores per SM x SM clock
@@ -50,7 +51,42 @@ int fp32_cores_per_sm(int major, int minor) {
 }
 
 // ----------------------------------------------------------------------------
-// The derivations
+// Part 1: the query
+
+// The Module 3 fields, in the units cudaDeviceProp gives them.
+struct DeviceFacts {
+  std::string name;
+  int major = 0, minor = 0;   // compute capability
+  int sms = 0;                // multiprocessors
+  int warp_size = 0;          // threads per warp
+  int threads_per_block = 0;  // most threads one block may have
+  int threads_per_sm = 0;     // most threads resident on one SM
+  int regs_per_sm = 0;        // 32-bit registers per SM
+  size_t shared_per_sm = 0;   // bytes of shared memory per SM
+  size_t l2_bytes = 0;        // bytes of L2 cache
+  size_t global_bytes = 0;    // bytes of global memory
+};
+
+DeviceFacts query_device(int dev) {
+  cudaDeviceProp p;
+  WB_CHECK(cudaGetDeviceProperties(&p, dev));
+  DeviceFacts f;
+  f.name = p.name;
+  f.major = p.major;
+  f.minor = p.minor;
+  f.sms = p.multiProcessorCount;
+  f.warp_size = p.warpSize;
+  f.threads_per_block = p.maxThreadsPerBlock;
+  f.threads_per_sm = p.maxThreadsPerMultiProcessor;
+  f.regs_per_sm = p.regsPerMultiprocessor;
+  f.shared_per_sm = p.sharedMemPerMultiprocessor;
+  f.l2_bytes = static_cast<size_t>(p.l2CacheSize);
+  f.global_bytes = p.totalGlobalMem;
+  return f;
+}
+
+// ----------------------------------------------------------------------------
+// Part 2: the derivations
 
 struct Peaks {
   double fp32_flops = 0;      // FLOP/s
@@ -71,7 +107,7 @@ Peaks derive_peaks(int sms, int cores_per_sm, double sm_clock_khz, double mem_cl
 }
 
 // ----------------------------------------------------------------------------
-// Measuring kernels (complete; they check the derivation, they are not the exercise)
+// Part 3: measuring kernels (complete; they check the derivation, they are not the exercise)
 
 constexpr int kChains = 8;  // independent FMA chains per thread, to hide FMA latency
 
@@ -116,55 +152,83 @@ int main(int argc, char** argv) {
   if (iters < 1 || iters > (1 << 24)) wb::bad_argument("ITERS must be between 1 and 2^24");
   if (copy_mb < 1 || copy_mb > 8192) wb::bad_argument("COPY_MB must be between 1 and 8192");
 
-  // ---- Part 1: the query
+  // ---- Part 1: the query, and a cross-check of every field through a second API
   int dev = 0;
   WB_CHECK(cudaGetDevice(&dev));
-  cudaDeviceProp prop;
-  WB_CHECK(cudaGetDeviceProperties(&prop, dev));
-  const int major = attribute(cudaDevAttrComputeCapabilityMajor, dev);
-  const int minor = attribute(cudaDevAttrComputeCapabilityMinor, dev);
-  const int sms = attribute(cudaDevAttrMultiProcessorCount, dev);
-  const int warp = attribute(cudaDevAttrWarpSize, dev);
-  const int threads_block = attribute(cudaDevAttrMaxThreadsPerBlock, dev);
-  const int threads_sm = attribute(cudaDevAttrMaxThreadsPerMultiProcessor, dev);
-  const int regs_sm = attribute(cudaDevAttrMaxRegistersPerMultiprocessor, dev);
-  const int shared_sm = attribute(cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev);
-  const int l2 = attribute(cudaDevAttrL2CacheSize, dev);
+  const DeviceFacts f = query_device(dev);
+  std::printf("%s  cc %d.%d\n", f.name.c_str(), f.major, f.minor);
+  std::printf("%d SMs, warp %d, %d threads/block, %d threads/SM (%d warps)\n", f.sms, f.warp_size,
+              f.threads_per_block, f.threads_per_sm, f.warp_size > 0 ? f.threads_per_sm / f.warp_size : 0);
+  std::printf("%d registers/SM, %zu KB shared/SM, L2 %.1f MB, %.2f GB global\n", f.regs_per_sm,
+              f.shared_per_sm / 1024, f.l2_bytes / 1048576.0, f.global_bytes / 1e9);
+
+  // The driver answers the same questions through cudaDeviceGetAttribute.
+  auto driver = [&](cudaDeviceAttr attr) { return static_cast<double>(attribute(attr, dev)); };
+  struct Field {
+    const char* what;
+    double got, want;
+  };
+  const Field fields[] = {
+      {"major", double(f.major), driver(cudaDevAttrComputeCapabilityMajor)},
+      {"minor", double(f.minor), driver(cudaDevAttrComputeCapabilityMinor)},
+      {"multiProcessorCount", double(f.sms), driver(cudaDevAttrMultiProcessorCount)},
+      {"warpSize", double(f.warp_size), driver(cudaDevAttrWarpSize)},
+      {"maxThreadsPerBlock", double(f.threads_per_block), driver(cudaDevAttrMaxThreadsPerBlock)},
+      {"maxThreadsPerMultiProcessor", double(f.threads_per_sm), driver(cudaDevAttrMaxThreadsPerMultiProcessor)},
+      {"regsPerMultiprocessor", double(f.regs_per_sm), driver(cudaDevAttrMaxRegistersPerMultiprocessor)},
+      {"sharedMemPerMultiprocessor", double(f.shared_per_sm), driver(cudaDevAttrMaxSharedMemoryPerMultiprocessor)},
+      {"l2CacheSize", double(f.l2_bytes), driver(cudaDevAttrL2CacheSize)},
+  };
+  size_t global_free = 0, global_total = 0;
+  WB_CHECK(cudaMemGetInfo(&global_free, &global_total));
+  std::string wrong;
+  for (const Field& x : fields)
+    if (x.got != x.want)
+      wrong += wb::detail::format("%s%s is %.0f, the driver says %.0f", wrong.empty() ? "" : "; ", x.what, x.got, x.want);
+  // cudaMemGetInfo's total can differ from totalGlobalMem by what the driver reserves:
+  // 2 % slack, far tighter than any other field would miss by.
+  if (std::fabs(static_cast<double>(f.global_bytes) - static_cast<double>(global_total)) > 0.02 * global_total)
+    wrong += wb::detail::format("%stotalGlobalMem is %zu, cudaMemGetInfo says %zu", wrong.empty() ? "" : "; ",
+                                f.global_bytes, global_total);
+  if (f.name.empty()) wrong += std::string(wrong.empty() ? "" : "; ") + "the name is empty";
+  const int n_fields = static_cast<int>(sizeof fields / sizeof fields[0]) + 2;
+  wb::check("query_fields_match", wrong.empty(), wrong.empty() ? 0 : 1, 0,
+            wrong.empty() ? wb::detail::format("all %d fields agree with cudaDeviceGetAttribute / cudaMemGetInfo", n_fields)
+                          : wrong);
+
   const double sm_clock_khz = attribute(cudaDevAttrClockRate, dev);
   const double mem_clock_khz = attribute(cudaDevAttrMemoryClockRate, dev);
   const int bus_bits = attribute(cudaDevAttrGlobalMemoryBusWidth, dev);
-  const int cores = fp32_cores_per_sm(major, minor);
+  const int cores = fp32_cores_per_sm(f.major, f.minor);
+  std::printf("%d FP32 cores per SM; SM clock %.0f MHz, memory clock %.0f MHz, bus %d bits\n", cores,
+              sm_clock_khz / 1e3, mem_clock_khz / 1e3, bus_bits);
+  if (cores == 0) std::printf("note: compute capability %d.%d is not in fp32_cores_per_sm's table\n", f.major, f.minor);
 
-  std::printf("%s  cc %d.%d\n", prop.name, major, minor);
-  std::printf("%d SMs x %d FP32 cores, warp %d, %d threads/block, %d threads/SM (%d warps)\n", sms, cores, warp,
-              threads_block, threads_sm, warp > 0 ? threads_sm / warp : 0);
-  std::printf("%d registers/SM, %d KB shared/SM, L2 %.1f MB, %.2f GB global\n", regs_sm, shared_sm / 1024,
-              l2 / 1048576.0, static_cast<double>(prop.totalGlobalMem) / 1e9);
-  std::printf("SM clock %.0f MHz, memory clock %.0f MHz, bus %d bits\n", sm_clock_khz / 1e3, mem_clock_khz / 1e3,
-              bus_bits);
-  if (cores == 0) std::printf("note: compute capability %d.%d is not in fp32_cores_per_sm's table\n", major, minor);
-
-  wb::metric("compute_capability", major + minor / 10.0, "cc");
-  wb::metric("sms", sms, "count");
-  wb::metric("warp_size", warp, "threads");
-  wb::metric("threads_per_block", threads_block, "threads");
-  wb::metric("threads_per_sm", threads_sm, "threads");
-  wb::metric("registers_per_sm", regs_sm, "registers");
-  wb::metric("shared_kb_sm", shared_sm / 1024.0, "KB");
-  wb::metric("l2_cache_mb", l2 / 1048576.0, "MB");
-  wb::metric("global_mem_gb", static_cast<double>(prop.totalGlobalMem) / 1e9, "GB");
+  wb::metric("compute_capability", f.major + f.minor / 10.0, "cc");
+  wb::metric("sms", f.sms, "count");
+  wb::metric("warp_size", f.warp_size, "threads");
+  wb::metric("threads_per_block", f.threads_per_block, "threads");
+  wb::metric("threads_per_sm", f.threads_per_sm, "threads");
+  wb::metric("registers_per_sm", f.regs_per_sm, "registers");
+  wb::metric("shared_kb_sm", f.shared_per_sm / 1024.0, "KB");
+  wb::metric("l2_cache_mb", f.l2_bytes / 1048576.0, "MB");
+  wb::metric("global_mem_gb", f.global_bytes / 1e9, "GB");
   wb::metric("sm_clock_mhz", sm_clock_khz / 1e3, "MHz");
   wb::metric("mem_clock_mhz", mem_clock_khz / 1e3, "MHz");
   wb::metric("bus_width_bits", bus_bits, "bits");
   wb::metric("cores_per_sm", cores, "count");
 
   // ---- Part 2: the derivations
-  const Peaks peaks = derive_peaks(sms, cores, sm_clock_khz, mem_clock_khz, bus_bits);
+  const Peaks peaks = derive_peaks(f.sms, cores, sm_clock_khz, mem_clock_khz, bus_bits);
   wb::metric("peak_fp32_tflops", peaks.fp32_flops / 1e12, "TFLOP/s");
   wb::metric("peak_dram_gbps", peaks.dram_bytes_s / 1e9, "GB/s");
   wb::metric("balance", peaks.balance, "FLOP/byte");
 
-  // ---- Part 3: what the hardware actually reaches
+  // ---- Part 3: what the hardware actually reaches (sized from the driver's figures,
+  // not from the query above, so that a wrong query cannot break the measurement)
+  const int sms = attribute(cudaDevAttrMultiProcessorCount, dev);
+  const int threads_sm = attribute(cudaDevAttrMaxThreadsPerMultiProcessor, dev);
+  const int l2 = attribute(cudaDevAttrL2CacheSize, dev);
   const int block = 256;
   const int blocks = sms * std::max(1, threads_sm / block);  // one full wave at full occupancy
   float* d_sink = nullptr;
