@@ -14,17 +14,21 @@ launch boundary is the barrier between steps.
 
 The lab runs the workbook's 1000 steps and, every 250 steps, compares the whole field
 with a CPU reference in double and reports the peak value and the total heat (the sum,
-which must stay 10). Then it checks the kernel on a second, random field at BIG_N - 1
-points (not a multiple of the block size), and finally times TIMED_STEPS back-to-back
-steps at N = 1024 and at N = BIG_N, to compare the cost of a step with the cost of a
-launch.
+which must stay 10). Then it checks the kernel on a second, random rod of 1,000,003
+points: not a multiple of the block size, and 3,907 blocks, more than any GPU holds at
+once, so the grid runs in several waves. Both of its buffers sit between canary bands
+(wb::alloc_output), so a write past either end of the rod fails a check.
+
+Finally it times TIMED_STEPS back-to-back steps at N = 1024 and at N = BIG_N, and the
+same number of launches of an empty kernel: the cost of a launch on this machine,
+measured in the same run, is the yardstick for both step times.
 
 Build and run by hand:
   nvcc -O3 -arch=native -I labs/common solutions/module09/heat.cu -o heat && ./heat
 
-Parameters (NAME=VALUE): BIG_N (size of the random check and the large timing, default
-2^20, 2^16 with quick=1), TIMED_STEPS (steps per timed batch, default 1000, 100 with
-quick=1), seed (random field), quick=1 (small sizes, for a smoke run).
+Parameters (NAME=VALUE): BIG_N (size of the large timing, default 2^20, 2^16 with
+quick=1), TIMED_STEPS (steps per timed batch, default 1000, 100 with quick=1), seed
+(random rod), quick=1 (small sizes, for a smoke run).
 */
 
 #include <cmath>
@@ -41,7 +45,8 @@ constexpr int kSimSteps = 1000;    // time steps
 constexpr int kReportEvery = 250;  // copy back and report every this many steps
 constexpr float kAlpha = 0.25f;    // stable for alpha <= 0.5
 constexpr int kHotFirst = kSimN / 2 - 5, kHotCount = 10;  // u = 1 on 507 ... 516
-constexpr int kRandomSteps = 10;   // steps of the random-field check
+constexpr int kRandomN = 1000003;  // points of the random-rod check: 3906 full blocks + 67
+constexpr int kRandomSteps = 10;   // steps of the random-rod check
 constexpr int kThreads = 256;      // threads per block
 
 // ----------------------------------------------------------------------------
@@ -83,9 +88,13 @@ __global__ void heat_step(const float* u, float* u_next, int n, float alpha) {
 // Launchers (enqueue only; the caller checks and synchronizes)
 
 void launch_heat_step(const float* u, float* u_next, int n) {
-  const int blocks = (n + kThreads - 1) / kThreads;
+  const int blocks = (n + kThreads - 1) / kThreads;  // round up: the last block may be partial
   heat_step<<<blocks, kThreads>>>(u, u_next, n, kAlpha);
 }
+
+// Does nothing. Launched TIMED_STEPS times in a row with the grid of an N = 1024 step,
+// it measures what issuing one launch costs on this machine.
+__global__ void empty_step() {}
 
 // Advances the field by `steps` steps. On entry *cur holds the field and *next is
 // scratch; on return *cur points at the newest field (the two may have traded places).
@@ -131,11 +140,13 @@ int main(int argc, char** argv) {
   std::vector<double> ref(h.begin(), h.end());
   const double heat0 = kHotCount;  // the sum the rod starts with
 
-  float *d_a = nullptr, *d_b = nullptr;
-  WB_CHECK(cudaMalloc(&d_a, kSimN * sizeof(float)));
-  WB_CHECK(cudaMalloc(&d_b, kSimN * sizeof(float)));
+  // Both buffers sit between canary bands: a kernel that reads u[-1] or u[n] (an end
+  // point treated like the interior) then reads a harmless tiny number instead of
+  // memory that may not exist. At 1024 points the grid fits the rod exactly, so no
+  // write can land past the end here; the random rod below checks that.
+  float* d_a = wb::alloc_output<float>(kSimN);
+  float* d_b = wb::alloc_output<float>(kSimN);  // poisoned: every point of every step must be written
   WB_CHECK(cudaMemcpy(d_a, h.data(), kSimN * sizeof(float), cudaMemcpyHostToDevice));
-  wb::poison(d_b, kSimN * sizeof(float));  // every point of every step must be written
   float *cur = d_a, *next = d_b;
 
   bool sim_ok = true;
@@ -164,52 +175,80 @@ int main(int argc, char** argv) {
   // ~1e-100: the sum must stay 10 up to float rounding.
   wb::check("sum_conserved", worst_drift <= 1e-3, worst_drift, 1e-3, "largest |sum - 10| over the reported steps");
 
-  // ---- 2. A random field, BIG_N - 1 points (the last block is partly idle) ----------
-  const int rand_n = big_n - 1;
-  const size_t big_bytes = static_cast<size_t>(big_n) * sizeof(float);
-  std::vector<float> r0(big_n);  // fresh values in [0, 1]; the check uses the first rand_n
+  // ---- 2. A random rod of 1,000,003 points, between canary bands ------------------
+  // The last block has 67 of its 256 threads on the rod, and the grid (3,907 blocks)
+  // is larger than what any GPU runs at once, so blocks of later waves read values
+  // that earlier waves have already stored. Both buffers are written (they take turns),
+  // so both carry canary bands; a guard that lets thread i == n through, or a launch
+  // without a guard, writes past the end of the rod and fails random_big_bounds_*.
+  std::vector<float> r0(kRandomN);  // fresh values in [0, 1]
   wb::fill_uniform(r0.data(), r0.size(), 0.0f, 1.0f, 1);
-  std::vector<double> rref(r0.begin(), r0.begin() + rand_n);
+  std::vector<double> rref(r0.begin(), r0.end());
   heat_steps_cpu(rref, kRandomSteps, kAlpha);
 
-  float *d_c = nullptr, *d_d = nullptr;
-  WB_CHECK(cudaMalloc(&d_c, big_bytes));
-  WB_CHECK(cudaMalloc(&d_d, big_bytes));
-  WB_CHECK(cudaMemcpy(d_c, r0.data(), big_bytes, cudaMemcpyHostToDevice));
-  wb::poison(d_d, big_bytes);
+  float* d_c = wb::alloc_output<float>(kRandomN);  // poisoned (NaN), canary bands armed
+  float* d_d = wb::alloc_output<float>(kRandomN);
+  WB_CHECK(cudaMemcpy(d_c, r0.data(), kRandomN * sizeof(float), cudaMemcpyHostToDevice));
   float *rcur = d_c, *rnext = d_d;
-  run_steps(&rcur, &rnext, rand_n, kRandomSteps);
+  run_steps(&rcur, &rnext, kRandomN, kRandomSteps);
   WB_CHECK_LAUNCH();
-  std::vector<float> r(rand_n);
-  WB_CHECK(cudaMemcpy(r.data(), rcur, rand_n * sizeof(float), cudaMemcpyDeviceToHost));
-  const bool rand_ok = wb::compare("random_big", r.data(), rref.data(), rand_n, 1e-5, 1e-6);
+  std::vector<float> r(kRandomN);
+  WB_CHECK(cudaMemcpy(r.data(), rcur, kRandomN * sizeof(float), cudaMemcpyDeviceToHost));
+  bool rand_ok = wb::compare("random_big", r.data(), rref.data(), kRandomN, 1e-5, 1e-6);
+  rand_ok &= wb::check_bounds("random_big_bounds_a", d_c);
+  rand_ok &= wb::check_bounds("random_big_bounds_b", d_d);
+  wb::free_output(d_c);
+  wb::free_output(d_d);
 
-  // ---- 3. Time per step: a batch of TIMED_STEPS launches, timed with events ----------
-  // Not flushing L2 between steps is deliberate: a real simulation runs the steps back
-  // to back, so whatever the cache keeps from one step helps the next.
+  // ---- 3. Time per step, against the time of one launch ------------------------------
+  // A step is timed the way a simulation runs it: the host issues TIMED_STEPS launches
+  // one after another and the GPU runs them as they arrive. The lab does NOT queue the
+  // batch behind a hold kernel (opt.hold = false): holding would let the GPU run the
+  // steps from a full queue and hide exactly the launch cost this lab is about. The
+  // empty kernel is timed the same way, so empty_us is what one launch costs here.
+  // No L2 flush between steps: a real simulation runs them back to back, so whatever
+  // the cache keeps from one step helps the next.
   if (sim_ok && rand_ok) {
     wb::TimingOptions opt;
     opt.flush_l2 = false;
+    opt.hold = false;
+    const int small_blocks = (kSimN + kThreads - 1) / kThreads;
+    const wb::Stats empty = wb::time_kernel(
+        [&] {
+          for (int t = 0; t < timed_steps; ++t) empty_step<<<small_blocks, kThreads>>>();
+        },
+        opt);
+    const double empty_us = empty.median * 1e3 / timed_steps;
+    wb::metric("empty_us", empty_us, "us");
+    std::printf("empty kernel: %.2f us per launch (batch of %d: median %.3f ms)\n", empty_us, timed_steps, empty.median);
+
     const wb::Stats small = wb::time_kernel([&] { run_steps(&cur, &next, kSimN, timed_steps); }, opt);
     const double small_us = small.median * 1e3 / timed_steps;
     wb::metric("step_us_small", small_us, "us");
     std::printf("N = %d: %.2f us per step (batch of %d: median %.3f ms)\n", kSimN, small_us, timed_steps, small.median);
 
-    // Both buffers get the full random field, so no step of the batch reads poison.
-    WB_CHECK(cudaMemcpy(d_c, r0.data(), big_bytes, cudaMemcpyHostToDevice));
-    WB_CHECK(cudaMemcpy(d_d, r0.data(), big_bytes, cudaMemcpyHostToDevice));
-    const wb::Stats big = wb::time_kernel([&] { run_steps(&rcur, &rnext, big_n, timed_steps); }, opt);
+    // Two plain buffers of BIG_N points, both holding a random rod, so no step of the
+    // batch reads poison.
+    std::vector<float> big0(big_n);
+    wb::fill_uniform(big0.data(), big0.size(), 0.0f, 1.0f, 2);
+    float *d_e = nullptr, *d_f = nullptr;
+    WB_CHECK(cudaMalloc(&d_e, static_cast<size_t>(big_n) * sizeof(float)));
+    WB_CHECK(cudaMalloc(&d_f, static_cast<size_t>(big_n) * sizeof(float)));
+    WB_CHECK(cudaMemcpy(d_e, big0.data(), big0.size() * sizeof(float), cudaMemcpyHostToDevice));
+    WB_CHECK(cudaMemcpy(d_f, big0.data(), big0.size() * sizeof(float), cudaMemcpyHostToDevice));
+    float *bcur = d_e, *bnext = d_f;
+    const wb::Stats big = wb::time_kernel([&] { run_steps(&bcur, &bnext, big_n, timed_steps); }, opt);
     const double big_us = big.median * 1e3 / timed_steps;
     wb::metric("step_us_big", big_us, "us");
     std::printf("N = %d: %.2f us per step (batch of %d: median %.3f ms), %.0f GB/s moved\n", big_n, big_us,
                 timed_steps, big.median, 8.0 * big_n / (big_us * 1e3));
+    WB_CHECK(cudaFree(d_e));
+    WB_CHECK(cudaFree(d_f));
   } else {
-    std::printf("a field check failed: the step time is not measured\n");
+    std::printf("a check failed: the step time is not measured\n");
   }
 
-  WB_CHECK(cudaFree(d_a));
-  WB_CHECK(cudaFree(d_b));
-  WB_CHECK(cudaFree(d_c));
-  WB_CHECK(cudaFree(d_d));
+  wb::free_output(d_a);
+  wb::free_output(d_b);
   return wb::finish();
 }

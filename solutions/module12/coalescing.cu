@@ -10,11 +10,19 @@ threadIdx.x walks along:
   copy_col_wise  x runs along the rows: neighbouring lanes are N*4 bytes apart
                  (32 KB at N = 8192), so every lane needs a sector of its own: strided
 
-Each kernel runs with three block shapes, (32,1), (32,8) and (8,32). Every copy is
-checked bit for bit against the input (fresh random floats, output poisoned with NaN
-first) and timed with CUDA events (warm-up, L2 flushed before each sample, median).
-The effective bandwidth counts what a copy must move: N*N*4 bytes read plus N*N*4
-bytes written, over the median time.
+First both kernels are checked at an odd size, 1021 x 1021 (1021 is prime: no block
+edge divides it), with block (32,8) and the output between canary bands, so a missing
+or off-by-one guard fails a check. Then each kernel runs at N x N with three block
+shapes, (32,1), (32,8) and (8,32): every copy is checked bit for bit against the input
+(fresh random floats, output poisoned with NaN first) and timed by the harness (warm-up,
+L2 flushed before each sample, median). The effective bandwidth counts what a copy must
+move: N*N*4 bytes read plus N*N*4 bytes written, over the median time.
+
+The workbook's lab asks for two things besides the column-wise kernel: CUDA-event timers
+around a kernel, and the effective bandwidth. Both are yours in the starter:
+time_once_ms (one launch between two events) and effective_gbps. The lab checks the
+formula on a known case, and times one cold launch of every copy with your timer,
+which must agree with the harness's median.
 
 One more kernel is timed for comparison: `empty`, which does nothing, launched with the
 same grid of 32-thread blocks as the (32,1) copies (N*N/32 blocks, 2,097,152 at
@@ -22,17 +30,27 @@ N = 8192). Its time is what merely launching and retiring that many blocks costs
 copy can never be faster than it, whatever its access pattern.
 
 Build and run by hand:
-  nvcc -O3 -arch=native -I labs/common labs/module12/coalescing.cu -o coalescing && ./coalescing
+  nvcc -O3 -arch=native -I labs/common solutions/module12/coalescing.cu -o coalescing && ./coalescing
 
 Parameters (NAME=VALUE): N (matrix edge, default 8192, 1024 with quick=1), seed (random
 inputs), quick=1 (small sizes, for a smoke run).
 */
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <string>
 #include <vector>
 
 #include "workbook.cuh"
+
+// The edge of the odd-size check: prime, so no block edge (32 or 8) divides it, and the
+// grid of block (32,8) sticks out past the matrix in both directions (3 rows or columns
+// along x, 3 along y: 3,066 elements at most, well inside the 16,384-float canary band).
+constexpr int kOddN = 1021;
+// The odd-size input gets this many spare elements past its end, so a kernel without
+// its guard reads junk there instead of faulting; the canary check on out names it.
+constexpr size_t kInputSlack = 4096;
 
 // ----------------------------------------------------------------------------
 // CPU reference
@@ -45,8 +63,8 @@ inputs), quick=1 (small sizes, for a smoke run).
 
 // Coalesced: threadIdx.x (and blockIdx.x) pick the column, y picks the row.
 __global__ void copy_row_wise(const float* in, float* out, int rows, int cols) {
-  const int c = threadIdx.x + blockDim.x * blockIdx.x;
-  const int r = threadIdx.y + blockDim.y * blockIdx.y;
+  const int c = threadIdx.x + blockDim.x * blockIdx.x;  // row-wise: x picks the column
+  const int r = threadIdx.y + blockDim.y * blockIdx.y;  // row-wise: y picks the row
   if (r < rows && c < cols) {
     const size_t i = static_cast<size_t>(r) * cols + c;
     out[i] = in[i];
@@ -56,9 +74,9 @@ __global__ void copy_row_wise(const float* in, float* out, int rows, int cols) {
 // Strided: the same copy with the roles swapped, threadIdx.x (and blockIdx.x) pick
 // the row, y picks the column. Lanes of a warp are `cols` floats apart.
 __global__ void copy_col_wise(const float* in, float* out, int rows, int cols) {
-  const int r = threadIdx.x + blockDim.x * blockIdx.x;
-  const int c = threadIdx.y + blockDim.y * blockIdx.y;
-  if (r < rows && c < cols) {
+  const int r = threadIdx.x + blockDim.x * blockIdx.x;  // column-wise: x picks the row
+  const int c = threadIdx.y + blockDim.y * blockIdx.y;  // column-wise: y picks the column
+  if (r < rows && c < cols) {  // column-wise guard
     const size_t i = static_cast<size_t>(r) * cols + c;
     out[i] = in[i];
   }
@@ -85,10 +103,32 @@ void launch_col(const float* in, float* out, int n, dim3 block) {
 
 using Launcher = void (*)(const float*, float*, int, dim3);
 
+// ----------------------------------------------------------------------------
+// Measuring: the workbook lab's step 1
+
 // Effective bandwidth in GB/s (1 GB = 1e9 B) of a copy that read `bytes_read` and wrote
 // `bytes_written` in `ms` milliseconds.
 double effective_gbps(double bytes_read, double bytes_written, double ms) {
   return (bytes_read + bytes_written) / (ms * 1e-3) / 1e9;
+}
+
+// Times ONE call of `launch` (which enqueues a kernel on the default stream) with a
+// pair of CUDA events and returns the elapsed milliseconds. WB_CHECK is the CHECK macro
+// the workbook asks for: it reports the file, the line and the CUDA error, and exits.
+template <class F>
+float time_once_ms(F&& launch) {
+  cudaEvent_t start, stop;
+  WB_CHECK(cudaEventCreate(&start));
+  WB_CHECK(cudaEventCreate(&stop));
+  WB_CHECK(cudaEventRecord(start));
+  launch();
+  WB_CHECK(cudaEventRecord(stop));
+  WB_CHECK(cudaEventSynchronize(stop));  // the host waits until the GPU has passed `stop`
+  float ms = 0.0f;
+  WB_CHECK(cudaEventElapsedTime(&ms, start, stop));
+  WB_CHECK(cudaEventDestroy(start));
+  WB_CHECK(cudaEventDestroy(stop));
+  return ms;
 }
 
 // ----------------------------------------------------------------------------
@@ -100,6 +140,20 @@ struct Variant {
   dim3 block;
 };
 
+// Copies the odd-size matrix once with `launch` and block (32,8) into an output between
+// canary bands; checks the values (bit for bit) and the bands.
+void check_odd(const char* prefix, Launcher launch, const std::vector<float>& host_in, const float* d_in, float* d_out) {
+  const size_t elems = static_cast<size_t>(kOddN) * kOddN;
+  wb::poison_output(d_out);
+  launch(d_in, d_out, kOddN, dim3(32, 8));
+  WB_CHECK_LAUNCH();
+  std::vector<float> got(elems);
+  WB_CHECK(cudaMemcpy(got.data(), d_out, elems * sizeof(float), cudaMemcpyDeviceToHost));
+  const std::string name = prefix;
+  wb::compare((name + "_odd_copy").c_str(), got.data(), host_in.data(), elems, 0.0, 0.0, kOddN);
+  wb::check_bounds((name + "_odd_bounds").c_str(), d_out);
+}
+
 int main(int argc, char** argv) {
   wb::init_cuda(argc, argv, "module12/coalescing");
   const long long n_param = wb::param("N", 8192, 1024);
@@ -109,9 +163,32 @@ int main(int argc, char** argv) {
   const size_t elems = static_cast<size_t>(n) * n;
   const size_t bytes = elems * sizeof(float);
   wb::metric("n", n, "count");
+
+  // ---- 1. Both kernels at 1021 x 1021, block (32,8), between canary bands -------------
+  {
+    const size_t odd_elems = static_cast<size_t>(kOddN) * kOddN;
+    std::vector<float> odd_in(odd_elems);
+    wb::fill_uniform(odd_in.data(), odd_elems, -1.0f, 1.0f, 1);
+    float* d_odd_in = nullptr;
+    WB_CHECK(cudaMalloc(&d_odd_in, (odd_elems + kInputSlack) * sizeof(float)));
+    WB_CHECK(cudaMemset(d_odd_in, 0, (odd_elems + kInputSlack) * sizeof(float)));
+    WB_CHECK(cudaMemcpy(d_odd_in, odd_in.data(), odd_elems * sizeof(float), cudaMemcpyHostToDevice));
+    float* d_odd_out = wb::alloc_output<float>(odd_elems);
+    check_odd("row", launch_row, odd_in, d_odd_in, d_odd_out);
+    check_odd("col", launch_col, odd_in, d_odd_in, d_odd_out);
+    wb::free_output(d_odd_out);
+    WB_CHECK(cudaFree(d_odd_in));
+  }
+
+  // ---- 2. The bandwidth formula on a case with a known answer -------------------------
+  // 1 GB read and 1 GB written in 1000 ms is 2 GB/s.
+  const double known = effective_gbps(1e9, 1e9, 1000.0);
+  wb::check("gbps_formula", std::fabs(known - 2.0) <= 1e-9, known, 2.0,
+            "effective_gbps(1e9 bytes read, 1e9 bytes written, 1000 ms) must be 2 GB/s");
+
+  // ---- 3. Six copies at N x N: correct, timed by the harness and by your timer ---------
   std::printf("matrix %d x %d floats: %.1f MiB each way, %.1f MB read + written per copy\n", n, n,
               bytes / 1048576.0, 2.0 * bytes / 1e6);
-
   std::vector<float> host_in(elems), host_out(elems);
   wb::fill_uniform(host_in.data(), elems, -1.0f, 1.0f, 0);
   float *d_in = nullptr, *d_out = nullptr;
@@ -128,6 +205,11 @@ int main(int argc, char** argv) {
   wb::TimingOptions timing;
   timing.max_time_s = 0.5;  // a slow strided copy on a small GPU still ends quickly
   std::vector<double> medians;  // of the variants that passed, in order
+  // Your timer against the harness: one cold launch (after an L2 flush, like each of the
+  // harness's samples) must land within [0.5, 2] x the median, plus 5 us for the launch
+  // latency a lone event pair may include at small sizes.
+  int timer_bad = 0, timer_runs = 0;
+  double timer_worst = 1.0;  // the ratio furthest from 1 (your time / the median)
   for (const Variant& v : variants) {
     const std::string name = v.prefix;
     // Correctness first: poison the output, copy once, compare bit for bit.
@@ -144,8 +226,26 @@ int main(int argc, char** argv) {
     const double gbps = effective_gbps(static_cast<double>(bytes), static_cast<double>(bytes), st.median);
     wb::metric((name + "_ms").c_str(), st, "ms");
     wb::metric((name + "_gbps").c_str(), gbps, "GB/s");
-    std::printf("%-9s block(%2u,%2u)  %8.3f ms  %7.0f GB/s\n", v.prefix, v.block.x, v.block.y, st.median, gbps);
     medians.push_back(st.median);
+
+    wb::flush_l2();  // enqueued: your timer's start event waits behind it
+    const double mine = time_once_ms([&] { v.launch(d_in, d_out, n, v.block); });
+    WB_CHECK(cudaGetLastError());
+    const bool agrees = mine >= 0.5 * st.median && mine <= 2.0 * st.median + 0.005;
+    ++timer_runs;
+    if (!agrees) ++timer_bad;
+    const double ratio = st.median > 0 ? mine / st.median : 0.0;
+    if (std::fabs(std::log(std::max(ratio, 1e-9))) > std::fabs(std::log(timer_worst))) timer_worst = std::max(ratio, 1e-9);
+    std::printf("%-9s block(%2u,%2u)  %8.3f ms  %7.0f GB/s   (your timer, one launch: %.3f ms)\n", v.prefix, v.block.x,
+                v.block.y, st.median, gbps, mine);
+  }
+  if (timer_runs > 0) {
+    wb::check("event_timer", timer_bad == 0, timer_worst, 2.0,
+              wb::detail::format("%d of %d copies timed by time_once_ms outside [0.5, 2] x the harness median (+5 us); "
+                                 "worst ratio %.3g",
+                                 timer_bad, timer_runs, timer_worst));
+  } else {
+    wb::check("event_timer", false, "no copy passed its check, so nothing was timed");
   }
   if (medians.size() == 6)
     std::printf("column-wise / row-wise: %.2fx with (32,1), %.2fx with (32,8), %.2fx with (8,32)\n",

@@ -18,6 +18,8 @@ so every block sum is positive and a lost one always shows). A run counts as wro
 it misses the CPU reference (products and sums in double) by more than a relative 1e-5.
 Block sums are float; the global result is a double, so rounding stays far below 1e-5
 and a single lost block (1/16 of the sum at N = 1024, 1/16384 at 2^20) always shows.
+The result sits between canary bands (wb::alloc_output), so a kernel that writes next
+to it rather than into it fails res_bounds.
 
   racy (atomic = 0)        at N = 1024 and N = 2^20: how often wrong? (a metric)
   atomic (atomic = 1)      at N = 1024 and N = 2^20: must be right every run (checks)
@@ -26,12 +28,21 @@ and a single lost block (1/16 of the sum at N = 1024, 1/16384 at 2^20) always sh
                            slots nobody wrote (a metric: how often wrong?)
   tree at N = 1000, 2^20   must be right every run (checks)
 
-Before every run of the N = 1000 serial kernel the lab fills the shared memory of every
-SM with NaN, so that the slots the buggy kernel never writes hold visible garbage rather
-than whatever an earlier kernel happened to leave there (often plausible numbers).
+Before every run of the N = 1000 serial kernel and of the tree, the lab fills the shared
+memory of every SM with NaN, so that a slot read before anyone wrote it holds visible
+garbage rather than whatever an earlier kernel left there (often plausible numbers).
+Before every tree run it also makes a missing barrier show: it evicts the L2 and then
+reads the inputs of the first warp of every block back into it, so the first warp's
+loads return long before the second warp's. A tree that reads the second warp's slots
+without waiting at a barrier then reads NaN, on every run, instead of only when the
+timing happens to go wrong.
+
+Last, at the large N, the lab times the lecture's kernel (with atomicAdd) and the tree:
+both read the same bytes and issue one atomic per block, so the tree must not be the
+slower of the two.
 
 Build and run by hand:
-  nvcc -O3 -arch=native -I labs/common labs/module13/dot_reduction.cu -o dot_reduction && ./dot_reduction
+  nvcc -O3 -arch=native -I labs/common solutions/module13/dot_reduction.cu -o dot_reduction && ./dot_reduction
 
 Parameters (NAME=VALUE): RUNS (repetitions of each configuration, default 100, 20 with
 quick=1), N (the large size, default 1048576 = 2^20, 65536 with quick=1), seed (random
@@ -90,7 +101,7 @@ __global__ void dot_tree(double* res, const float* a, const float* b, int n) {
   const int t = threadIdx.x;
   const int gid = blockIdx.x * TPB + t;
   partial[t] = gid < n ? a[gid] * b[gid] : 0.0f;  // neutral value instead of a return
-  __syncthreads();
+  __syncthreads();  // every product is stored before any thread reads another's slot
   // Each step folds the upper half of the live range onto the lower half. The threads
   // that add are always t < half, so whole warps work or idle together until half
   // drops below 32.
@@ -99,6 +110,18 @@ __global__ void dot_tree(double* res, const float* a, const float* b, int n) {
     __syncthreads();  // outside the if: all TPB threads reach it every step
   }
   if (t == 0) atomicAdd(res, static_cast<double>(partial[0]));
+}
+
+// Reads the inputs of the first warp of every block (elements 64b ... 64b + 31, one
+// 128-byte line of a and one of b) so that they sit in the L2 when the tree runs, while
+// the second warp's inputs come from DRAM. Makes a missing barrier after the products
+// show on every run: the first warp gets to the tree long before the second warp has
+// stored its products.
+__global__ void warm_first_warps(const float* a, const float* b, int n, float* sink) {
+  const int gid = blockIdx.x * TPB + threadIdx.x;  // launched with TPB / 2 threads a block
+  if (gid >= n) return;
+  const float v = a[gid] + b[gid];
+  if (v == -1.0f) *sink = v;  // never true (inputs are in [0, 1]): keeps the loads
 }
 
 // Fills all the shared memory a block can get with NaN (0xFF bytes). Launched with one
@@ -168,11 +191,26 @@ struct Scribbler {
   }
 };
 
-Tally repeat(Kind kind, const Vectors& v, double* d_res, int runs, const Scribbler* scribble) {
+// Before a tree run: evict the L2, bring the first warp's inputs of every block back
+// into it, then write NaN over shared memory (see warm_first_warps and Scribbler).
+struct RaceExposer {
+  float* sink = nullptr;
+  const Scribbler* scribble = nullptr;
+  void run(const Vectors& v) const {
+    wb::flush_l2();
+    warm_first_warps<<<ceil_div(v.n, TPB), TPB / 2>>>(v.da, v.db, v.n, sink);
+    WB_CHECK(cudaGetLastError());
+    scribble->run();
+  }
+};
+
+Tally repeat(Kind kind, const Vectors& v, double* d_res, int runs, const Scribbler* scribble,
+             const RaceExposer* expose = nullptr) {
   Tally t;
   const int blocks = ceil_div(v.n, TPB);
   for (int r = 0; r < runs; ++r) {
-    if (scribble) scribble->run();
+    if (expose) expose->run(v);
+    else if (scribble) scribble->run();
     WB_CHECK(cudaMemsetAsync(d_res, 0, sizeof(double)));
     switch (kind) {
       case Kind::serial_racy: dot_serial<<<blocks, TPB>>>(d_res, v.da, v.db, v.n, 0); break;
@@ -190,12 +228,12 @@ Tally repeat(Kind kind, const Vectors& v, double* d_res, int runs, const Scribbl
   return t;
 }
 
-// A check that every one of the runs was right.
-void check_all_right(const char* name, const Tally& t, int runs) {
+// A check that every one of the runs was right. Returns pass.
+bool check_all_right(const char* name, const Tally& t, int runs) {
   char text[160];
   std::snprintf(text, sizeof text, "%d of %d runs outside rel. err %.0e; worst rel. err %.3g", t.wrong, runs, kRelTol,
                 t.worst_rel);
-  wb::check(name, t.wrong == 0, t.wrong, 0, text);
+  return wb::check(name, t.wrong == 0, t.wrong, 0, text);
 }
 
 void report_wrong(const char* name, const Tally& t, int runs, const char* what) {
@@ -220,10 +258,13 @@ int main(int argc, char** argv) {
   const int runs = static_cast<int>(runs_param);
   const int n_big = static_cast<int>(n_param);
 
-  double* d_res = nullptr;
-  WB_CHECK(cudaMalloc(&d_res, sizeof(double)));
+  // The single result, between canary bands: only res[0] may ever be written.
+  double* d_res = wb::alloc_output<double>(1);
   Scribbler scribbler;
   scribbler.setup();
+  RaceExposer exposer;
+  WB_CHECK(cudaMalloc(&exposer.sink, sizeof(float)));
+  exposer.scribble = &scribbler;
 
   Vectors v1024 = make_vectors(1024, 0);
   Vectors v1000 = make_vectors(1000, 2);
@@ -239,24 +280,48 @@ int main(int argc, char** argv) {
   wb::metric("racy_big_result_pct", wb::stats_of(racy_big.result_pct).median, "%");
 
   const Tally atomic_1024 = repeat(Kind::serial_atomic, v1024, d_res, runs, nullptr);
-  check_all_right("atomic_n1024", atomic_1024, runs);
+  const bool atomic_ok_1024 = check_all_right("atomic_n1024", atomic_1024, runs);
   const Tally atomic_big = repeat(Kind::serial_atomic, vbig, d_res, runs, nullptr);
-  check_all_right("atomic_big", atomic_big, runs);
+  const bool atomic_ok_big = check_all_right("atomic_big", atomic_big, runs);
 
   // 2. The barrier bug: the serial kernel (with atomicAdd) at N = 1000.
   const Tally serial_1000 = repeat(Kind::serial_atomic, v1000, d_res, runs, &scribbler);
   report_wrong("serial_n1000_wrong", serial_1000, runs, "serial kernel with early return, N = 1000");
 
-  // 3. The fix: tree reduction, no early return.
-  const Tally tree_1000 = repeat(Kind::tree, v1000, d_res, runs, &scribbler);
-  check_all_right("tree_n1000", tree_1000, runs);
-  const Tally tree_big = repeat(Kind::tree, vbig, d_res, runs, nullptr);
-  check_all_right("tree_big", tree_big, runs);
-
+  // 3. The fix: tree reduction, no early return; every run with the race exposed.
+  const Tally tree_1000 = repeat(Kind::tree, v1000, d_res, runs, &scribbler, &exposer);
+  const bool tree_ok_1000 = check_all_right("tree_n1000", tree_1000, runs);
+  const Tally tree_big = repeat(Kind::tree, vbig, d_res, runs, &scribbler, &exposer);
+  const bool tree_ok_big = check_all_right("tree_big", tree_big, runs);
+  const bool bounds_ok = wb::check_bounds("res_bounds", d_res);
   wb::metric("runs", runs, "count");
+
+  // 4. Time at the large N: the lecture's kernel (atomicAdd) against the tree. Each
+  // sample is one launch after an L2 flush (the inputs, 8 MB at 2^20, would otherwise
+  // sit in the L2). The result keeps accumulating across samples: only the time counts.
+  if (atomic_ok_1024 && atomic_ok_big && tree_ok_1000 && tree_ok_big && bounds_ok) {
+    const int blocks = ceil_div(n_big, TPB);
+    const wb::Stats serial_st =
+        wb::time_kernel([&] { dot_serial<<<blocks, TPB>>>(d_res, vbig.da, vbig.db, vbig.n, 1); });
+    const wb::Stats tree_st = wb::time_kernel([&] { dot_tree<<<blocks, TPB>>>(d_res, vbig.da, vbig.db, vbig.n); });
+    wb::Stats serial_us = serial_st, tree_us = tree_st;
+    for (wb::Stats* st : {&serial_us, &tree_us}) {
+      st->median *= 1e3;
+      st->min *= 1e3;
+      st->max *= 1e3;
+    }
+    wb::metric("serial_us", serial_us, "us");
+    wb::metric("tree_us", tree_us, "us");
+    std::printf("N = %d: lecture kernel %.2f us, tree %.2f us (%.2fx)\n", n_big, serial_us.median, tree_us.median,
+                tree_us.median / serial_us.median);
+  } else {
+    std::printf("a check failed: nothing is timed\n");
+  }
+
   free_vectors(v1024);
   free_vectors(v1000);
   free_vectors(vbig);
-  WB_CHECK(cudaFree(d_res));
+  WB_CHECK(cudaFree(exposer.sink));
+  wb::free_output(d_res);
   return wb::finish();
 }
