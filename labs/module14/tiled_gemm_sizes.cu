@@ -4,11 +4,14 @@ the kernel template matmul_tiled<T> is yours to write (see its TODO); the rest i
 
 C = A * B with A of size M x N, B of size N x P and C of size M x P, float32, row-major.
 One kernel template, matmul_tiled<T>, is instantiated for square tiles T = 8, 16 and 32
-(T x T threads a block; two T x T shared tiles: 512 B, 2 KB, 8 KB). The lab
+(T x T threads a block; two T x T shared tiles: 512 B, 2 KB, 8 KB). The lab's own naive
+kernel (one thread per element of C, every operand from global memory, 16 x 16 blocks:
+the matmul_naive of tiled_gemm.cu) is the baseline each T is measured against. The lab
 
-  1. checks every T against a double-precision CPU reference, on fresh random inputs in
-     [-1, 1]:
-       - 100 x 50 x 70 (every element; no dimension is a multiple of any T),
+  1. checks every T (and the naive kernel) against a double-precision CPU reference, on
+     fresh random inputs in [-1, 1]:
+       - 100 x 50 x 70 (every element; no dimension is a multiple of any T; C sits
+         between two canary bands, so a store past its end fails *_100x50x70_bounds),
        - N x N x N (every element; default 1024^3, about 1e9 multiply-adds on the CPU),
        - the odd shape ODD_M x ODD_N x ODD_P, default 513 x 8192 x 1023: every dimension
          leaves a partial tile, so this tests the zero padding at full scale. Its full
@@ -16,13 +19,15 @@ One kernel template, matmul_tiled<T>, is instantiated for square tiles T = 8, 16
          elements (default 4096) at random positions (fixed by the seed) are each
          computed as a dot product in double and compared; when SAMPLES >= M * P every
          element is checked;
-  2. times every T at N^3 and at the odd shape with CUDA events (warm-up, L2 flushed,
-     median of repeats), and reports GFLOP/s (2 M N P over the median).
+  2. times the naive kernel and every T at N^3 and at the odd shape with CUDA events
+     (warm-up, L2 flushed, median of repeats), and reports GFLOP/s (2 M N P over the
+     median). The manifest grades each T by its speed-up over the naive kernel of the
+     same run, which holds on any GPU.
 
 Build and run by hand:
   nvcc -O3 -arch=native -I labs/common labs/module14/tiled_gemm_sizes.cu -o tiled_gemm_sizes && ./tiled_gemm_sizes
 
-Parameters (NAME=VALUE): N (square size, default 1024, 128 with quick=1), ODD_M, ODD_N,
+Parameters (NAME=VALUE): N (square size, default 1024, 512 with quick=1), ODD_M, ODD_N,
 ODD_P (odd shape, default 513 x 8192 x 1023, 65 x 1000 x 127 with quick=1), SAMPLES
 (sampled elements of the odd shape, default 4096), seed, quick=1.
 */
@@ -60,7 +65,18 @@ double matmul_cpu_element(const float* A, const float* B, int N, int P, int row,
 }
 
 // ----------------------------------------------------------------------------
-// GPU kernel
+// GPU kernels
+
+// The baseline (complete; not part of the exercise): one thread per element of C, every
+// operand straight from global memory, as in tiled_gemm.cu.
+__global__ void matmul_naive(const float* A, const float* B, float* C, int M, int N, int P) {
+  const int col = blockIdx.x * blockDim.x + threadIdx.x;
+  const int row = blockIdx.y * blockDim.y + threadIdx.y;
+  if (row >= M || col >= P) return;  // safe: this kernel has no barrier
+  float sum = 0.0f;
+  for (int k = 0; k < N; ++k) sum += A[static_cast<size_t>(row) * N + k] * B[static_cast<size_t>(k) * P + col];
+  C[static_cast<size_t>(row) * P + col] = sum;
+}
 
 // A T x T block computes the T x T tile of C at (blockIdx.y, blockIdx.x), in phases of T
 // along the shared dimension N. T is a template parameter, so the shared arrays are
@@ -86,6 +102,13 @@ __global__ void matmul_tiled(const float* A, const float* B, float* C, int M, in
 
 int ceil_div(int a, int b) { return (a + b - 1) / b; }
 
+void launch_naive(const float* A, const float* B, float* C, int M, int N, int P) {
+  constexpr int kBlock = 16;
+  const dim3 block(kBlock, kBlock);
+  const dim3 grid(ceil_div(P, kBlock), ceil_div(M, kBlock));
+  matmul_naive<<<grid, block>>>(A, B, C, M, N, P);
+}
+
 template <int T>
 void launch_tiled(const float* A, const float* B, float* C, int M, int N, int P) {
   const dim3 block(T, T);
@@ -95,11 +118,14 @@ void launch_tiled(const float* A, const float* B, float* C, int M, int N, int P)
 
 using Launcher = void (*)(const float*, const float*, float*, int, int, int);
 
+// The kernels of the lab, by metric prefix: the naive baseline first, then every T.
 struct Variant {
-  int t;
+  const char* name;  // "naive", "t8", "t16", "t32"
   Launcher launch;
 };
-const Variant kVariants[] = {{8, launch_tiled<8>}, {16, launch_tiled<16>}, {32, launch_tiled<32>}};
+const Variant kVariants[] = {
+    {"naive", launch_naive}, {"t8", launch_tiled<8>}, {"t16", launch_tiled<16>}, {"t32", launch_tiled<32>}};
+constexpr int kKernels = 4;
 
 // ----------------------------------------------------------------------------
 // main
@@ -110,32 +136,48 @@ struct Problem {
   float *dA = nullptr, *dB = nullptr, *dC = nullptr;
 };
 
+// Copies a host matrix to a new device buffer followed by a tail of NaN, 32 * (row_sum +
+// 1) floats long. A tiled kernel that stages elements past the edge of a matrix instead
+// of zeros (no zero padding) then multiplies by NaN: every row of B past row N lies past
+// the end of B, so each output's last phase meets the tail. Without it the bytes after a
+// small allocation are often zero, which hides the mistake (a product with zero adds
+// nothing). The tail covers the overshoot of any tile edge up to 32: fewer than 32 rows
+// of at most row_sum floats, plus fewer than 32.
+float* upload_with_nan_tail(const std::vector<float>& host, int row_sum) {
+  const size_t tail = 32 * (static_cast<size_t>(row_sum) + 1);
+  float* d = nullptr;
+  WB_CHECK(cudaMalloc(&d, (host.size() + tail) * sizeof(float)));
+  wb::poison(d, (host.size() + tail) * sizeof(float));
+  WB_CHECK(cudaMemcpy(d, host.data(), host.size() * sizeof(float), cudaMemcpyHostToDevice));
+  return d;
+}
+
 // Fresh inputs in [-1, 1] from streams `stream` and `stream + 1`, uploaded.
 Problem make_problem(int M, int N, int P, unsigned stream) {
   Problem pr{M, N, P, std::vector<float>(static_cast<size_t>(M) * N), std::vector<float>(static_cast<size_t>(N) * P)};
   wb::fill_uniform(pr.A.data(), pr.A.size(), -1.0f, 1.0f, stream);
   wb::fill_uniform(pr.B.data(), pr.B.size(), -1.0f, 1.0f, stream + 1);
-  WB_CHECK(cudaMalloc(&pr.dA, pr.A.size() * sizeof(float)));
-  WB_CHECK(cudaMalloc(&pr.dB, pr.B.size() * sizeof(float)));
-  WB_CHECK(cudaMalloc(&pr.dC, static_cast<size_t>(M) * P * sizeof(float)));
-  WB_CHECK(cudaMemcpy(pr.dA, pr.A.data(), pr.A.size() * sizeof(float), cudaMemcpyHostToDevice));
-  WB_CHECK(cudaMemcpy(pr.dB, pr.B.data(), pr.B.size() * sizeof(float), cudaMemcpyHostToDevice));
+  pr.dA = upload_with_nan_tail(pr.A, N + P);
+  pr.dB = upload_with_nan_tail(pr.B, N + P);
+  pr.dC = wb::alloc_output<float>(static_cast<size_t>(M) * P);  // poisoned, between canary bands
   return pr;
 }
 
 void free_problem(Problem& pr) {
   WB_CHECK(cudaFree(pr.dA));
   WB_CHECK(cudaFree(pr.dB));
-  WB_CHECK(cudaFree(pr.dC));
+  wb::free_output(pr.dC);
   pr.dA = pr.dB = pr.dC = nullptr;
 }
 
-// Poisons C, runs one launch and returns C.
-std::vector<float> run_once(Launcher launch, const Problem& pr) {
+// Poisons C and re-arms its canary bands, runs one launch and returns C. With a
+// bounds_name, also records whether the launch wrote outside C.
+std::vector<float> run_once(Launcher launch, const Problem& pr, const char* bounds_name = nullptr) {
   const size_t elems = static_cast<size_t>(pr.M) * pr.P;
-  wb::poison(pr.dC, elems * sizeof(float));
+  wb::poison_output(pr.dC);
   launch(pr.dA, pr.dB, pr.dC, pr.M, pr.N, pr.P);
   WB_CHECK_LAUNCH();
+  if (bounds_name) wb::check_bounds(bounds_name, pr.dC);
   std::vector<float> got(elems);
   WB_CHECK(cudaMemcpy(got.data(), pr.dC, elems * sizeof(float), cudaMemcpyDeviceToHost));
   return got;
@@ -147,7 +189,7 @@ double atol_for(int N) { return 4.0 * N * FLT_EPSILON; }
 
 int main(int argc, char** argv) {
   wb::init_cuda(argc, argv, "module14/tiled_gemm_sizes");
-  const long long n_param = wb::param("N", 1024, 128);
+  const long long n_param = wb::param("N", 1024, 512);
   const long long om = wb::param("ODD_M", 513, 65);
   const long long on = wb::param("ODD_N", 8192, 1000);
   const long long op = wb::param("ODD_P", 1023, 127);
@@ -160,14 +202,15 @@ int main(int argc, char** argv) {
   const int n = static_cast<int>(n_param);
   const double rtol = 1e-4;
 
-  // 1a. Small odd problem, every element.
+  // 1a. Small odd problem, every element, and the canary bands around C: every T.
   {
     Problem pr = make_problem(100, 50, 70, 0);
     std::vector<double> ref(static_cast<size_t>(100) * 70);
     matmul_cpu(pr.A.data(), pr.B.data(), ref.data(), 100, 50, 70);
-    for (const Variant& v : kVariants) {
-      const std::vector<float> got = run_once(v.launch, pr);
-      const std::string name = "t" + std::to_string(v.t) + "_100x50x70";
+    for (int i = 1; i < kKernels; ++i) {
+      const Variant& v = kVariants[i];
+      const std::string name = std::string(v.name) + "_100x50x70";
+      const std::vector<float> got = run_once(v.launch, pr, (name + "_bounds").c_str());
       wb::compare(name.c_str(), got.data(), ref.data(), got.size(), rtol, atol_for(50), 70);
     }
     free_problem(pr);
@@ -180,22 +223,22 @@ int main(int argc, char** argv) {
     Problem pr = make_problem(n, n, n, 2);
     std::vector<double> ref(static_cast<size_t>(n) * n);
     matmul_cpu(pr.A.data(), pr.B.data(), ref.data(), n, n, n);
-    bool ok[3];
-    for (int i = 0; i < 3; ++i) {
+    bool ok[kKernels];
+    for (int i = 0; i < kKernels; ++i) {
       const Variant& v = kVariants[i];
       const std::vector<float> got = run_once(v.launch, pr);
-      const std::string name = "t" + std::to_string(v.t) + "_square";
+      const std::string name = std::string(v.name) + "_square";
       ok[i] = wb::compare(name.c_str(), got.data(), ref.data(), got.size(), rtol, atol_for(n), n);
     }
     const double flops = 2.0 * n * static_cast<double>(n) * n;
-    for (int i = 0; i < 3; ++i) {
+    for (int i = 0; i < kKernels; ++i) {
       const Variant& v = kVariants[i];
       if (!ok[i]) {
-        std::printf("T=%d failed its check at N=%d: not timed\n", v.t, n);
+        std::printf("%s failed its check at N=%d: not timed\n", v.name, n);
         continue;
       }
       const wb::Stats st = wb::time_kernel([&] { v.launch(pr.dA, pr.dB, pr.dC, n, n, n); });
-      const std::string base = "t" + std::to_string(v.t);
+      const std::string base = v.name;
       wb::metric((base + "_ms").c_str(), st, "ms");
       wb::metric((base + "_gflops").c_str(), flops / (st.median * 1e6), "GFLOP/s");
     }
@@ -223,24 +266,24 @@ int main(int argc, char** argv) {
       ref[s] = matmul_cpu_element(pr.A.data(), pr.B.data(), N, P, static_cast<int>(where[s] / P),
                                   static_cast<int>(where[s] % P));
 
-    bool ok[3];
-    for (int i = 0; i < 3; ++i) {
+    bool ok[kKernels];
+    for (int i = 0; i < kKernels; ++i) {
       const Variant& v = kVariants[i];
       const std::vector<float> full = run_once(v.launch, pr);
       std::vector<float> got(where.size());
       for (size_t s = 0; s < where.size(); ++s) got[s] = full[where[s]];
-      const std::string name = "t" + std::to_string(v.t) + "_odd";
+      const std::string name = std::string(v.name) + "_odd";
       ok[i] = wb::compare(name.c_str(), got.data(), ref.data(), got.size(), rtol, atol_for(N));
     }
     const double flops = 2.0 * M * static_cast<double>(N) * P;
-    for (int i = 0; i < 3; ++i) {
+    for (int i = 0; i < kKernels; ++i) {
       const Variant& v = kVariants[i];
       if (!ok[i]) {
-        std::printf("T=%d failed its check at the odd shape: not timed\n", v.t);
+        std::printf("%s failed its check at the odd shape: not timed\n", v.name);
         continue;
       }
       const wb::Stats st = wb::time_kernel([&] { v.launch(pr.dA, pr.dB, pr.dC, M, N, P); });
-      const std::string base = "odd_t" + std::to_string(v.t);
+      const std::string base = std::string("odd_") + v.name;
       wb::metric((base + "_ms").c_str(), st, "ms");
       wb::metric((base + "_gflops").c_str(), flops / (st.median * 1e6), "GFLOP/s");
     }

@@ -12,13 +12,15 @@ row-major. Two kernels are compared:
 
 Both are checked against a CPU reference that accumulates in double, on fresh random
 inputs in [-1, 1], at 64 x 64 x 64, at 100 x 50 x 70 (sizes that are not multiples of
-TILE: this tests the zero padding) and at N x N x N; then both are timed at N^3.
+TILE: this tests the zero padding, and C sits between two canary bands, so a store past
+its end is caught) and at N x N x N; then both are timed at N^3.
 
 Build and run by hand:
   nvcc -O3 -arch=native -I labs/common labs/module14/tiled_gemm.cu -o tiled_gemm && ./tiled_gemm
 
-Parameters (NAME=VALUE): N (big square size, default 1024, 256 with quick=1),
-seed (random inputs), quick=1 (small sizes, for a smoke run).
+Parameters (NAME=VALUE): N (big square size, default 1024, 512 with quick=1: a missing
+second barrier showed on an H200 from N = 384 up, never at 256 or 320), seed (random
+inputs), quick=1 (small sizes, for a smoke run).
 */
 
 #include <algorithm>
@@ -125,6 +127,22 @@ struct Problem {
   float *dA = nullptr, *dB = nullptr, *dC = nullptr;
 };
 
+// Copies a host matrix to a new device buffer followed by a tail of NaN, 32 * (row_sum +
+// 1) floats long. A tiled kernel that stages elements past the edge of a matrix instead
+// of zeros (no zero padding) then multiplies by NaN: every row of B past row N lies past
+// the end of B, so each output's last phase meets the tail. Without it the bytes after a
+// small allocation are often zero, which hides the mistake (a product with zero adds
+// nothing). The tail covers the overshoot of any tile edge up to 32: fewer than 32 rows
+// of at most row_sum floats, plus fewer than 32.
+float* upload_with_nan_tail(const std::vector<float>& host, int row_sum) {
+  const size_t tail = 32 * (static_cast<size_t>(row_sum) + 1);
+  float* d = nullptr;
+  WB_CHECK(cudaMalloc(&d, (host.size() + tail) * sizeof(float)));
+  wb::poison(d, (host.size() + tail) * sizeof(float));
+  WB_CHECK(cudaMemcpy(d, host.data(), host.size() * sizeof(float), cudaMemcpyHostToDevice));
+  return d;
+}
+
 // Draws fresh inputs in [-1, 1] (streams `stream` and `stream + 1` of the run's seed),
 // computes the reference and uploads A and B.
 Problem make_problem(int M, int N, int P, unsigned stream) {
@@ -135,27 +153,28 @@ Problem make_problem(int M, int N, int P, unsigned stream) {
   pr.ref.resize(static_cast<size_t>(M) * P);
   matmul_cpu(A.data(), B.data(), pr.ref.data(), M, N, P);
 
-  WB_CHECK(cudaMalloc(&pr.dA, A.size() * sizeof(float)));
-  WB_CHECK(cudaMalloc(&pr.dB, B.size() * sizeof(float)));
-  WB_CHECK(cudaMalloc(&pr.dC, pr.ref.size() * sizeof(float)));
-  WB_CHECK(cudaMemcpy(pr.dA, A.data(), A.size() * sizeof(float), cudaMemcpyHostToDevice));
-  WB_CHECK(cudaMemcpy(pr.dB, B.data(), B.size() * sizeof(float), cudaMemcpyHostToDevice));
+  pr.dA = upload_with_nan_tail(A, N + P);
+  pr.dB = upload_with_nan_tail(B, N + P);
+  pr.dC = wb::alloc_output<float>(pr.ref.size());  // poisoned, between two canary bands
   return pr;
 }
 
 void free_problem(Problem& pr) {
   WB_CHECK(cudaFree(pr.dA));
   WB_CHECK(cudaFree(pr.dB));
-  WB_CHECK(cudaFree(pr.dC));
+  wb::free_output(pr.dC);
   pr.dA = pr.dB = pr.dC = nullptr;
 }
 
-// Poisons C, runs one kernel, copies C back and compares it with the reference.
-bool run_and_check(const std::string& check_name, Launcher launch, const Problem& pr) {
+// Poisons C (and re-arms its canary bands), runs one kernel, copies C back and compares
+// it with the reference. With bounds_check set, also records whether anything was
+// written outside C (a check named check_name + "_bounds").
+bool run_and_check(const std::string& check_name, Launcher launch, const Problem& pr, bool bounds_check = false) {
   const size_t elems = pr.ref.size();
-  wb::poison(pr.dC, elems * sizeof(float));
+  wb::poison_output(pr.dC);
   launch(pr.dA, pr.dB, pr.dC, pr.M, pr.N, pr.P);
   WB_CHECK_LAUNCH();
+  if (bounds_check) wb::check_bounds((check_name + "_bounds").c_str(), pr.dC);
   std::vector<float> got(elems);
   WB_CHECK(cudaMemcpy(got.data(), pr.dC, elems * sizeof(float), cudaMemcpyDeviceToHost));
 
@@ -173,24 +192,27 @@ bool run_and_check(const std::string& check_name, Launcher launch, const Problem
 
 int main(int argc, char** argv) {
   wb::init_cuda(argc, argv, "module14/tiled_gemm");
-  const long long n_param = wb::param("N", 1024, 256);
+  const long long n_param = wb::param("N", 1024, 512);
   wb::params_done();
   if (n_param < 1 || n_param > 8192) wb::bad_argument("N must be between 1 and 8192");
   const int n = static_cast<int>(n_param);
   wb::metric("n", n, "count");
 
-  // Correctness: two fixed small problems (always run), then the big square one.
+  // Correctness: two fixed small problems (always run), then the big square one. At
+  // 100 x 50 x 70 no dimension is a multiple of TILE: the last block row and column are
+  // partial, so that is where the canary bands around C are checked as well.
   struct Case {
     const char* suffix;
     int M, N, P;
+    bool odd;
   };
-  const Case small_cases[] = {{"64", 64, 64, 64}, {"100x50x70", 100, 50, 70}};
+  const Case small_cases[] = {{"64", 64, 64, 64, false}, {"100x50x70", 100, 50, 70, true}};
   unsigned stream = 0;
   for (const Case& c : small_cases) {
     Problem pr = make_problem(c.M, c.N, c.P, stream);
     stream += 2;
-    run_and_check(std::string("naive_") + c.suffix, launch_naive, pr);
-    run_and_check(std::string("tiled_") + c.suffix, launch_tiled, pr);
+    run_and_check(std::string("naive_") + c.suffix, launch_naive, pr, c.odd);
+    run_and_check(std::string("tiled_") + c.suffix, launch_tiled, pr, c.odd);
     free_problem(pr);
   }
 

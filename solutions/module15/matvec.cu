@@ -18,9 +18,13 @@ Then the port itself, both with the warp kernel, CALLS calls each, host-clock ti
                  cudaFree (what a first port of llama2.c's matmul() does)
   resident       W copied once and buffers kept; every call: copy x in, kernel, copy y out
 
-Every GPU result is checked against a double-precision CPU reference on fresh random
-inputs in [-1, 1] (relative tolerance 1e-4). Kernels are timed with CUDA events
-(warm-up, L2 flushed before each sample, median).
+Every result is checked against a double-precision CPU reference on fresh random inputs
+in [-1, 1] (relative tolerance 1e-4), at D x N and at an odd 1001 x 999, where D is not a
+multiple of the 8 warps (or 256 threads) a block holds and N is not a multiple of 32; the
+odd y sits between two canary bands, so a store past its end is caught. Kernels are timed
+with CUDA events (warm-up, L2 flushed before each sample, median): W is 67 MB at the
+default size, about the size of an H200's L2, so without the flush part of it would be
+read from L2 rather than DRAM.
 
 Build and run by hand (note -lcublas):
   nvcc -O3 -arch=native -I labs/common labs/module15/matvec.cu -o matvec -lcublas && ./matvec
@@ -85,7 +89,7 @@ void matvec_cpu(const float* W, const float* x, float* y, int d, int n) {
 // Design 1: thread i computes y[i] alone.
 __global__ void matvec_row(const float* W, const float* x, float* y, int d, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= d) return;
+  if (i >= d) return;  // the last block's extra threads have no row
   const float* row = W + static_cast<size_t>(i) * n;
   float acc = 0.0f;
   for (int j = 0; j < n; ++j) acc += row[j] * x[j];  // lanes are n floats apart: uncoalesced
@@ -102,7 +106,8 @@ __global__ void matvec_warp(const float* W, const float* x, float* y, int d, int
   const float* row = W + static_cast<size_t>(w) * n;
   float acc = 0.0f;
   for (int j = lane; j < n; j += 32) acc += row[j] * x[j];
-  for (int offset = 16; offset >= 1; offset /= 2) acc += __shfl_down_sync(0xffffffffu, acc, offset);
+  for (int offset = 16; offset >= 1; offset /= 2)  // 16, 8, 4, 2, 1: five folds of 32 values
+    acc += __shfl_down_sync(0xffffffffu, acc, offset);
   if (lane == 0) y[w] = acc;
 }
 
@@ -164,12 +169,15 @@ bool check_y(const char* name, const std::vector<float>& got, const std::vector<
   return wb::compare(name, got.data(), ref.data(), ref.size(), 1e-4, 4.0 * n * FLT_EPSILON);
 }
 
-// Poisons y, runs one launch, checks.
+// Poisons y and re-arms its canary bands (dy comes from wb::alloc_output), runs one
+// launch, checks. With a bounds_name, also records whether the launch wrote outside y.
 template <class Launch>
-bool run_and_check(const char* name, Launch launch, float* dy, const std::vector<double>& ref, int n) {
-  wb::poison(dy, ref.size() * sizeof(float));
+bool run_and_check(const char* name, Launch launch, float* dy, const std::vector<double>& ref, int n,
+                   const char* bounds_name = nullptr) {
+  wb::poison_output(dy);
   launch();
   WB_CHECK_LAUNCH();
+  if (bounds_name) wb::check_bounds(bounds_name, dy);
   std::vector<float> got(ref.size());
   WB_CHECK(cudaMemcpy(got.data(), dy, got.size() * sizeof(float), cudaMemcpyDeviceToHost));
   return check_y(name, got, ref, n);
@@ -197,10 +205,11 @@ int main(int argc, char** argv) {
   std::vector<double> ref(d);
   matvec_ref(W.data(), x.data(), ref.data(), d, n);
 
-  // CPU baseline: median of 5 runs.
+  // CPU baseline: median of 5 runs (y is NaN before each, so an unwritten y fails).
   {
     std::vector<double> t;
     for (int rep = 0; rep < 5; ++rep) {
+      std::fill(y.begin(), y.end(), std::nanf(""));
       const auto t0 = Clock::now();
       matvec_cpu(W.data(), x.data(), y.data(), d, n);
       t.push_back(ms_since(t0));
@@ -209,14 +218,40 @@ int main(int argc, char** argv) {
     wb::metric("cpu_ms", wb::stats_of(t), "ms");
   }
 
-  float *dW = nullptr, *dx = nullptr, *dy = nullptr;
+  float *dW = nullptr, *dx = nullptr;
   WB_CHECK(cudaMalloc(&dW, w_size));
   WB_CHECK(cudaMalloc(&dx, static_cast<size_t>(n) * sizeof(float)));
-  WB_CHECK(cudaMalloc(&dy, static_cast<size_t>(d) * sizeof(float)));
+  float* dy = wb::alloc_output<float>(static_cast<size_t>(d));
   WB_CHECK(cudaMemcpy(dW, W.data(), w_size, cudaMemcpyHostToDevice));
   WB_CHECK(cudaMemcpy(dx, x.data(), static_cast<size_t>(n) * sizeof(float), cudaMemcpyHostToDevice));
   cublasHandle_t handle;
   CUBLAS_CHECK(cublasCreate(&handle));
+
+  // The odd shape, every design: D = 1001 rows leave a partial last block for both
+  // launchers (23 threads past the end with 256-thread blocks, 7 warps with 8-warp blocks),
+  // N = 999 columns leave a partial last step of 32 lanes, and D != N catches a cuBLAS
+  // call whose sizes or leading dimension are swapped (at D = N that still passes).
+  {
+    constexpr int od = 1001, on = 999;
+    std::vector<float> Wo(static_cast<size_t>(od) * on), xo(on);
+    wb::fill_uniform(Wo.data(), Wo.size(), -1.0f, 1.0f, 2);
+    wb::fill_uniform(xo.data(), xo.size(), -1.0f, 1.0f, 3);
+    std::vector<double> ref_o(od);
+    matvec_ref(Wo.data(), xo.data(), ref_o.data(), od, on);
+    float *dWo = nullptr, *dxo = nullptr;
+    WB_CHECK(cudaMalloc(&dWo, Wo.size() * sizeof(float)));
+    WB_CHECK(cudaMalloc(&dxo, xo.size() * sizeof(float)));
+    float* dyo = wb::alloc_output<float>(od);
+    WB_CHECK(cudaMemcpy(dWo, Wo.data(), Wo.size() * sizeof(float), cudaMemcpyHostToDevice));
+    WB_CHECK(cudaMemcpy(dxo, xo.data(), xo.size() * sizeof(float), cudaMemcpyHostToDevice));
+    run_and_check("row_odd", [&] { launch_row(dWo, dxo, dyo, od, on); }, dyo, ref_o, on, "row_odd_bounds");
+    run_and_check("warp_odd", [&] { launch_warp(dWo, dxo, dyo, od, on); }, dyo, ref_o, on, "warp_odd_bounds");
+    run_and_check("cublas_odd", [&] { launch_cublas(handle, dWo, dxo, dyo, od, on); }, dyo, ref_o, on,
+                  "cublas_odd_bounds");
+    WB_CHECK(cudaFree(dWo));
+    WB_CHECK(cudaFree(dxo));
+    wb::free_output(dyo);
+  }
 
   // Resident kernels: check, then time. The least traffic is W plus the two vectors.
   const double min_bytes = w_bytes + 4.0 * (static_cast<double>(n) + d);
@@ -283,6 +318,6 @@ int main(int argc, char** argv) {
   CUBLAS_CHECK(cublasDestroy(handle));
   WB_CHECK(cudaFree(dW));
   WB_CHECK(cudaFree(dx));
-  WB_CHECK(cudaFree(dy));
+  wb::free_output(dy);
   return wb::finish();
 }
