@@ -49,6 +49,7 @@ struct Stats {
   double max = 0.0;
   double spread = 0.0;  // (max - min) / median, relative
   int samples = 0;
+  std::string clock;    // timings: "kernels" (CUPTI kernel durations) or "events" (CUDA events)
 };
 
 namespace detail {
@@ -556,9 +557,11 @@ inline void metric(const char* name, const Stats& st, const char* unit) {
   detail::Record r("metric");
   r.str("name", name).num("value", st.median).str("unit", unit).integer("samples", st.samples);
   r.num("min", st.min).num("max", st.max).num("spread", st.spread);
-  const std::string extra = detail::format("  (median of %d; min %s, max %s, spread %.1f%%)", st.samples,
+  if (!st.clock.empty()) r.str("clock", st.clock);
+  const std::string extra = detail::format("  (median of %d; min %s, max %s, spread %.1f%%%s%s)", st.samples,
                                            detail::human(st.min).c_str(), detail::human(st.max).c_str(),
-                                           100.0 * st.spread);
+                                           100.0 * st.spread, st.clock.empty() ? "" : "; clock: ",
+                                           st.clock.c_str());
   detail::emit(r, std::string("[metric] ") + name + " = " + detail::human(st.median) + " " + unit + extra);
 }
 

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "wb_host.hpp"
+#include "wb_kernel_clock.hpp"
 
 namespace wb {
 namespace detail {
@@ -295,6 +296,11 @@ struct TimingOptions {
   bool flush_l2 = true;       // cold: each sample is one launch right after an L2 flush
   double min_batch_ms = 0.5;  // warm (no flush): back-to-back launches per sample, enough
                               // to last this long, so per-launch gaps average out
+  bool kernel_clock = true;   // time the kernels' own durations from CUPTI when it loads
+                              // (what Nsight reports; no launch gaps); false, or no CUPTI:
+                              // CUDA events around the region. Set false when the region's
+                              // cost is more than its kernels: copies, kernels overlapping on
+                              // several streams, or the launch overhead being taught.
   bool hold = true;           // enqueue each sample behind a hold kernel, so the time
                               // the host takes to launch is never inside the events.
                               // Set false when launch() waits for the GPU itself (a
@@ -320,26 +326,27 @@ inline double relative_noise(const std::vector<double>& samples) {
 }  // namespace detail
 
 // Times `launch` (a callable that enqueues the work to time on opt.stream, e.g. a
-// lambda with a <<<...>>> launch) with CUDA events; returns milliseconds per launch.
+// lambda with a <<<...>>> launch); returns milliseconds per launch.
 //
 //   1. opt.warmup untimed launches, timed together to size the batches.
 //   2. Each sample:
-//      - cold (opt.flush_l2): flush the L2 (outside the events), then ONE launch between
-//        a start and a stop event;
-//      - warm: a batch of back-to-back launches between one pair of events, as many as
-//        fill opt.min_batch_ms; the sample is the batch time over its launch count.
-//      With opt.hold, a hold kernel spins on the GPU while the host enqueues the events
-//      and the launches, and is released once all are queued: the GPU then runs them
-//      without waiting for the host, so the events time the kernels, not the launch
-//      latency (nvbench's blocking kernel). A hold that times out (launch() waited for
-//      the GPU) is detected; that sample is dropped and the rest are taken without hold.
+//      - cold (opt.flush_l2): flush the L2 first, then ONE launch;
+//      - warm: a batch of back-to-back launches, as many as fill opt.min_batch_ms; the
+//        sample is the batch's time over its launch count.
+//      The clock: with opt.kernel_clock and CUPTI available (wb_kernel_clock.hpp), the
+//      summed GPU durations of the kernels the launches ran, as Nsight reports them;
+//      otherwise CUDA events around the launches, with opt.hold queuing them behind a
+//      hold kernel that is released once all are enqueued, so the host's launch latency
+//      is not between the events (nvbench's blocking kernel). A hold that times out
+//      (launch() waited for the GPU) is detected; that sample is dropped and the rest
+//      are taken without the hold. Stats::clock says which clock was used.
 //   3. Stop when (a) opt.max_samples samples were taken, or (b) the sampled time reached
 //      opt.max_time_s (this wins over min_samples, so a slow kernel cannot stall the
 //      lab), or (c) at least opt.min_samples were taken and their relative noise is at
 //      most opt.max_noise.
 //
 // Launch and execution errors are checked on every sample (exit 4 with an `error`).
-// Returns median / min / max / spread and the sample count.
+// Returns median / min / max / spread, the sample count and the clock.
 template <class F>
 Stats time_kernel(F&& launch, TimingOptions opt = {}) {
   cudaEvent_t start, stop;
@@ -361,49 +368,75 @@ Stats time_kernel(F&& launch, TimingOptions opt = {}) {
   if (!opt.flush_l2)
     batch = static_cast<int>(std::min(1000.0, std::max(1.0, std::ceil(opt.min_batch_ms / estimate_ms))));
 
-  // WB_TIMING=single makes warm samples single launches too (for timing studies:
-  // scripts/device/timing_study.sh compares both methods with Nsight Compute).
+  // For timing studies (scripts/device/timing_study.sh compares the methods with Nsight
+  // Compute): WB_TIMING=single makes warm samples single launches, WB_TIMING=events
+  // keeps CUPTI out (CUDA events only); both may be given, comma-separated.
   if (const char* mode = std::getenv("WB_TIMING")) {
-    if (std::string(mode) == "single") batch = 1;
+    if (std::string(mode).find("single") != std::string::npos) batch = 1;
   }
 
-  detail::Hold* hold = opt.hold ? &detail::hold_state() : nullptr;
+  // The kernel clock (CUPTI) when asked for and available; a region run without hold
+  // is being timed for its launch costs, so it keeps events.
+  detail::KernelClock& kernel_clock = detail::KernelClock::get();
+  bool use_kernels = opt.kernel_clock && opt.hold && kernel_clock.available() && kernel_clock.start();
+  detail::Hold* hold = opt.hold && !use_kernels ? &detail::hold_state() : nullptr;
   const unsigned long long hold_timeout_ns = 200ull * 1000 * 1000;  // far above any batch's enqueue time
   std::vector<double> samples;
   double sampled_ms = 0.0;
   for (;;) {
     if (opt.flush_l2) flush_l2(opt.stream);
-    if (hold) {
-      hold->flags[0] = 0;
-      hold->flags[1] = 0;
-      detail::hold_kernel<<<1, 1, 0, opt.stream>>>(hold->flags, hold_timeout_ns, hold->flags + 1);
+    if (use_kernels) {
+      for (int i = 0; i < batch; ++i) launch();
       WB_CHECK(cudaGetLastError());
+      WB_CHECK(cudaDeviceSynchronize());  // a fault inside the kernel surfaces here
+      long long kernels = 0;
+      const double ms = kernel_clock.take_ms(kernels);
+      if (kernels < batch) {  // CUPTI saw fewer kernels than were launched: do not trust it
+        std::printf("  (time_kernel: CUPTI recorded %lld kernels for %d launches; timing with CUDA events)\n",
+                    kernels, batch);
+        kernel_clock.stop();
+        use_kernels = false;
+        hold = opt.hold ? &detail::hold_state() : nullptr;
+        continue;
+      }
+      samples.push_back(ms / batch);
+      sampled_ms += ms;
+    } else {
+      if (hold) {
+        hold->flags[0] = 0;
+        hold->flags[1] = 0;
+        detail::hold_kernel<<<1, 1, 0, opt.stream>>>(hold->flags, hold_timeout_ns, hold->flags + 1);
+        WB_CHECK(cudaGetLastError());
+      }
+      WB_CHECK(cudaEventRecord(start, opt.stream));
+      for (int i = 0; i < batch; ++i) launch();
+      WB_CHECK(cudaGetLastError());
+      WB_CHECK(cudaEventRecord(stop, opt.stream));
+      if (hold) reinterpret_cast<volatile int*>(hold->flags)[0] = 1;
+      WB_CHECK(cudaEventSynchronize(stop));  // a fault inside the kernel surfaces here
+      if (hold && reinterpret_cast<volatile int*>(hold->flags)[1] != 0) {
+        std::printf("  (time_kernel: the launch waited for the GPU, so it cannot be queued behind a hold "
+                    "kernel; timing without one)\n");
+        hold = nullptr;
+        continue;
+      }
+      float ms = 0.0f;
+      WB_CHECK(cudaEventElapsedTime(&ms, start, stop));
+      samples.push_back(static_cast<double>(ms) / batch);
+      sampled_ms += ms;
     }
-    WB_CHECK(cudaEventRecord(start, opt.stream));
-    for (int i = 0; i < batch; ++i) launch();
-    WB_CHECK(cudaGetLastError());
-    WB_CHECK(cudaEventRecord(stop, opt.stream));
-    if (hold) reinterpret_cast<volatile int*>(hold->flags)[0] = 1;
-    WB_CHECK(cudaEventSynchronize(stop));  // a fault inside the kernel surfaces here
-    if (hold && reinterpret_cast<volatile int*>(hold->flags)[1] != 0) {
-      std::printf("  (time_kernel: the launch waited for the GPU, so it cannot be queued behind a hold "
-                  "kernel; timing without one)\n");
-      hold = nullptr;
-      continue;
-    }
-    float ms = 0.0f;
-    WB_CHECK(cudaEventElapsedTime(&ms, start, stop));
-    samples.push_back(static_cast<double>(ms) / batch);
-    sampled_ms += ms;
 
     const int n = static_cast<int>(samples.size());
     if (n >= opt.max_samples) break;
     if (sampled_ms >= opt.max_time_s * 1e3) break;
     if (n >= opt.min_samples && detail::relative_noise(samples) <= opt.max_noise) break;
   }
+  if (use_kernels) kernel_clock.stop();
   WB_CHECK(cudaEventDestroy(start));
   WB_CHECK(cudaEventDestroy(stop));
-  return stats_of(samples);
+  Stats st = stats_of(samples);
+  st.clock = use_kernels ? "kernels" : "events";
+  return st;
 }
 
 }  // namespace wb

@@ -13,9 +13,9 @@ every line is wrong:
   E  printf("%f\n", d_x[0]);             the host reads through a device pointer
 
 Design. Each line became one small function in the section "YOUR CODE" below, and the
-harness tests each function on its own, surrounded by correct code, with one check per
-line (bug_a_host_buffer ... bug_e_read_result). So one bug never hides another, and no
-bug can take the lab down:
+harness tests each function on its own, surrounded by correct code, with checks named
+after the line (bug_a_host_buffer ... bug_e_read_result; line D has three). So one bug
+never hides another, and no bug can take the lab down:
 
   - CUDA errors that your functions cause are not fatal here. The harness reads the
     cudaError_t your call returned and then cudaGetLastError() (which also clears the
@@ -34,10 +34,11 @@ bug can take the lab down:
     device-to-host. CUDA leaves such a mismatch undefined (it may fail, or copy the
     wrong way), so the starter states the direction its pointers really describe: it
     copies backwards, from the (poisoned) device buffer over your input.
-  - Line D: the harness gives the kernel a guard band of 1,024 floats after the array
-    and checks both that all n results are right and that the band is untouched, so a
-    launch that rounds up but forgets the bounds check fails too, without corrupting
-    anything.
+  - Line D: the harness runs your launch at N and at 1000 (neither a multiple of 256)
+    on arrays that sit between two canary bands (wb::alloc_output). bug_d_grid wants
+    every element squared; bug_d_bounds_n and bug_d_bounds_1000 want both bands
+    untouched, so a launch that rounds up but forgets the bounds check (or writes it
+    as i <= n) fails too, without corrupting anything.
   - Line E: reading a cudaMalloc pointer on the host raises SIGSEGV on a discrete GPU.
     The harness catches that one signal around this one call (sigsetjmp/siglongjmp)
     and records a failing check instead of dying. (On a system whose CPU can read GPU
@@ -264,20 +265,23 @@ bool test_line_c(int n) {
 
 // ----------------------------------------------------------------------------
 // Line D: every element squared, nothing written past the end.
+//
+// Both sizes leave the last block partly idle (1,000,000 = 3906 x 256 + 64 and
+// 1000 = 3 x 256 + 232), so a launch that rounds down skips elements, and a launch that
+// rounds up without the bounds check writes past the end. The array sits between two
+// canary bands (wb::alloc_output): a stray write lands in a band, never in memory the
+// lab still needs, and wb::check_bounds counts it.
 
-constexpr int kGuardFloats = 1024;  // > the 255 spare threads a rounded-up launch can have
-
-// Runs launch_square at size n on fresh inputs; appends what went wrong to `problems`.
-bool try_line_d(int n, unsigned stream, std::string& problems) {
-  const size_t total = static_cast<size_t>(n) + kGuardFloats;
-  std::vector<float> h(total), ref(n), got(total);
-  wb::fill_uniform(h.data(), static_cast<size_t>(n), -2.0f, 2.0f, stream);
-  for (int g = 0; g < kGuardFloats; ++g) h[static_cast<size_t>(n) + g] = 1e30f + g;  // guard band sentinels
+// Runs launch_square at size n on fresh inputs in a canary-banded array, which it
+// returns (the caller checks the bands and frees it); appends what went wrong to
+// `problems`.
+float* try_line_d(int n, unsigned stream, std::string& problems) {
+  std::vector<float> h(n), ref(n), got(n);
+  wb::fill_uniform(h.data(), h.size(), -2.0f, 2.0f, stream);
   square_cpu(h.data(), ref.data(), n);
 
-  float* d = nullptr;
-  WB_CHECK(cudaMalloc(&d, total * sizeof(float)));
-  WB_CHECK(cudaMemcpy(d, h.data(), total * sizeof(float), cudaMemcpyHostToDevice));
+  float* d = wb::alloc_output<float>(static_cast<size_t>(n));
+  WB_CHECK(cudaMemcpy(d, h.data(), static_cast<size_t>(n) * sizeof(float), cudaMemcpyHostToDevice));
   launch_square(d, n);
   const std::string launch_err = take_last_error();
   const cudaError_t sync = cudaDeviceSynchronize();
@@ -285,35 +289,38 @@ bool try_line_d(int n, unsigned stream, std::string& problems) {
     // A fault inside the kernel poisons the whole context: nothing after this can run.
     wb::fatal("find_the_bugs.cu", std::string("square kernel failed: ") + cudaGetErrorString(sync));
   }
-  WB_CHECK(cudaMemcpy(got.data(), d, total * sizeof(float), cudaMemcpyDeviceToHost));
-  WB_CHECK(cudaFree(d));
+  WB_CHECK(cudaMemcpy(got.data(), d, static_cast<size_t>(n) * sizeof(float), cudaMemcpyDeviceToHost));
 
-  int missed = 0, first_missed = -1, band_hits = 0;
+  int missed = 0, first_missed = -1;
   for (int i = 0; i < n; ++i) {
     if (got[i] != ref[i]) {  // one float multiply: CPU and GPU agree exactly
       if (first_missed < 0) first_missed = i;
       ++missed;
     }
   }
-  for (int g = 0; g < kGuardFloats; ++g)
-    if (got[static_cast<size_t>(n) + g] != h[static_cast<size_t>(n) + g]) ++band_hits;
-
-  const bool ok = launch_err.empty() && missed == 0 && band_hits == 0;
-  if (!ok) {
+  if (!launch_err.empty() || missed > 0) {
     std::string p = wb::detail::format("n=%d:", n);
     if (!launch_err.empty()) p += " launch error " + launch_err + ";";
     if (missed > 0) p += wb::detail::format(" %d elements not squared (first %d);", missed, first_missed);
-    if (band_hits > 0) p += wb::detail::format(" %d writes past the end of the array (no bounds check?);", band_hits);
     problems += (problems.empty() ? "" : " ") + p;
   }
-  return ok;
+  return d;
 }
 
+// Three checks: every element squared (both sizes), and each array's canary bands
+// intact (a launch rounded up without the bounds check, or with one that lets i == n
+// through, writes into the band after the array).
 bool test_line_d(int n) {
   std::string problems;
-  const bool at_n = try_line_d(n, 300, problems);
-  const bool at_1000 = try_line_d(1000, 301, problems);  // the Module 6 example size
-  return wb::check("bug_d_grid", at_n && at_1000, problems.empty() ? "all elements squared, none past the end" : problems);
+  float* at_n = try_line_d(n, 300, problems);
+  float* at_1000 = try_line_d(1000, 301, problems);  // the Module 6 example size
+  const bool squared = problems.empty();
+  wb::check("bug_d_grid", squared, squared ? "every element squared at both sizes" : problems);
+  const bool bounds_n = wb::check_bounds("bug_d_bounds_n", at_n);
+  const bool bounds_1000 = wb::check_bounds("bug_d_bounds_1000", at_1000);
+  wb::free_output(at_n);
+  wb::free_output(at_1000);
+  return squared && bounds_n && bounds_1000;
 }
 
 // ----------------------------------------------------------------------------

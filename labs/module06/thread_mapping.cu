@@ -13,17 +13,24 @@ has every thread log what it did into device buffers, and then counts:
 
 You write the grid sizes (grid_1d, grid_2d) and the index + guard in the two kernels.
 The kernels report through two harness helpers: note_launched() marks that a thread
-ran, do_work_1d / do_work_2d record which element it handled (and refuse indices
-outside the data, counting them, so a missing guard can never corrupt memory).
+ran, do_work_1d / do_work_2d record which element it handled (refusing, and counting,
+indices outside the data) and return the element's result, which the kernel stores in
+out[] like any kernel stores its output. out[] sits between two canary bands
+(wb::alloc_output), so a store past its end is caught by a check (bounds_*) and never
+lands in memory the lab still needs.
 
 Checks, for the small cases and for the workbook's larger ones (N = 263,149 with
 TPB = 256; a 1000 x 600 image with 16 x 16 blocks):
   grid_*   the number of blocks launched is the rounded-up one
-  cover_*  every element handled exactly once, no thread outside the data
+  cover_*  every element handled exactly once, no thread outside the data, and every
+           out[] element holding its result
   index_*  element i handled by global thread i (1D); element (r, c) by the thread
            with c = blockIdx.x*blockDim.x + threadIdx.x, r = blockIdx.y*blockDim.y +
            threadIdx.y, stored at r*W + c (2D, row-major, x -> column)
   large_1d, large_2d   all three at the larger sizes
+  bounds_1d, bounds_2d, bounds_large_1d, bounds_large_2d   nothing stored outside out[]
+All four sizes leave the last block (in 2D, the last row and column of blocks) partly
+idle, so a grid that rounds down and a missing or off-by-one guard both show.
 
 Build and run by hand:
   nvcc -O3 -arch=native -I labs/common labs/module06/thread_mapping.cu -o thread_mapping && ./thread_mapping
@@ -71,22 +78,28 @@ __device__ void record(const Trace& t, int element) {
   if (f < t.capacity) t.worked[f] = element;
 }
 
-// Element i of a 1D array of n.
-__device__ void do_work_1d(const Trace& t, int i, int n) {
+// Element i of a 1D array of n. Returns the element's result, i (-1 when i is outside
+// the data: refused and counted).
+__device__ int do_work_1d(const Trace& t, int i, int n) {
   if (i < 0 || i >= n) {
     atomicAdd(t.out_of_range, 1);
-    return;
+    return -1;
   }
   record(t, i);
+  return i;
 }
 
-// Element (r, c) of an H x W row-major matrix, stored at idx.
-__device__ void do_work_2d(const Trace& t, int r, int c, int idx, int W, int H) {
+// Element (r, c) of an H x W row-major matrix, stored at idx. Returns the element's
+// result: its row-major position r * W + c, computed here from r and c, so a kernel
+// that stores it anywhere but out[r * W + c] leaves a wrong value (-1 when (r, c) is
+// outside the matrix: refused and counted).
+__device__ int do_work_2d(const Trace& t, int r, int c, int idx, int W, int H) {
   if (r < 0 || r >= H || c < 0 || c >= W || idx < 0 || idx >= W * H) {
     atomicAdd(t.out_of_range, 1);
-    return;
+    return -1;
   }
   record(t, idx);
+  return r * W + c;
 }
 
 // ============================================================================
@@ -100,14 +113,15 @@ int grid_1d(int n, int tpb) {
   return n / tpb;
 }
 
-// One thread per element i < n.
-__global__ void map_1d(Trace t, int n) {
+// One thread per element i < n; its result goes to out[i].
+__global__ void map_1d(Trace t, int* out, int n) {
   note_launched(t);
   // TODO (6.2): this is the thread's position inside its block only, so every block
   // handles the same elements. Add the block's offset (blockIdx.x * blockDim.x).
   const int i = threadIdx.x;
-  // TODO (6.3): once the grid is rounded up, threads with i >= n must skip the work.
-  do_work_1d(t, i, n);
+  // TODO (6.3): once the grid is rounded up, threads with i >= n must skip the work
+  // (and the store: out has exactly n elements).
+  out[i] = do_work_1d(t, i, n);
 }
 
 // Grid for an H x W matrix with b x b blocks: x covers the columns, y the rows.
@@ -116,14 +130,16 @@ dim3 grid_2d(int W, int H, int b) {
   return dim3(W / b, H / b);
 }
 
-// One thread per element (r, c) of an H x W row-major matrix.
-__global__ void map_2d(Trace t, int W, int H) {
+// One thread per element (r, c) of an H x W row-major matrix; its result goes to
+// out[r * W + c].
+__global__ void map_2d(Trace t, int* out, int W, int H) {
   note_launched(t);
   // TODO (6.5): add each block's offset: the column comes from the x components, the
   // row from the y components. Then guard BOTH dimensions (c < W and r < H).
   const int c = threadIdx.x;
   const int r = threadIdx.y;
-  do_work_2d(t, r, c, r * W + c, W, H);  // row-major: row * width + column
+  const int idx = r * W + c;  // row-major: row * width + column
+  out[idx] = do_work_2d(t, r, c, idx, W, H);
 }
 
 // ============================================================================
@@ -134,6 +150,9 @@ __global__ void map_2d(Trace t, int W, int H) {
 struct Log {
   dim3 grid, block;
   std::vector<int> launched, worked, times_done, owner;
+  std::vector<int> out;       // the kernel's output, one result per element
+  int* d_out = nullptr;       // ...still on the device, between canary bands, until
+                              // bounds_check() has read them and freed it
   int out_of_range = 0;
   long long threads_run = 0;  // threads that noted their launch
   bool too_big = false;
@@ -166,7 +185,8 @@ Log run_logged(dim3 grid, dim3 block, int elements, Launch launch) {
   WB_CHECK(cudaMemset(t.owner, 0xFF, el * sizeof(int)));
   WB_CHECK(cudaMemset(t.out_of_range, 0, sizeof(int)));
 
-  launch(t);
+  log.d_out = wb::alloc_output<int>(el);  // interior poisoned: every int is -1
+  launch(t, log.d_out);
   WB_CHECK_LAUNCH();
 
   log.launched.resize(cap);
@@ -178,6 +198,8 @@ Log run_logged(dim3 grid, dim3 block, int elements, Launch launch) {
   WB_CHECK(cudaMemcpy(log.times_done.data(), t.times_done, el * sizeof(int), cudaMemcpyDeviceToHost));
   WB_CHECK(cudaMemcpy(log.owner.data(), t.owner, el * sizeof(int), cudaMemcpyDeviceToHost));
   WB_CHECK(cudaMemcpy(&log.out_of_range, t.out_of_range, sizeof(int), cudaMemcpyDeviceToHost));
+  log.out.resize(el);
+  WB_CHECK(cudaMemcpy(log.out.data(), log.d_out, el * sizeof(int), cudaMemcpyDeviceToHost));
   for (int v : log.launched) log.threads_run += v;
   WB_CHECK(cudaFree(t.launched));
   WB_CHECK(cudaFree(t.worked));
@@ -195,20 +217,38 @@ long long idle_threads(const Log& g) {
   return idle;
 }
 
-// Every element handled exactly once and nothing outside the data. Returns "" when so.
+// Every element handled exactly once, nothing outside the data, and every output
+// element holding its own result (its index: i in 1D, r * W + c in 2D). Returns "" when so.
 std::string coverage_problems(const Log& g) {
-  long long never = 0, twice = 0;
-  int first_never = -1;
+  long long never = 0, twice = 0, wrong_out = 0;
+  int first_never = -1, first_wrong_out = -1;
   for (size_t i = 0; i < g.times_done.size(); ++i) {
     if (g.times_done[i] == 0 && first_never < 0) first_never = static_cast<int>(i);
     never += g.times_done[i] == 0;
     twice += g.times_done[i] > 1;
+    if (g.out[i] != static_cast<int>(i)) {
+      if (first_wrong_out < 0) first_wrong_out = static_cast<int>(i);
+      ++wrong_out;
+    }
   }
   std::string p;
   if (never) p += wb::detail::format("%lld elements never handled (first %d); ", never, first_never);
   if (twice) p += wb::detail::format("%lld elements handled more than once; ", twice);
   if (g.out_of_range) p += wb::detail::format("%d threads reached an index outside the data (missing guard?); ", g.out_of_range);
+  if (wrong_out)
+    p += wb::detail::format("%lld outputs do not hold their element's result (first out[%d] = %d; -1 = never stored); ",
+                            wrong_out, first_wrong_out, g.out[static_cast<size_t>(first_wrong_out)]);
   return p;
+}
+
+// The canary check of the log's output (a store outside out[] lands in a band), then
+// frees it. A grid that was never launched has no output: the check fails.
+bool bounds_check(const char* name, Log& g) {
+  if (!g.d_out) return wb::check(name, false, "not launched");
+  const bool ok = wb::check_bounds(name, g.d_out);
+  wb::free_output(g.d_out);
+  g.d_out = nullptr;
+  return ok;
 }
 
 // Which element each thread handled, 1D: thread i must handle element i.
@@ -266,10 +306,11 @@ long long ceil_div(long long a, long long b) { return (a + b - 1) / b; }
 
 void run_1d(int n, int tpb) {
   const dim3 grid(grid_1d(n, tpb));
-  const Log g = run_logged(grid, dim3(tpb), n, [&](Trace t) { map_1d<<<grid, tpb>>>(t, n); });
+  Log g = run_logged(grid, dim3(tpb), n, [&](Trace t, int* out) { map_1d<<<grid, tpb>>>(t, out, n); });
   grid_check("grid_1d", g, ceil_div(n, tpb), 1);
   problems_check("cover_1d", g.too_big ? "not launched" : coverage_problems(g));
   problems_check("index_1d", g.too_big ? "not launched" : index_problems_1d(g));
+  bounds_check("bounds_1d", g);
   if (g.too_big) return;
 
   long long first_skip = -1, last_skip = -1;
@@ -301,7 +342,7 @@ void run_1d(int n, int tpb) {
 void run_1d_large() {
   const int n = 263149, tpb = 256;
   const dim3 grid(grid_1d(n, tpb));
-  const Log g = run_logged(grid, dim3(tpb), n, [&](Trace t) { map_1d<<<grid, tpb>>>(t, n); });
+  Log g = run_logged(grid, dim3(tpb), n, [&](Trace t, int* out) { map_1d<<<grid, tpb>>>(t, out, n); });
   std::string p;
   if (g.too_big) {
     p = "not launched";
@@ -312,6 +353,7 @@ void run_1d_large() {
     wb::metric("idle_threads_large_1d", static_cast<double>(idle_threads(g)), "count");
   }
   problems_check("large_1d", p);
+  bounds_check("bounds_large_1d", g);
 }
 
 // ----------------------------------------------------------------------------
@@ -319,10 +361,11 @@ void run_1d_large() {
 
 void run_2d(int W, int H, int b) {
   const dim3 grid = grid_2d(W, H, b), block(b, b);
-  const Log g = run_logged(grid, block, W * H, [&](Trace t) { map_2d<<<grid, block>>>(t, W, H); });
+  Log g = run_logged(grid, block, W * H, [&](Trace t, int* out) { map_2d<<<grid, block>>>(t, out, W, H); });
   grid_check("grid_2d", g, ceil_div(W, b), ceil_div(H, b));
   problems_check("cover_2d", g.too_big ? "not launched" : coverage_problems(g));
   problems_check("index_2d", g.too_big ? "not launched" : index_problems_2d(g, W));
+  bounds_check("bounds_2d", g);
   if (g.too_big) return;
 
   const long long tpb = threads_per_block(g);
@@ -355,7 +398,7 @@ void run_2d(int W, int H, int b) {
 void run_2d_large() {
   const int W = 1000, H = 600, b = 16;
   const dim3 grid = grid_2d(W, H, b), block(b, b);
-  const Log g = run_logged(grid, block, W * H, [&](Trace t) { map_2d<<<grid, block>>>(t, W, H); });
+  Log g = run_logged(grid, block, W * H, [&](Trace t, int* out) { map_2d<<<grid, block>>>(t, out, W, H); });
   std::string p;
   if (g.too_big) {
     p = "not launched";
@@ -366,6 +409,7 @@ void run_2d_large() {
     wb::metric("idle_threads_large_2d", static_cast<double>(idle_threads(g)), "count");
   }
   problems_check("large_2d", p);
+  bounds_check("bounds_large_2d", g);
 }
 
 // ----------------------------------------------------------------------------

@@ -3,7 +3,7 @@
 
 Reads what scripts/device/timing_study.sh left in a folder:
   <lab>.run<k>.jsonl      the lab's results file, k = 1..RUNS (the default timing method)
-  <lab>.single.jsonl      one run with WB_TIMING=single (warm samples as single launches)
+  <lab>.events.jsonl      one run with WB_TIMING=events (CUDA events, no CUPTI)
   <lab>.ncu.csv           ncu --csv --page raw --metrics gpu__time_duration.sum
   wall.txt                "name seconds" lines: bare binary vs `workbook run` wall times
 and writes a markdown report on stdout.
@@ -71,13 +71,13 @@ def ncu_runs(path):
 
 def main(folder):
     folder = Path(folder)
-    print("| lab | metric | kernel | harness median (us) | run-to-run spread | ncu median (us) | harness vs ncu | single-launch samples (us) | single vs ncu |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("| lab | metric | kernel | harness median (us) | clock | run-to-run spread | ncu median (us) | harness vs ncu | events median (us) | events vs ncu |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     worst = 0.0
     for lab, rows in STUDY.items():
         runs = sorted(folder.glob(f"{lab}.run*.jsonl"))
         per_run = [metrics(p) for p in runs]
-        single = metrics(folder / f"{lab}.single.jsonl")
+        events = metrics(folder / f"{lab}.events.jsonl")
         timing_runs = [r for r in ncu_runs(folder / f"{lab}.ncu.csv") if len(r[2]) >= 8]
         seen = {}
         for metric, kernel, scale in rows:
@@ -87,15 +87,16 @@ def main(folder):
             seen[kernel] = k + 1
             ncu = statistics.median(matching[k][2][3:] or matching[k][2]) if k < len(matching) else None
             if not values:
-                print(f"| {lab} | {metric} | {kernel} | not reported | | {ncu or '-'} | | | |")
+                print(f"| {lab} | {metric} | {kernel} | not reported | | | {ncu or '-'} | | | |")
                 continue
             med = statistics.median(values)
             spread = (max(values) - min(values)) / med * 100 if med else 0
-            one = single[metric]["value"] * scale if metric in single else None
+            one = events[metric]["value"] * scale if metric in events else None
             diff = (med / ncu - 1) * 100 if ncu else None
             if diff is not None:
                 worst = max(worst, abs(diff))
-            cells = [lab, metric, kernel, f"{med:.2f}", f"{spread:.2f} % ({len(values)} runs)",
+            clock = ",".join(sorted({m[metric].get("clock", "?") for m in per_run if metric in m}))
+            cells = [lab, metric, kernel, f"{med:.2f}", clock, f"{spread:.2f} % ({len(values)} runs)",
                      f"{ncu:.2f}" if ncu else "-", f"{diff:+.1f} %" if diff is not None else "-",
                      f"{one:.2f}" if one else "-", f"{(one / ncu - 1) * 100:+.1f} %" if one and ncu else "-"]
             print("| " + " | ".join(cells) + " |")

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs on the lent GPU machine (issue 9, part 0): the harness's kernel timings against
-# Nsight Compute's gpu__time_duration for the same binaries, run-to-run spread of the
+# Nsight Compute's gpu__time_duration for the same binaries (the harness's default clock,
+# CUPTI kernel durations, and CUDA events behind a hold kernel, WB_TIMING=events), run-to-run spread of the
 # reported medians, and the runner's wall-time overhead. Writes $OUT/timing.md (the
 # table for docs/validation/timing.md) and keeps the raw files in $OUT/timing/.
 #   usage: scripts/device/timing_study.sh [RUNS]     (RUNS runs per lab, default 5)
@@ -24,7 +25,7 @@ for lab in "${labs[@]}"; do
   for k in $(seq 1 "$RUNS"); do
     WORKBOOK_RESULTS=$dir/$b.run$k.jsonl "$dir/$b" seed=$k >/dev/null 2>&1 || echo "$b run $k rc=$?"
   done
-  WB_TIMING=single WORKBOOK_RESULTS=$dir/$b.single.jsonl "$dir/$b" seed=1 >/dev/null 2>&1 || echo "$b single rc=$?"
+  WB_TIMING=events WORKBOOK_RESULTS=$dir/$b.events.jsonl "$dir/$b" seed=1 >/dev/null 2>&1 || echo "$b events rc=$?"
   # ncu flushes the caches before every profiled launch (--cache-control all, its default).
   ncu --csv --page raw --clock-control none --print-kernel-base function --metrics gpu__time_duration.sum \
     -k 'regex:^(vecadd|matmul_naive|matmul_tiled|matvec_row|matvec_warp|copy_row_wise|copy_col_wise|.*gemv.*)$' \

@@ -6,6 +6,7 @@
 #                                       fail, slow variants grade out_of_range; the report
 #                                       is $OUT/H200-<part>.md (docs/validation/H200.md
 #                                       joins the parts)
+#   scripts/device/validate.sh timing   the timing study alone
 #   scripts/device/validate.sh tools    the timing study against Nsight Compute
 #                                       (scripts/device/timing_study.sh), compute-sanitizer
 #                                       on the tiled GEMM and the divergent-barrier probe,
@@ -46,7 +47,8 @@ if [ "$phase" = labs ]; then
 fi
 
 step "timing study"
-scripts/device/timing_study.sh 4 >>"$log" 2>&1
+scripts/device/timing_study.sh "${TIMING_RUNS:-4}" >>"$log" 2>&1
+[ "$phase" = timing ] && exit 0
 
 step "compute-sanitizer: tiled GEMM solution, and the divergent-barrier probe (module 13)"
 {

@@ -156,3 +156,16 @@ TEST_CASE("arch_for_gpu: --arch wins, else the known compute capability", "[tool
   CHECK(arch_for_gpu(std::nullopt, "12.0") == "sm_120");
   CHECK_THROWS_AS(arch_for_gpu(std::string("sm9"), "9.0"), workbook::UsageError);
 }
+
+TEST_CASE("cupti_library finds the toolkit's libcupti beside its nvcc, or nothing", "[toolchain]") {
+  wbtest::TempDir tmp;
+  workbook::Toolchain tc;
+  tc.nvcc = tmp.path / "cuda/bin/nvcc";
+  CHECK(workbook::cupti_library(tc).empty());
+  std::filesystem::create_directories(tmp.path / "cuda/extras/CUPTI/lib64");
+  std::ofstream(tmp.path / "cuda/extras/CUPTI/lib64/libcupti.so") << "x";
+  CHECK(workbook::cupti_library(tc) == tmp.path / "cuda/extras/CUPTI/lib64/libcupti.so");
+  std::filesystem::create_directories(tmp.path / "cuda/lib64");
+  std::ofstream(tmp.path / "cuda/lib64/libcupti.so") << "x";
+  CHECK(workbook::cupti_library(tc) == tmp.path / "cuda/lib64/libcupti.so");
+}

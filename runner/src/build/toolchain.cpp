@@ -61,6 +61,15 @@ std::optional<Toolchain> probe_nvcc(const std::filesystem::path& nvcc) {
 
 }  // namespace
 
+std::filesystem::path cupti_library(const Toolchain& nvcc) {
+  const std::filesystem::path root = nvcc.nvcc.parent_path().parent_path();
+  for (const char* rel : {"lib64/libcupti.so", "extras/CUPTI/lib64/libcupti.so", "targets/x86_64-linux/lib/libcupti.so"}) {
+    std::error_code ec;
+    if (std::filesystem::exists(root / rel, ec)) return root / rel;
+  }
+  return {};
+}
+
 std::optional<Toolchain> find_nvcc() {
   if (const char* forced = std::getenv("WORKBOOK_NVCC"); forced != nullptr && *forced != '\0') {
     auto path = find_in_path(forced);

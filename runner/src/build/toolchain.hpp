@@ -20,6 +20,11 @@ struct Toolchain {
 // found. Throws UsageError when WORKBOOK_NVCC is set but does not name a working nvcc.
 std::optional<Toolchain> find_nvcc();
 
+// The CUPTI library of the toolkit that holds `nvcc` (<root>/lib64/libcupti.so, or
+// <root>/extras/CUPTI/lib64/libcupti.so), or empty. Labs read it from $WB_CUPTI_LIB to
+// time kernels by their own GPU durations (labs/common/wb_kernel_clock.hpp).
+std::filesystem::path cupti_library(const Toolchain& nvcc);
+
 // Asks nvidia-smi for the first GPU's compute capability ("9.0" -> "sm_90"). nullopt when
 // nvidia-smi is missing, fails, or prints something else.
 std::optional<std::string> detect_gpu_arch();

@@ -194,6 +194,10 @@ RunReport run_lab(const RunContext& ctx, const RunRequest& req) {
   proc.argv = {built.binary.string(), fmt::format("seed={}", report.seed), fmt::format("quick={}", req.quick ? 1 : 0)};
   for (const auto& [k, v] : report.params) proc.argv.push_back(k + "=" + format_param(v));
   proc.env = {{"WORKBOOK_RESULTS", report.results_file.string()}};
+  if (nvcc) {
+    const fs::path cupti = cupti_library(*nvcc);
+    if (!cupti.empty()) proc.env.push_back({"WB_CUPTI_LIB", cupti.string()});
+  }
   proc.timeout_s = timeout_s;
   proc.echo = req.verbose;
   if (req.verbose) fmt::print("{}\n", ctx.style.dim(fmt::format("Running (time limit {:g} s) ...", timeout_s)));
