@@ -111,7 +111,7 @@ TEST_CASE("the real module14 manifest loads with no problems", "[manifest]") {
   REQUIRE(lab->params.size() >= 1);
   CHECK(lab->params[0].name == "N");
   CHECK(lab->params[0].default_value == 1024);
-  CHECK(lab->params[0].quick == std::optional<double>(256));
+  CHECK(lab->params[0].quick == std::optional<double>(512));
 }
 
 TEST_CASE("the fixture course's manifest loads with no problems", "[manifest]") {

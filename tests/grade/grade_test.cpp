@@ -30,7 +30,7 @@ LabSpec make_lab() {
   ms.name = "sum_ms";
   ms.unit = "ms";
   ms.expected = ExpectedRange{"0.5", "sm_count * 100", "", 0, "check the loop", 0};
-  ms.reference = Reference{"t4", 0.001, 1, std::nullopt, "fixture"};
+  ms.reference = Reference{"t4", 0.001, 1, std::nullopt, "fixture", true};
   MetricSpec free_metric;
   free_metric.name = "other";
   lab.metrics = {count, ms, free_metric};
@@ -506,6 +506,12 @@ TEST_CASE("on the reference GPU at default parameters the workbook's figure, wid
   Grade other = grade_run(make_lab(), results(1000, 0.9), {false, 0, 0}, kDevice, "", kParams, {}, "Tesla T4", basis);
   CHECK(other.metrics[1].basis == "model");
   CHECK(other.verdict == Verdict::pass);
+
+  LabSpec shown_only = make_lab();  // a reference not marked graded is only shown
+  shown_only.metrics[1].reference->graded = false;
+  basis.default_params = true;
+  CHECK(grade_run(shown_only, results(1000, 0.9), {false, 0, 0}, kDevice, "", kParams, {}, "Tesla T4", basis)
+            .metrics[1].basis == "model");
 
   GradeBasis elsewhere{"h200-sxm", nullptr, "", true};  // another GPU: the model band
   CHECK(grade_run(make_lab(), results(1000, 0.9), {false, 0, 0}, kDevice, "", kParams, {}, "Tesla T4", elsewhere)

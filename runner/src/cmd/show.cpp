@@ -5,6 +5,7 @@
 #include "cmd/registry.hpp"
 #include "run/device_context.hpp"
 #include "run/expected_table.hpp"
+#include "run/lab_run.hpp"
 #include "run/report_print.hpp"
 
 namespace workbook {
@@ -40,7 +41,10 @@ std::string range_of(const ExpectedRow& r) {
 }
 
 void show_lab(const LabSpec& lab, const DeviceContext& dev, const Style& s, bool json) {
-  auto rows = expected_rows(lab, dev.figures, dev.reference ? dev.reference->name : "T4");
+  Figures defaults;
+  for (const auto& p : lab.params) defaults[p.name] = p.default_value;
+  auto rows = expected_rows(lab, dev.figures, dev.reference ? dev.reference->name : "T4",
+                            grade_basis(dev, lab, defaults, false, true));
   if (json) {
     nlohmann::json params = nlohmann::json::array(), preds = nlohmann::json::array(), exp = nlohmann::json::array();
     for (const auto& p : lab.params) {
@@ -52,7 +56,8 @@ void show_lab(const LabSpec& lab, const DeviceContext& dev, const Style& s, bool
     for (const auto& r : rows) {
       exp.push_back({{"metric", r.metric}, {"unit", r.unit}, {"derived", r.derived},
                      {"min", r.lo ? nlohmann::json(*r.lo) : nlohmann::json()},
-                     {"max", r.hi ? nlohmann::json(*r.hi) : nlohmann::json()}, {"note", r.note}, {"reference", r.reference}});
+                     {"max", r.hi ? nlohmann::json(*r.hi) : nlohmann::json()}, {"note", r.note}, {"reference", r.reference},
+                     {"basis", r.basis}, {"basis_note", r.basis_note}});
     }
     nlohmann::json variants = nlohmann::json::array();
     for (const auto& v : lab.variants) variants.push_back({{"id", v.id}, {"kind", to_string(v.kind)}, {"what", v.what}});
@@ -76,7 +81,8 @@ void show_lab(const LabSpec& lab, const DeviceContext& dev, const Style& s, bool
   if (dev.spec) fmt::print("\nExpected on {}:\n", dev.describe());
   else fmt::print("\nExpected figures ({}; pass --gpu ID, e.g. --gpu t4, to see another GPU's):\n", dev.describe());
   for (const auto& r : rows) {
-    fmt::print("  {:<16} {:<32} {}\n", r.metric, range_of(r), s.dim(r.reference));
+    fmt::print("  {:<16} {:<32} {}{}\n", r.metric, range_of(r), s.dim(r.reference),
+               r.basis == "model" || !r.lo ? "" : s.dim(" [" + r.basis + "]"));
   }
   if (!lab.variants.empty()) {
     fmt::print("\nMistakes this lab is proven to catch (wrong: a check fails; slow: a figure falls out of range):\n");

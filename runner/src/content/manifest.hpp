@@ -28,6 +28,10 @@ struct Reference {
   std::string gpu;  // an id from data/gpus.yaml, e.g. "t4"
   std::optional<double> min, max, value;
   std::string source;  // e.g. "workbook, Module 14 lab"
+  // true: on its own GPU, at default parameters, the figure (widened by 20 %) replaces
+  // the model band as the graded range. Set only where the figure agrees with the model
+  // (the workbook's figures can be wrong or specific to one setup).
+  bool graded = false;
 };
 
 // A metric the lab reports (`expr` empty) or the runner derives (`expr` set).

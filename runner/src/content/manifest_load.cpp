@@ -69,6 +69,8 @@ std::optional<Reference> read_reference(MapReader& parent) {
   ref.max = r.number("max", false);
   ref.value = r.number("value", false);
   ref.source = r.str("source", false).value_or("");
+  ref.graded = r.boolean("graded", false).value_or(false);
+  if (ref.graded && !ref.min && !ref.max) r.problem("graded", "needs a range (min and/or max): a single figure is not graded");
   if (r.ok() && !ref.min && !ref.max && !ref.value) r.problem("", "needs `value`, or `min` and/or `max`");
   r.finish();
   return ref;

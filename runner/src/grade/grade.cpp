@@ -86,7 +86,8 @@ void grade_checks(const LabSpec& lab, const LabResults& results, Grade& g) {
   }
 }
 
-// Replaces the model band with a measured or workbook band where one applies.
+}  // namespace
+
 void apply_basis(const MetricSpec& spec, const GradeBasis& basis, MetricGrade& m) {
   if (!spec.expected || !spec.expected->equals_expr.empty() || basis.gpu_id.empty()) return;
   if (basis.measured) {
@@ -100,7 +101,7 @@ void apply_basis(const MetricSpec& spec, const GradeBasis& basis, MetricGrade& m
       return;
     }
   }
-  if (spec.reference && spec.reference->gpu == basis.gpu_id && basis.default_params) {
+  if (spec.reference && spec.reference->graded && spec.reference->gpu == basis.gpu_id && basis.default_params) {
     const Reference& r = *spec.reference;
     const double k = 1 + kReferenceMargin;
     if (r.value) {
@@ -114,6 +115,8 @@ void apply_basis(const MetricSpec& spec, const GradeBasis& basis, MetricGrade& m
     m.basis_note = fmt::format("the workbook's figure for this GPU ({}), widened by {:g} %", r.source, kReferenceMargin * 100);
   }
 }
+
+namespace {
 
 MetricGrade grade_metric(const MetricSpec& spec, std::optional<double> value, const Figures& scope,
                          bool scope_ok, const std::string& device_note, const std::string& reference_gpu_name,

@@ -108,6 +108,10 @@ Grade grade_run(const LabSpec& lab, const LabResults& results, const RunOutcome&
                 const std::vector<RecordedPrediction>& predictions, const std::string& reference_gpu_name,
                 const GradeBasis& basis = {});
 
+// Replaces m.lo/m.hi (the model band) with the measured or workbook band where one
+// applies, and sets m.basis and m.basis_note.
+void apply_basis(const MetricSpec& spec, const GradeBasis& basis, MetricGrade& m);
+
 // The range [lo, hi] of an expected range in a scope; nullopt ends are open.
 std::pair<std::optional<double>, std::optional<double>> evaluate_range(const ExpectedRange& range, const Figures& scope);
 

@@ -6,7 +6,8 @@
 
 namespace workbook {
 
-std::vector<ExpectedRow> expected_rows(const LabSpec& lab, const Figures& device, const std::string& reference_gpu_name) {
+std::vector<ExpectedRow> expected_rows(const LabSpec& lab, const Figures& device, const std::string& reference_gpu_name,
+                                       const GradeBasis& basis) {
   Figures params;
   for (const auto& p : lab.params) params[p.name] = p.default_value;
   std::vector<ExpectedRow> rows;
@@ -19,7 +20,7 @@ std::vector<ExpectedRow> expected_rows(const LabSpec& lab, const Figures& device
   }
   for (const auto* list : {&lab.metrics, &lab.derived}) {
     for (const auto& m : *list) {
-      ExpectedRow row{m.name, m.unit, !m.expr.empty(), std::nullopt, std::nullopt, "", ""};
+      ExpectedRow row{m.name, m.unit, !m.expr.empty(), std::nullopt, std::nullopt, "", "", "model", ""};
       if (m.reference) row.reference = format_reference(*m.reference, m.unit, reference_gpu_name);
       if (m.expected) {
         if (device.empty()) {
@@ -29,8 +30,14 @@ std::vector<ExpectedRow> expected_rows(const LabSpec& lab, const Figures& device
         } else {
           try {
             auto [lo, hi] = evaluate_range(*m.expected, scope);
-            row.lo = lo;
-            row.hi = hi;
+            MetricGrade g;
+            g.lo = lo;
+            g.hi = hi;
+            apply_basis(m, basis, g);
+            row.lo = g.lo;
+            row.hi = g.hi;
+            row.basis = g.basis;
+            row.basis_note = g.basis_note;
           } catch (const Error&) {
             row.note = "depends on figures measured in the run";
           }

@@ -7,6 +7,7 @@
 
 #include "content/manifest.hpp"
 #include "grade/expr.hpp"
+#include "grade/grade.hpp"
 
 namespace workbook {
 
@@ -16,10 +17,14 @@ struct ExpectedRow {
   std::optional<double> lo, hi;  // on the chosen GPU
   std::string note;              // why it could not be evaluated
   std::string reference;         // the workbook's reference figure
+  std::string basis = "model";   // "model", "measured" or "workbook" (see GradeBasis)
+  std::string basis_note;
 };
 
 // Evaluates each metric's expected range with the device figures and the parameters'
 // default values. Ranges that depend on other measured metrics say so in `note`.
-std::vector<ExpectedRow> expected_rows(const LabSpec& lab, const Figures& device, const std::string& reference_gpu_name);
+// `basis` tightens ranges as a run's grade would (measured or workbook figures).
+std::vector<ExpectedRow> expected_rows(const LabSpec& lab, const Figures& device, const std::string& reference_gpu_name,
+                                       const GradeBasis& basis = {});
 
 }  // namespace workbook

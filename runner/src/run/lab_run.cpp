@@ -52,11 +52,12 @@ Figures resolve_params(const LabSpec& lab, const RunRequest& req) {
 
 std::string format_param(double v) { return fmt::format("{:.17g}", v); }
 
-// Measured or workbook figures apply on the learner's own GPU model, at the parameters
-// they were taken at.
-GradeBasis grade_basis(const DeviceContext& dev, const LabSpec& lab, const Figures& params, bool quick) {
+}  // namespace
+
+GradeBasis grade_basis(const DeviceContext& dev, const LabSpec& lab, const Figures& params, bool quick,
+                       bool any_sheet) {
   GradeBasis basis;
-  if (!dev.spec || !dev.spec_is_local) return basis;
+  if (!dev.spec || (!dev.spec_is_local && !any_sheet)) return basis;
   basis.gpu_id = dev.spec->id;
   basis.default_params = !quick && std::all_of(lab.params.begin(), lab.params.end(), [&](const ParamSpec& p) {
     auto it = params.find(p.name);
@@ -71,6 +72,8 @@ GradeBasis grade_basis(const DeviceContext& dev, const LabSpec& lab, const Figur
   }
   return basis;
 }
+
+namespace {
 
 fs::path choose_source(const RunContext& ctx, const LabSpec& lab, const RunRequest& req) {
   switch (req.variant) {
@@ -217,7 +220,8 @@ RunReport run_lab(const RunContext& ctx, const RunRequest& req) {
   // 4. Grade and record.
   RunOutcome outcome{pr.timed_out, pr.signal == 0 ? pr.exit_code : -1, pr.signal};
   report.grade = grade_run(lab, results, outcome, dev.figures, dev.note, scope_params, predictions,
-                           dev.reference ? dev.reference->name : "T4", grade_basis(dev, lab, report.params, req.quick));
+                           dev.reference ? dev.reference->name : "T4",
+                           grade_basis(dev, lab, report.params, req.quick, false));
   if (pr.interrupted) {
     report.grade.verdict = Verdict::runtime_error;
     report.grade.verdict_reason = "interrupted (Ctrl-C)";

@@ -81,6 +81,11 @@ RunReport run_lab(const RunContext& ctx, const RunRequest& request);
 BuildRequest lab_build_request(const RunContext& ctx, const LabSpec& lab, const std::filesystem::path& source,
                                const std::string& arch);
 
+// What tightens the graded ranges of a run of `lab` with `params` (see GradeBasis):
+// measured figures and graded workbook figures of the local GPU's spec sheet; with
+// `any_sheet`, of whatever sheet dev holds (--gpu), for showing them before a run.
+GradeBasis grade_basis(const DeviceContext& dev, const LabSpec& lab, const Figures& params, bool quick, bool any_sheet);
+
 // The exit code for a report (see util/error.hpp).
 int exit_code_for(const RunReport& report);
 
