@@ -4,9 +4,13 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <csignal>
 #include <cstdio>
+#include <optional>
+#include <string>
 
 #include "cmd/registry.hpp"
+#include "exec/process.hpp"
 #include "util/error.hpp"
 
 namespace {
@@ -25,12 +29,43 @@ constexpr const char* kFooter = R"(Examples:
   workbook dev check --arch sm_90                validate content, compile every lab
 
 Exit codes: 0 pass, 1 a check failed, 2 usage or content error (or no GPU),
-3 compile error, 4 crash, CUDA error or time-out.
+3 compile error, 4 crash, CUDA error or time-out, 5 a figure out of range,
+130 interrupted (Ctrl-C).
 Environment: WORKBOOK_CONTENT, WORKBOOK_WORKSPACE, WORKBOOK_NVCC, NO_COLOR.)";
 
-}  // namespace
+// The first word of the command line that is neither an option nor the value of a global
+// option: the command the learner meant.
+std::optional<std::string> first_word(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--content" || arg == "--workspace") {
+      ++i;
+      continue;
+    }
+    if (!arg.empty() && arg[0] == '-') continue;
+    return arg;
+  }
+  return std::nullopt;
+}
 
-int main(int argc, char** argv) {
+// Signals. SIGINT (Ctrl-C), SIGTERM and SIGHUP that arrive while a lab or a compiler runs
+// are caught by run_process, forwarded to the child's process group, and the run is
+// recorded as interrupted; at other times they end the runner as usual (everything given
+// before is already in the journal). After a SIGTERM or SIGHUP was forwarded the runner
+// ends itself by that same signal, once the command has recorded what it did.
+void end_by_termination_signal() {
+  const int sig = workbook::termination_signal();
+  if (sig == 0) return;
+  std::fflush(nullptr);
+  std::signal(sig, SIG_DFL);
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, sig);
+  sigprocmask(SIG_UNBLOCK, &set, nullptr);
+  std::raise(sig);
+}
+
+int run_command_line(int argc, char** argv) {
   using namespace workbook;
   CLI::App app{"workbook: predict, run, measure and explain the labs of the applied GPU programming workbook"};
   app.set_version_flag("--version", WORKBOOK_VERSION);
@@ -52,6 +87,14 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() != 0 && app.get_subcommands().empty()) {
+      if (auto word = first_word(argc, argv); word && !is_command(*word)) {
+        auto close = closest_command(*word);
+        fmt::print(stderr, "error: unknown command '{}'\nhint: {}`workbook --help` lists the commands\n", *word,
+                   close ? fmt::format("did you mean '{}'? ", *close) : "");
+        return static_cast<int>(Exit::usage);
+      }
+    }
     int code = app.exit(e);
     return code == 0 ? 0 : static_cast<int>(Exit::usage);
   } catch (const ContentError& e) {
@@ -71,4 +114,17 @@ int main(int argc, char** argv) {
     return 70;
   }
   return exit_code;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int code = 70;
+  try {
+    code = run_command_line(argc, argv);
+  } catch (...) {
+    // Printing an error failed too (the terminal was closed): nothing more can be said.
+  }
+  end_by_termination_signal();
+  return code;
 }

@@ -340,3 +340,62 @@ TEST_CASE("clean_diagnostics of nothing is nothing", "[build][diagnostics]") {
   CHECK(workbook::clean_diagnostics("", "/a.cu", "a.cu").empty());
   CHECK(workbook::clean_diagnostics("\n\n  \n", "/a.cu", "a.cu").empty());
 }
+
+TEST_CASE("a CUDA build from a path nvcc cannot take is explained before the build", "[build][paths]") {
+  // nvcc runs its steps through a shell: a $ or ` is expanded and a ' or " breaks its
+  // quoting, and the build would fail with an error that names neither. A fake nvcc
+  // that always fails stands in: the check must come before it would run.
+  const workbook::Toolchain fake{"/bin/false", "fake nvcc", "13.0"};
+  struct Case {
+    std::string folder;  // where the whole tree goes
+    std::string where;   // which path the message names
+    std::string shown;
+  };
+  for (const Case& k : {Case{"it's mine", "the workspace", "a ' (quote)"}, Case{"cost$HOME", "the workspace", "a $ (dollar)"},
+                        Case{"back`tick", "the workspace", "a ` (backquote)"}, Case{"say \"hi\"", "the workspace", "a \" (double quote)"}}) {
+    INFO(k.folder);
+    HostLab lab;
+    auto req = lab.request();
+    req.language = Language::cuda;
+    req.cache_dir = lab.tmp.path / k.folder / ".workbook" / "build";
+    try {
+      workbook::build_lab(req, &fake);
+      FAIL("expected a UsageError");
+    } catch (const workbook::UsageError& e) {
+      CHECK(contains(e.what(), "nvcc cannot build from " + k.where));
+      CHECK(contains(e.what(), k.shown));
+      CHECK(contains(e.what(), k.folder));
+      CHECK(contains(e.hint(), "--workspace"));
+    }
+  }
+  // The content folder (-I) and the source file are checked too.
+  HostLab lab;
+  auto req = lab.request();
+  req.language = Language::cuda;
+  fs::path odd_inc = lab.tmp.path / "o'brien" / "common";
+  fs::create_directories(odd_inc);
+  req.include_dirs = {odd_inc};
+  try {
+    workbook::build_lab(req, &fake);
+    FAIL("expected a UsageError");
+  } catch (const workbook::UsageError& e) {
+    CHECK(contains(e.what(), "the content folder"));
+    CHECK(contains(e.hint(), "--content"));
+  }
+  req = lab.request();
+  req.language = Language::cuda;
+  req.source = lab.tmp.path / "$lab.cu";
+  write(req.source, "int main() { return 0; }\n");
+  CHECK_THROWS_WITH(workbook::build_lab(req, &fake), Catch::Contains("the source file"));
+
+  // Spaces and backslashes are fine for nvcc: the (fake) compiler runs and fails.
+  req = lab.request();
+  req.language = Language::cuda;
+  req.cache_dir = lab.tmp.path / "my work\\space" / ".workbook" / "build";
+  BuildResult r = workbook::build_lab(req, &fake);
+  CHECK_FALSE(r.ok);
+  // A host build takes any path: g++ runs no shell.
+  req = lab.request();
+  req.cache_dir = lab.tmp.path / "it's $mine" / ".workbook" / "build";
+  CHECK(workbook::build_lab(req, nullptr).ok);
+}

@@ -120,7 +120,7 @@ TEST_CASE("the fixture course's manifest loads with no problems", "[manifest]") 
   Module m = read_module(root / "modules/module01/module.yaml", 1, root, p);
   INFO(all(p));
   CHECK(p.empty());
-  REQUIRE(m.labs.size() == 5);
+  REQUIRE(m.labs.size() == 7);
   const auto& pass = m.labs[0];
   CHECK(pass.id == "module01/pass_lab");
   CHECK(pass.language == workbook::LabLanguage::host);

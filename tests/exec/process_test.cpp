@@ -364,3 +364,64 @@ TEST_CASE("find_in_path", "[process]") {
   CHECK(*found == tool);
   CHECK(workbook::find_in_path(tool.string()) == tool);
 }
+
+TEST_CASE("SIGTERM and SIGHUP to the runner are forwarded to the child's group and reported", "[process][signals]") {
+  for (int sig : {SIGTERM, SIGHUP}) {
+    const std::string name = sig == SIGTERM ? "TERM" : "HUP";
+    INFO("SIG" << name);
+    TempDir tmp;
+    auto pidfile = tmp.path / "background.pid";
+    struct sigaction before {};
+    sigaction(sig, nullptr, &before);
+    // The child sends the signal to its parent, the test process, as `kill` or a closing
+    // terminal would. Its trap exits 7, which shows that the same signal reached the
+    // child's group; its background sleep must die too. Before the fix the signal ended
+    // the test process itself.
+    auto r = sh("trap 'exit 7' " + name + "; sleep 30 & echo $! > '" + pidfile.string() + "'; kill -" + name +
+                    " $PPID; while :; do sleep 0.05; done",
+                30);
+    CHECK(r.interrupted);
+    CHECK(r.interrupt_signal == sig);
+    CHECK_FALSE(r.timed_out);
+    CHECK(r.exit_code == 7);
+    CHECK(r.wall_s < 0.9);
+    CHECK(workbook::describe(r) == (sig == SIGTERM ? "interrupted (SIGTERM)" : "interrupted (SIGHUP: the terminal closed)"));
+    CHECK(gone_within(read_pid(pidfile), 3));
+    CHECK(workbook::termination_signal() == sig);
+    struct sigaction after {};
+    sigaction(sig, nullptr, &after);
+    CHECK(after.sa_handler == before.sa_handler);
+  }
+  // The next run starts clean.
+  CHECK(sh("exit 0").exited_ok());
+}
+
+TEST_CASE("a descendant that leaves the group with setsid is found, killed and reported", "[process][setsid]") {
+  TempDir tmp;
+  auto pidfile = tmp.path / "escaped.pid";
+  // A time-out: the group is killed, and the setsid sleep (outside it) must be found too.
+  // Its output goes elsewhere, so only the token can find it (not the open pipes).
+  // The escaped process writes its pid once it is in its own session; the child waits for it.
+  const std::string escape = "setsid sh -c 'echo $$ > \"" + pidfile.string() +
+                             "\"; exec sleep 30' >/dev/null 2>&1 </dev/null & while [ ! -s '" + pidfile.string() +
+                             "' ]; do sleep 0.01; done; ";
+  auto r = sh(escape + "sleep 30", 2);
+  CHECK(r.timed_out);
+  CHECK(r.escaped == 1);
+  CHECK(workbook::describe(r) ==
+        "timed out after 2 s; 1 process it started had left its process group (setsid) and was killed");
+  CHECK(gone_within(read_pid(pidfile), 3));
+
+  // A child that exits at once, leaving the escaped process behind.
+  fs::remove(pidfile);
+  r = sh(escape + "echo done");
+  CHECK(r.exited_ok());
+  CHECK(r.out == "done\n");
+  CHECK(r.escaped == 1);
+  CHECK(gone_within(read_pid(pidfile), 3));
+
+  // Nothing escaped: nothing reported.
+  r = sh("sleep 0.1 & wait; exit 0");
+  CHECK(r.escaped == 0);
+  CHECK(workbook::describe(r) == "exited with code 0");
+}

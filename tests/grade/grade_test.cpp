@@ -517,3 +517,30 @@ TEST_CASE("on the reference GPU at default parameters the workbook's figure, wid
   CHECK(grade_run(make_lab(), results(1000, 0.9), {false, 0, 0}, kDevice, "", kParams, {}, "Tesla T4", elsewhere)
             .metrics[1].basis == "model");
 }
+
+TEST_CASE("without device figures, ranges and answers that need none are still graded", "[grade]") {
+  // count (equals N) and double_count (equals twice_n = 2*N) need no device figure;
+  // sum_ms (up to sm_count * 100) does.
+  Grade g = grade(make_lab(), results(999, 2), {false, 0, 0}, Figures{});
+  const MetricGrade count = metric(g, "count");
+  CHECK(count.status == RangeStatus::below);
+  CHECK(count.lo == std::optional<double>(1000));
+  CHECK(count.hi == std::optional<double>(1000));
+  CHECK(metric(g, "double_count").status == RangeStatus::below);
+  const MetricGrade ms = metric(g, "sum_ms");
+  CHECK(ms.status == RangeStatus::unknown);  // a device figure is really missing
+  CHECK(ms.note == "no GPU figures here");
+  CHECK(g.verdict == Verdict::out_of_range);
+  CHECK(metric(grade(make_lab(), results(1000, 2), {false, 0, 0}, Figures{}), "count").status == RangeStatus::in_range);
+
+  // A yes/no answer over reported metrics is decided without device figures too.
+  LabSpec lab = make_lab();
+  PredictionSpec big;
+  big.id = "big";
+  big.kind = PredictionKind::yesno;
+  big.answer_expr = "count > 500";
+  lab.predictions = {big};
+  Grade p = grade(lab, results(1000, 2), {false, 0, 0}, Figures{}, {{"big", "yes", std::nullopt}});
+  CHECK(prediction(p, "big").right_answer == "yes");
+  CHECK(prediction(p, "big").correct == std::optional<bool>(true));
+}

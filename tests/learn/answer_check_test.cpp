@@ -1,10 +1,15 @@
 // Numeric answer checking and variants (runner/src/learn/answer_check.hpp).
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <set>
 
 #include "learn/answer_check.hpp"
 
 using namespace workbook;
 using namespace workbook::learn;
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -100,4 +105,187 @@ TEST_CASE("answer_check: numbers as shown", "[learn][answer]") {
   CHECK(format_number(1056768) == "1056768");
   CHECK(format_number(2.97687) == "2.977");
   CHECK(render_placeholders("{a} x {b}", {{"a", 3}, {"b", 0.5}}) == "3 x 0.5");
+}
+
+// --- one grammar: issue 10 -----------------------------------------------------------
+
+namespace {
+
+NumericAnswer in_unit(const std::string& name, double value, const std::string& unit, double rel_tol = 0.01) {
+  NumericAnswer n = num(name, value, std::nullopt, unit);
+  n.rel_tol = rel_tol;
+  return n;
+}
+
+std::string notes_of(const AnswerCheck& c) {
+  std::string s;
+  for (const auto& n : c.numbers) s += n.note + "\n";
+  for (const auto& n : c.notes) s += n + "\n";
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("answer_check: 'x 10^N' is part of the number where one number is expected", "[learn][answer]") {
+  for (const char* typed : {"1.72 x 10^10", "1.72x10^10", "1.72 \xC3\x97 10^10", "1.72*10^10", "1.72 x 10^10 reads",
+                            "1.72e10", "1.72E+10"}) {
+    INFO(typed);
+    auto c = check_answer(typed, {num("reads", 1.718e10)});
+    CHECK(c.all_ok());
+    REQUIRE(c.numbers[0].given);
+    CHECK(*c.numbers[0].given == Approx(1.72e10));
+  }
+}
+
+TEST_CASE("answer_check: a comma is a thousands separator only in groups of three", "[learn][answer]") {
+  CHECK(check_answer("1,000,000", {num("n", 1e6, 0.5)}).all_ok());
+  CHECK(check_answer("8,960 threads", {num("n", 8960, 0.5)}).all_ok());
+  for (const char* typed : {"1,5", "3,14 ms", "1,5000", "10,00"}) {
+    INFO(typed);
+    auto c = check_answer(typed, {num("v", 1.5)});
+    CHECK_FALSE(c.numbers[0].ok);
+    CHECK_FALSE(c.numbers[0].given);  // never 15, 1 or 5
+    CHECK(notes_of(c).find("decimal point") != std::string::npos);
+  }
+  // Never read as 15 in free text either.
+  CHECK(extract_numbers("about 1,5 ms") == std::vector<double>{});
+}
+
+TEST_CASE("answer_check: a Unicode minus is a minus", "[learn][answer]") {
+  auto c = check_answer("\xE2\x88\x92" "3.5", {num("v", -3.5)});  // U+2212
+  CHECK(c.all_ok());
+  CHECK(extract_numbers("from \xE2\x88\x92" "2 to 4") == std::vector<double>{-2, 4});
+  CHECK(check_answer("-3.5", {num("v", -3.5)}).all_ok());
+}
+
+TEST_CASE("answer_check: percent and fraction", "[learn][answer]") {
+  CHECK(check_answer("75%", {num("occ", 75, 0.5, "%")}).all_ok());
+  CHECK(check_answer("75 %", {num("occ", 75, 0.5, "%")}).all_ok());
+  CHECK(check_answer("0.75", {num("occ", 75, 0.5, "%")}).all_ok());         // a bare fraction
+  CHECK_FALSE(check_answer("0.75%", {num("occ", 75, 0.5, "%")}).all_ok());  // 0.75 percent, not 75
+  CHECK(check_answer("75%", {num("fraction", 0.75, 0.005)}).all_ok());      // 75 % of a fraction
+}
+
+TEST_CASE("answer_check: a malformed number is an error, not a number", "[learn][answer]") {
+  auto c = check_answer("1.5.5", {num("v", 1.5)});
+  CHECK_FALSE(c.numbers[0].ok);
+  CHECK_FALSE(c.numbers[0].given);
+  CHECK_FALSE(notes_of(c).empty());
+}
+
+TEST_CASE("answer_check: units of one dimension convert; another dimension is named", "[learn][answer]") {
+  auto ms = [](double v) { return std::vector<NumericAnswer>{in_unit("t", v, "ms")}; };
+  auto s = check_answer("1.5 s", ms(1.5));
+  CHECK_FALSE(s.all_ok());
+  REQUIRE(s.numbers[0].given);
+  CHECK(*s.numbers[0].given == Approx(1500));  // in ms
+  CHECK(s.numbers[0].note.find("1500 ms") != std::string::npos);
+  for (const char* typed : {"1500 us", "1500us", "1500 \xC2\xB5s", "1500 \xCE\xBCs", "1.5e6 ns", "0.0015 s", "1.5 ms", "1.5"}) {
+    INFO(typed);
+    auto c = check_answer(typed, ms(1.5));
+    CHECK(c.all_ok());
+    REQUIRE(c.numbers[0].given);
+    CHECK(*c.numbers[0].given == Approx(1.5));
+  }
+  auto gb = check_answer("1.5 GB", ms(1.5));
+  CHECK_FALSE(gb.all_ok());
+  CHECK(gb.numbers[0].note.find("GB") != std::string::npos);
+  CHECK(gb.numbers[0].note.find("ms") != std::string::npos);
+
+  CHECK(check_answer("2,359,296 bytes", {in_unit("w", 2.36, "MB")}).all_ok());
+  CHECK(check_answer("2359296 B", {in_unit("w", 2.36, "MB")}).all_ok());
+  CHECK(check_answer("0.32 TB/s", {in_unit("bw", 320, "GB/s")}).all_ok());
+  CHECK(check_answer("8100 GFLOP/s", {in_unit("peak", 8.1, "TFLOP/s")}).all_ok());
+  CHECK(check_answer("256 KiB", {in_unit("a", 256, "KB")}).all_ok());     // KB as 1024 or 1000: both read
+  CHECK(check_answer("262144 B", {in_unit("a", 256, "KB")}).all_ok());
+  CHECK(check_answer("512 MiB", {in_unit("bytes", 536870912, "B", 0.001)}).all_ok());
+  CHECK_FALSE(check_answer("320 GB", {in_unit("bw", 320, "GB/s")}).all_ok());
+}
+
+TEST_CASE("answer_check: shown working is read by its results, never by its operands", "[learn][answer]") {
+  std::vector<NumericAnswer> step1 = {num("naive_reads", 1.718e10), in_unit("naive_gb", 68.7, "GB")};
+  for (const char* typed : {"2*2048^3 = 1.72e10 reads, 68.7 GB", "2 x 2048^3 = 1.72 x 10^10 reads; 68.7 GB",
+                            "2*2048^3, 2*2048^3*4/1e9", "reads = 2*2048^3 = 1.72e10, 68.7 GB"}) {
+    INFO(typed);
+    auto c = check_answer(typed, step1);
+    CHECK(c.all_ok());
+  }
+  CHECK(check_answer("2*2048^3", {num("reads", 1.718e10)}).all_ok());  // evaluated
+  // name=value pairs one after another, and a name that only labels a number in working.
+  std::vector<NumericAnswer> grid = {num("blocks", 4, 0.5), num("idle", 24, 0.5)};
+  CHECK(check_answer("blocks=4 idle=24", grid).all_ok());
+  CHECK(check_answer("blocks = 1024/256 = 4, idle: 24", grid).all_ok());
+  auto prose = check_answer("32 / 8 = 4 blocks = 32 warps, and only 2 blocks", {num("blocks", 2, 0.5)});
+  CHECK_FALSE(prose.by_name);
+  CHECK(prose.all_ok());
+  CHECK(check_answer("215 / 6.7 = 32", {num("ratio", 32, std::nullopt, "x")}).all_ok());
+  CHECK(check_answer("0.15 + 0.85/80 + 0.05 = 0.2106", {num("t", 0.2106)}).all_ok());
+  // A wrong result is shown as the learner's result, not as an operand.
+  auto wrong = check_answer("2*2048^3 = 1.6e10 reads, 64 GB", step1);
+  CHECK(wrong.correct() == 0);
+  REQUIRE(wrong.numbers[0].given);
+  CHECK(*wrong.numbers[0].given == Approx(1.6e10));
+  REQUIRE(wrong.numbers[1].given);
+  CHECK(*wrong.numbers[1].given == Approx(64));
+  // Ranges and names are not arithmetic.
+  CHECK(extract_numbers("3-6x slower") == std::vector<double>{3, 6});
+  CHECK(extract_numbers("a 2N-element array, 513th block, sm_86") == std::vector<double>{});
+}
+
+TEST_CASE("answer_check: every worked-example step's own model answer is graded right", "[learn][answer]") {
+  // Steps whose model answer does not state the checked number (content to fix, not the
+  // parser): none today.
+  const std::set<std::string> known_gaps = {};
+  const fs::path dir = fs::path(WORKBOOK_SOURCE_DIR) / "exercises";
+  int steps = 0;
+  for (int m = 1; m <= 24; ++m) {
+    const fs::path file = dir / fmt::format("module{:02}.yaml", m);
+    if (!fs::exists(file)) continue;
+    Problems problems;
+    ExerciseBank bank = read_exercises(file, m, file.filename().string(), problems);
+    REQUIRE(problems.empty());
+    for (const auto& ex : bank.worked_examples) {
+      for (std::size_t i = 0; i < ex.steps.size(); ++i) {
+        const WorkedStep& st = ex.steps[i];
+        if (st.numeric.empty()) continue;
+        const std::string id = fmt::format("module{:02}/{}/{}", m, ex.id, i + 1);
+        if (known_gaps.count(id)) continue;
+        ++steps;
+        AnswerCheck c = check_answer(st.answer, st.numeric);
+        std::string got;
+        for (const auto& n : c.numbers) {
+          got += fmt::format("  {} expected {} {} given {} {}\n", n.name, n.expected, n.unit,
+                             n.given ? format_number(*n.given) : "-", n.note);
+        }
+        INFO(id << ": " << st.answer << "\n" << got);
+        CHECK(c.all_ok());
+      }
+    }
+  }
+  CHECK(steps > 50);
+}
+
+TEST_CASE("answer_check: every exercise item's own model answer is graded right", "[learn][answer]") {
+  const fs::path dir = fs::path(WORKBOOK_SOURCE_DIR) / "exercises";
+  int items = 0;
+  for (int m = 1; m <= 24; ++m) {
+    const fs::path file = dir / fmt::format("module{:02}.yaml", m);
+    if (!fs::exists(file)) continue;
+    Problems problems;
+    ExerciseBank bank = read_exercises(file, m, file.filename().string(), problems);
+    REQUIRE(problems.empty());
+    for (const auto& it : bank.items) {
+      if (it.numeric.empty()) continue;
+      ++items;
+      AnswerCheck c = check_answer(it.answer, it.numeric);
+      std::string got;
+      for (const auto& n : c.numbers) {
+        got += fmt::format("  {} expected {} {} given {} {}\n", n.name, n.expected, n.unit,
+                           n.given ? format_number(*n.given) : "-", n.note);
+      }
+      INFO(fmt::format("module{:02}/{}: ", m, it.id) << it.answer << "\n" << got);
+      CHECK(c.all_ok());
+    }
+  }
+  CHECK(items > 20);
 }

@@ -1,10 +1,13 @@
 // build_lab: cache key, compile to a temporary name, atomic rename; clean_diagnostics.
 #include "build/lab_build.hpp"
 
+#include <signal.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
+#include <chrono>
 #include <cctype>
 #include <cstdlib>
 #include <fstream>
@@ -74,6 +77,31 @@ Compiler cuda_compiler(const Toolchain* nvcc) {
   c.path = nvcc->nvcc.string();
   c.version = nvcc->version;
   return c;
+}
+
+// nvcc runs its compile steps through a shell and quotes paths with double quotes, so a
+// path holding $ or ` is expanded by that shell, and a -I path holding ' or " is refused:
+// the build would fail with an error that names neither. Such a path is explained
+// before the build instead (UsageError naming the path and the character).
+void check_paths_for_nvcc(const fs::path& source, const std::vector<fs::path>& include_dirs, const fs::path& cache_dir) {
+  constexpr std::string_view kBad = "'\"`$\n";
+  auto check = [&](const fs::path& p, const char* what, const char* fix) {
+    const std::string text = p.string();
+    const std::size_t at = text.find_first_of(kBad);
+    if (at == std::string::npos) return;
+    const char c = text[at];
+    const std::string shown = c == '\n'  ? std::string("a line break")
+                              : c == '$' ? std::string("a $ (dollar)")
+                              : c == '`' ? std::string("a ` (backquote)")
+                              : c == '"' ? std::string("a \" (double quote)")
+                                         : std::string("a ' (quote)");
+    throw UsageError(fmt::format("nvcc cannot build from {} {}: its path holds {}, which nvcc's shell steps cannot take",
+                                 what, text, shown),
+                     fmt::format("{}: a path without ' \" ` $ or line breaks works, e.g. ~/gpu-workbook", fix));
+  };
+  check(cache_dir, "the workspace", "move the workspace, or pass --workspace DIR");
+  for (const auto& dir : include_dirs) check(dir, "the content folder", "move the content, or pass --content DIR");
+  check(source, "the source file", "rename or move the file");
 }
 
 // Quoted #include names in a file, in order.
@@ -163,6 +191,34 @@ std::vector<std::string> compile_command(const BuildRequest& req, const Compiler
   cmd.push_back(source.string());
   cmd.insert(cmd.end(), req.libs.begin(), req.libs.end());
   return cmd;
+}
+
+// Removes the temporaries of builds that were killed (kill -9, a power cut) and so never
+// renamed or removed their `lab.tmp.<pid>.<n>`: those whose process no longer exists,
+// and any older than an hour (the pid may have been reused). A build in progress (its
+// process alive, its file young) is left alone. Errors are ignored.
+void remove_stale_temporaries(const fs::path& cache_dir) {
+  constexpr auto kMaxAge = std::chrono::hours(1);
+  const auto now = fs::file_time_type::clock::now();
+  std::error_code ec;
+  for (fs::directory_iterator key(cache_dir, ec), end; !ec && key != end; key.increment(ec)) {
+    std::error_code key_ec;
+    if (!key->is_directory(key_ec)) continue;
+    for (fs::directory_iterator it(key->path(), key_ec); !key_ec && it != end; it.increment(key_ec)) {
+      const std::string name = it->path().filename().string();
+      if (name.rfind("lab.tmp.", 0) != 0) continue;
+      std::error_code file_ec;
+      const auto written = it->last_write_time(file_ec);
+      bool stale = !file_ec && now - written > kMaxAge;
+      const std::string pid_text = name.substr(8, name.find('.', 8) - 8);
+      if (!stale && !pid_text.empty() && pid_text.size() <= 9 &&
+          std::all_of(pid_text.begin(), pid_text.end(), [](unsigned char c) { return std::isdigit(c); })) {
+        const auto pid = static_cast<pid_t>(std::stol(pid_text));
+        stale = pid > 0 && ::kill(pid, 0) != 0 && errno == ESRCH;
+      }
+      if (stale) fs::remove(it->path(), file_ec);
+    }
+  }
 }
 
 bool is_executable(const fs::path& p) {
@@ -285,6 +341,7 @@ BuildResult build_lab(const BuildRequest& req, const Toolchain* nvcc) {
     include_dirs.push_back(fs::absolute(dir).lexically_normal());
   }
   if (req.cache_dir.empty()) throw Error(Exit::usage, "build_lab: no cache directory given");
+  if (req.language == Language::cuda) check_paths_for_nvcc(source, include_dirs, fs::absolute(req.cache_dir));
 
   Compiler compiler = req.language == Language::cuda ? cuda_compiler(nvcc) : host_compiler();
 
@@ -293,6 +350,7 @@ BuildResult build_lab(const BuildRequest& req, const Toolchain* nvcc) {
   fs::path dir = fs::absolute(req.cache_dir) / result.key;
   result.binary = dir / "lab";
   result.command = compile_command(req, compiler, source, include_dirs, result.binary);
+  remove_stale_temporaries(fs::absolute(req.cache_dir));
   if (is_executable(result.binary)) {
     result.ok = true;
     result.cached = true;

@@ -19,22 +19,34 @@ struct DevOptions {
   bool json = false;
 };
 
-void print_human(const DevCheckResult& r, const Style& s) {
+// The device line and the content problems, once, before the first row (or at the end).
+void print_header(const DevCheckResult& r, const Style& s) {
   fmt::print("Device: {} · arch {}\n", r.device, r.arch);
   if (!r.problems.empty()) {
     fmt::print("{}\n", s.red(fmt::format("{} content problem(s):", r.problems.size())));
     for (const auto& p : r.problems) fmt::print("  {}\n", p);
   }
-  for (const auto& row : r.rows) {
-    std::string status = row.ok ? s.green(" ok ") : s.red("FAIL");
-    std::string what = row.ran ? fmt::format("compiled, ran: {} (expected {})", row.verdict, row.expected)
-                               : row.compiled ? "compiled" : "did not compile";
-    fmt::print("  {}  {:<28} {:<24} {}\n", status, row.lab, row.variant, what);
-    if (!row.problem.empty()) fmt::print("        {}\n", s.dim(row.problem));
-    if (!row.compiled && !row.diagnostics.empty()) fmt::print("{}\n", row.diagnostics);
-  }
+  std::fflush(stdout);
+}
+
+// One row, flushed at once (also when stdout is a pipe or a file), so a long check shows
+// its progress as it happens.
+void print_row(const DevLabRow& row, const Style& s) {
+  std::string status = row.ok ? s.green(" ok ") : s.red("FAIL");
+  std::string what = row.ran ? fmt::format("compiled, ran: {} (expected {})", row.verdict, row.expected)
+                             : row.compiled ? "compiled" : "did not compile";
+  fmt::print("  {}  {:<28} {:<24} {}\n", status, row.lab, row.variant, what);
+  if (!row.problem.empty()) fmt::print("        {}\n", s.dim(row.problem));
+  if (!row.compiled && !row.diagnostics.empty()) fmt::print("{}\n", row.diagnostics);
+  std::fflush(stdout);
+}
+
+void print_summary(const DevCheckResult& r, const Style& s) {
   std::size_t bad = static_cast<std::size_t>(std::count_if(r.rows.begin(), r.rows.end(), [](const DevLabRow& x) { return !x.ok; }));
-  fmt::print("{} passed, {} failed\n", r.rows.size() - bad, bad + (r.problems.empty() ? 0 : 1));
+  const bool ran = std::any_of(r.rows.begin(), r.rows.end(), [](const DevLabRow& x) { return x.ran; });
+  if (r.interrupted) fmt::print("{}\n", s.yellow("Interrupted: the rows after the last one shown were not checked."));
+  fmt::print("{} passed, {} failed{}\n", r.rows.size() - bad, bad + (r.problems.empty() ? 0 : 1),
+             ran ? "" : s.dim(" · compiled only: nothing was run (--run runs every lab; CUDA labs need a GPU)"));
 }
 
 }  // namespace
@@ -54,12 +66,22 @@ void setup_dev(CLI::App& app, CommandContext& ctx) {
   cmd->callback([&ctx, o] {
     Style style = ctx.global.style();
     Session session(ctx.global);
-    DevCheckResult r = dev_check({session.catalog, session.workspace, session.journal, style}, o->check);
+    DevCheckOptions check = o->check;
+    bool header_printed = false;
+    if (!o->json) {
+      check.on_row = [&](const DevCheckResult& so_far, const DevLabRow& row) {
+        if (!header_printed) print_header(so_far, style);
+        header_printed = true;
+        print_row(row, style);
+      };
+    }
+    DevCheckResult r = dev_check({session.catalog, session.workspace, session.journal, style}, check);
     if (!o->report.empty()) {
       std::string cmdline = "workbook dev check";
       if (o->check.run) cmdline += " --run";
       if (o->check.quick) cmdline += " --quick";
       if (o->check.arch) cmdline += " --arch " + *o->check.arch;
+      for (const auto& lab : o->check.only) cmdline += " --only " + lab;
       cmdline += " --report " + o->report;
       std::filesystem::path report_path(o->report);
       std::error_code ec;
@@ -78,10 +100,11 @@ void setup_dev(CLI::App& app, CommandContext& ctx) {
       }
       print_json({{"ok", r.ok()}, {"device", r.device}, {"arch", r.arch}, {"problems", r.problems}, {"labs", rows}});
     } else {
-      print_human(r, style);
+      if (!header_printed) print_header(r, style);
+      print_summary(r, style);
       if (!o->report.empty()) fmt::print("Report written to {}\n", o->report);
     }
-    ctx.exit_code = r.ok() ? 0 : 1;
+    ctx.exit_code = r.interrupted ? static_cast<int>(Exit::interrupted) : r.ok() ? 0 : 1;
   });
 }
 

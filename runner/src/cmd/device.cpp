@@ -221,9 +221,16 @@ void setup_device(CLI::App& app, CommandContext& ctx) {
   cmd->callback([&ctx, o] {
     std::optional<LocalGpu> gpu = query_local_gpu();
     if (!gpu) {
-      throw UsageError("no NVIDIA GPU found on this machine (nvidia-smi is missing or lists no GPU)",
-                       "run `workbook device` where the GPU is (Colab, the cluster); `workbook show LAB --gpu t4` shows "
-                       "another GPU's expected figures");
+      const std::string what = "no NVIDIA GPU found on this machine (nvidia-smi is missing or lists no GPU)";
+      const std::string hint = "run `workbook device` where the GPU is (Colab, the cluster); `workbook show LAB --gpu t4` "
+                               "shows another GPU's expected figures";
+      if (o->json) {  // scripts get JSON on stdout whatever happens, and the same exit code
+        print_json({{"gpu", nullptr}, {"error", what}, {"hint", hint}});
+        fmt::print(stderr, "error: {}\n", what);
+        ctx.exit_code = static_cast<int>(Exit::usage);
+        return;
+      }
+      throw UsageError(what, hint);
     }
     Catalog catalog = ctx.global.catalog();
     Workspace ws = ctx.global.open_workspace();

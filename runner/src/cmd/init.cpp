@@ -3,17 +3,23 @@
 
 #include "cmd/registry.hpp"
 #include "journal/journal.hpp"
+#include "util/error.hpp"
 
 namespace workbook {
 
 void setup_init(CLI::App& app, CommandContext& ctx) {
   auto* cmd = app.add_subcommand("init", "Create a workspace with your own copy of every lab (never overwrites)");
-  auto dir = std::make_shared<std::string>();
+  auto dir = std::make_shared<std::optional<std::string>>();
   cmd->add_option("dir", *dir, "Where (default: --workspace, $WORKBOOK_WORKSPACE or ~/workbook)");
   cmd->footer("Example: workbook init ~/gpu-workbook && cd ~/gpu-workbook && workbook run module14/tiled_gemm");
   cmd->callback([&ctx, dir] {
+    if (*dir && (*dir)->find_first_not_of(" \t") == std::string::npos) {
+      throw UsageError("init: the folder name is empty",
+                       "name the folder for the workspace, e.g. `workbook init ~/gpu-workbook`, or leave it out to use "
+                       "the default (--workspace, $WORKBOOK_WORKSPACE or ~/workbook)");
+    }
     Catalog catalog = ctx.global.catalog();
-    Workspace ws = dir->empty() ? ctx.global.open_workspace() : Workspace(std::filesystem::absolute(*dir));
+    Workspace ws = !*dir ? ctx.global.open_workspace() : Workspace(std::filesystem::absolute(**dir));
     ws.ensure();
     Journal journal(ws.journal_path());  // creates the database
     Style s = ctx.global.style();

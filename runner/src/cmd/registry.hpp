@@ -52,6 +52,12 @@ struct CommandEntry {
 // Every command, in the order `workbook --help` lists them.
 const std::vector<CommandEntry>& command_table();
 
+// True when `word` names a command of the table.
+bool is_command(const std::string& word);
+// The command `word` was most likely meant to be ("lsit" -> "list"): the one within two
+// edits (a swap of neighbours counts as one), or that `word` begins; nullopt when none is close.
+std::optional<std::string> closest_command(const std::string& word);
+
 // Each command's setup function (defined in runner/src/cmd/<name>.cpp).
 void setup_list(CLI::App& app, CommandContext& ctx);
 void setup_show(CLI::App& app, CommandContext& ctx);

@@ -2,11 +2,14 @@
 #include <fmt/format.h>
 
 #include "cmd/registry.hpp"
+#include "exec/process.hpp"
 #include "journal/journal.hpp"
 #include "run/lab_run.hpp"
+#include "run/params.hpp"
 #include "run/report_print.hpp"
 #include "ui/prompt.hpp"
 #include "util/error.hpp"
+#include "util/utf8.hpp"
 
 namespace workbook {
 
@@ -19,7 +22,7 @@ struct RunOptions {
   std::string variant;
   bool json = false;
   std::optional<std::string> explain;
-  std::optional<std::uint64_t> seed;
+  std::optional<std::string> seed, timeout;  // checked by parse_seed and parse_timeout (run/params.hpp)
 };
 
 void ask_explanation(Journal& journal, const RunReport& report, const Style& s) {
@@ -50,7 +53,7 @@ void setup_run(CLI::App& app, CommandContext& ctx) {
   cmd->add_option("--predict", o->req.predict, "Give a prediction: ID=VALUE (repeatable)");
   cmd->add_flag("--no-predict", o->req.no_predict, "Do not ask for predictions");
   cmd->add_flag("--quick", o->req.quick, "Use each parameter's quick (small) value");
-  cmd->add_option("--timeout", o->req.timeout_s, "Time limit in seconds (default: the lab's, usually 60)");
+  cmd->add_option("--timeout", o->timeout, "Time limit in seconds, at most 86400 (default: the lab's, usually 60)");
   cmd->add_option("--arch", o->req.arch, "Compile for this GPU architecture, e.g. sm_90 (default: detected)");
   cmd->add_option("--gpu", o->req.gpu, "Take expected ranges from this spec sheet id (data/gpus.yaml)");
   cmd->add_option("--seed", o->seed, "Seed for the random inputs (default: fresh each run)");
@@ -74,7 +77,8 @@ recorded before the build and can never be changed.)");
       req.variant = LabVariant::variant;
       req.variant_id = o->variant;
     }
-    req.seed = o->seed;
+    if (o->seed) req.seed = parse_seed(*o->seed);
+    if (o->timeout) req.timeout_s = parse_timeout(*o->timeout);
     req.interactive = !o->json && interactive_terminal();
     req.verbose = !o->json;
     Style style = ctx.global.style();
@@ -83,11 +87,13 @@ recorded before the build and can never be changed.)");
     if (o->explain && !o->explain->empty()) session.journal.record_explanation(report.run_id, *o->explain);
     if (o->json) {
       nlohmann::json j = report_json(report);
-      if (o->explain) j["explanation"] = *o->explain;
+      if (o->explain) j["explanation"] = valid_utf8(*o->explain);
       print_json(j);
     } else {
       print_report(report, style);
-      if (report.ran && !o->explain && req.interactive) ask_explanation(session.journal, report, style);
+      // An interrupted run has nothing to explain, and the line typed next is not an answer.
+      const bool interrupted = report.grade.verdict == Verdict::interrupted || termination_signal() != 0;
+      if (report.ran && !o->explain && req.interactive && !interrupted) ask_explanation(session.journal, report, style);
     }
     ctx.exit_code = exit_code_for(report);
   });

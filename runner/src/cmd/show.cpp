@@ -7,6 +7,7 @@
 #include "run/expected_table.hpp"
 #include "run/lab_run.hpp"
 #include "run/report_print.hpp"
+#include "ui/wrap.hpp"
 
 namespace workbook {
 
@@ -25,8 +26,9 @@ void show_module(const Module& m, const Style& s, bool json) {
     print_json({{"module", m.id}, {"title", m.title}, {"objectives", m.objectives}, {"labs", labs}});
     return;
   }
+  const std::size_t width = text_width();
   fmt::print("{}  {}\n\n{}\n", s.bold(m.id), s.bold(m.title), "After this module you can:");
-  for (const auto& o : m.objectives) fmt::print("  - {}\n", o);
+  for (const auto& o : m.objectives) fmt::print("{}\n", wrap_text(o, width, "  - ", "    "));
   fmt::print("\nLabs:\n");
   for (const auto& lab : m.labs) fmt::print("  {:<28} {}\n", lab.id, lab.title);
   if (m.labs.empty()) fmt::print("  (none yet)\n");
@@ -66,8 +68,12 @@ void show_lab(const LabSpec& lab, const DeviceContext& dev, const Style& s, bool
                 {"expected", exp}, {"variants", variants}});
     return;
   }
-  fmt::print("{}  {}\n\n{}\n\n", s.bold(lab.id), s.bold(lab.title), lab.goal);
-  for (std::size_t i = 0; i < lab.steps.size(); ++i) fmt::print("  {}. {}\n", i + 1, lab.steps[i]);
+  const std::size_t width = text_width();
+  fmt::print("{}  {}\n\n{}\n\n", s.bold(lab.id), s.bold(lab.title), wrap_text(lab.goal, width));
+  for (std::size_t i = 0; i < lab.steps.size(); ++i) {
+    const std::string number = fmt::format("  {}. ", i + 1);
+    fmt::print("{}\n", wrap_text(lab.steps[i], width, number, std::string(number.size(), ' ')));
+  }
   if (!lab.params.empty()) {
     fmt::print("\nParameters (-p NAME=VALUE):\n");
     for (const auto& p : lab.params) {
@@ -76,7 +82,9 @@ void show_lab(const LabSpec& lab, const DeviceContext& dev, const Style& s, bool
   }
   if (!lab.predictions.empty()) {
     fmt::print("\nYou will be asked to predict:\n");
-    for (const auto& p : lab.predictions) fmt::print("  {:<12} {}\n", p.id, p.prompt);
+    for (const auto& p : lab.predictions) {
+      fmt::print("{}\n", wrap_text(p.prompt, width, fmt::format("  {:<12} ", p.id), std::string(15, ' ')));
+    }
   }
   if (dev.spec) fmt::print("\nExpected on {}:\n", dev.describe());
   else fmt::print("\nExpected figures ({}; pass --gpu ID, e.g. --gpu t4, to see another GPU's):\n", dev.describe());

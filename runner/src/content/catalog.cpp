@@ -44,12 +44,23 @@ fs::path find_content_root(const std::optional<fs::path>& flag) {
     if (looks_like_content(dir)) return dir;
     if (dir == dir.root_path()) break;
   }
+  // A binary built or installed outside the checkout, started from inside one: look
+  // upward from the current folder, as git does.
+  std::error_code ec;
+  fs::path cwd = fs::current_path(ec);
+  if (!ec) {
+    for (fs::path dir = cwd; !dir.empty(); dir = dir.parent_path()) {
+      if (looks_like_content(dir)) return dir;
+      if (dir == dir.root_path()) break;
+    }
+  }
   if (!exe_dir.empty()) {
     fs::path share = exe_dir.parent_path() / "share" / "workbook";
     if (looks_like_content(share)) return share;
   }
-  throw UsageError("cannot find the workbook content (modules/, labs/, exercises/)",
-                   "run from a checkout or an installed copy, or pass --content DIR or set WORKBOOK_CONTENT");
+  throw UsageError("cannot find the workbook content (modules/, labs/, exercises/) above the binary, above the "
+                   "current folder, or in <prefix>/share/workbook",
+                   "run from inside a checkout or an installed copy, or pass --content DIR or set WORKBOOK_CONTENT");
 }
 
 std::vector<int> Catalog::module_numbers() const {

@@ -1,8 +1,9 @@
 // The content tree: where it is, and the modules it holds.
 //
 // The root is, in order: `--content DIR`, $WORKBOOK_CONTENT, the first folder above the
-// running binary that holds modules/ and labs/common/ (a source tree or build tree), and
-// <prefix>/share/workbook next to an installed binary.
+// running binary that holds modules/ and labs/common/ (a source tree or build tree), the
+// first such folder above the current one (a binary built elsewhere, started inside a
+// checkout), and <prefix>/share/workbook next to an installed binary.
 #pragma once
 
 #include <filesystem>

@@ -112,7 +112,7 @@ ExerciseBank read_exercises(const std::filesystem::path& file, int module, const
                             Problems& problems) {
   ExerciseBank bank;
   bank.module = module;
-  YAML::Node root = load_yaml_file(file, problems);
+  YAML::Node root = load_yaml_file(file, problems, display);
   if (!present(root)) {
     if (root.IsDefined()) problems.add(display, 0, "", "is empty");  // undefined: already reported
     return bank;
@@ -149,6 +149,7 @@ ExerciseBank read_exercises(const std::filesystem::path& file, int module, const
     if (!ex.id.empty() && !ids.insert(ex.id).second) wr.problem("id", fmt::format("'{}' appears twice", ex.id));
     ex.title = wr.str("title", true).value_or("");
     ex.problem = wr.str("problem", true).value_or("");
+    if (YAML::Node st = wr.node("steps"); st.IsSequence() && st.size() == 0) wr.problem("steps", "needs at least one step");
     for_each_map(wr, "steps", true, [&](MapReader& sr) {
       WorkedStep step;
       step.prompt = sr.str("prompt", true).value_or("");

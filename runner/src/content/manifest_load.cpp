@@ -3,7 +3,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <fstream>
+#include <optional>
 #include <regex>
 #include <sstream>
 #include <set>
@@ -11,7 +13,9 @@
 #include "content/lab_id.hpp"
 #include "content/variant.hpp"
 #include "device/figures.hpp"
+#include "device/gpu_specs.hpp"
 #include "grade/expr.hpp"
+#include "run/device_context.hpp"
 #include "util/error.hpp"
 
 namespace workbook {
@@ -168,8 +172,9 @@ ParamSpec read_param(MapReader& r) {
   if (!p.name.empty() && (!std::regex_match(p.name, kParamPattern) || p.name == "seed" || p.name == "quick")) {
     r.problem("name", "must be [A-Za-z_][A-Za-z0-9_]* and not the reserved seed or quick");
   }
-  p.default_value = r.number("default", true).value_or(0);
-  p.quick = r.number("quick", false);
+  // Integers, as the lab's wb::param reads them (exact in a double up to 2^53).
+  p.default_value = static_cast<double>(r.integer("default", true).value_or(0));
+  if (auto q = r.integer("quick", false)) p.quick = static_cast<double>(*q);
   p.doc = r.str("doc", false).value_or("");
   return p;
 }
@@ -216,6 +221,75 @@ void check_expressions(const LabSpec& lab, const std::string& file, Problems& pr
   }
 }
 
+// Values that can be computed before any run must make sense: every var evaluates to a
+// finite number and no expected min is above its max, at default parameters without
+// device figures and, where the content has them, with the T4 sheet's figures. A name
+// not known in a scope (a device figure, a reported metric) skips that check there.
+void check_values(const LabSpec& lab, const std::string& file, const Figures* t4, Problems& problems) {
+  const std::string base = "labs." + lab.name;
+  Figures params;
+  for (const auto& p : lab.params) params[p.name] = p.default_value;
+  struct Scope {
+    Figures figures;
+    std::string where;
+  };
+  std::vector<Scope> scopes{{params, "at default parameters"}};
+  if (t4) {
+    Figures f = *t4;
+    for (const auto& [k, v] : params) f[k] = v;
+    scopes.push_back({f, "with the T4 sheet's figures and default parameters"});
+  }
+  // The value of `expr` in `scope`; nullopt when it names something the scope lacks or
+  // has a syntax error (check_expressions reports those); throws when it fails otherwise.
+  auto value = [](const std::string& expr, const Figures& scope) -> std::optional<double> {
+    if (expr.empty()) return std::nullopt;
+    try {
+      for (const auto& name : variables_of(expr)) {
+        if (!scope.count(name)) return std::nullopt;
+      }
+    } catch (const Error&) {
+      return std::nullopt;
+    }
+    return evaluate(expr, scope);
+  };
+  std::set<std::string> reported;
+  for (auto& sc : scopes) {
+    for (const auto& v : lab.vars) {
+      try {
+        if (auto x = value(v.expr, sc.figures)) sc.figures[v.name] = *x;
+      } catch (const Error& e) {
+        if (reported.insert("vars." + v.name).second) {
+          problems.add(file, v.line, base + ".vars." + v.name, fmt::format("{} {}", e.what(), sc.where));
+        }
+      }
+    }
+  }
+  for (const auto* list : {&lab.metrics, &lab.derived}) {
+    for (const auto& m : *list) {
+      if (!m.expected) continue;
+      const std::string field = base + ".metrics." + m.name + ".expected";
+      for (const auto& sc : scopes) {
+        std::optional<double> lo, hi;
+        try {
+          lo = value(m.expected->min_expr, sc.figures);
+          hi = value(m.expected->max_expr, sc.figures);
+          value(m.expected->equals_expr, sc.figures);
+        } catch (const Error& e) {
+          if (reported.insert(field).second) problems.add(file, m.expected->line, field, fmt::format("{} {}", e.what(), sc.where));
+          break;
+        }
+        if (lo && hi && *lo > *hi) {
+          if (reported.insert(field).second) {
+            problems.add(file, m.expected->line, field,
+                         fmt::format("min ({:g}) is above max ({:g}) {}: no value can be in range", *lo, *hi, sc.where));
+          }
+          break;
+        }
+      }
+    }
+  }
+}
+
 void check_unique(const std::vector<std::string>& names, const std::string& what, const std::string& file,
                   int line, Problems& problems) {
   std::set<std::string> seen;
@@ -224,7 +298,7 @@ void check_unique(const std::vector<std::string>& names, const std::string& what
   }
 }
 
-LabSpec read_lab(MapReader& r, const Module& module, const std::filesystem::path& content_root) {
+LabSpec read_lab(MapReader& r, const Module& module, const std::filesystem::path& content_root, const Figures* t4) {
   LabSpec lab;
   lab.line = r.line();
   lab.name = r.str("id", true).value_or("");
@@ -253,6 +327,7 @@ LabSpec read_lab(MapReader& r, const Module& module, const std::filesystem::path
   else if (language == "host") lab.language = LabLanguage::host;
   else r.problem("language", "must be cuda or host");
   lab.steps = r.str_list("steps", true);
+  if (YAML::Node st = r.node("steps"); st.IsSequence() && st.size() == 0) r.problem("steps", "needs at least one step");
   lab.timeout_s = r.number("timeout_s", false).value_or(60);
   if (lab.timeout_s <= 0 || lab.timeout_s > 3600) r.problem("timeout_s", "must be between 0 and 3600 seconds");
   if (YAML::Node b = r.node("build"); present(b)) {
@@ -303,6 +378,7 @@ LabSpec read_lab(MapReader& r, const Module& module, const std::filesystem::path
   for (const auto& v : lab.variants) names.push_back(v.id);
   check_unique(names, r.path("variants"), r.file(), lab.line, r.problems());
   check_expressions(lab, r.file(), r.problems());
+  check_values(lab, r.file(), t4, r.problems());
   if (!lab.source.empty()) check_variants(lab, content_root / "solutions" / module.id / lab.source, r.file(), r.problems());
   return lab;
 }
@@ -319,10 +395,24 @@ Module read_module(const std::filesystem::path& file, int number, const std::fil
   std::string display = std::filesystem::relative(file, content_root).string();
   if (display.empty() || display.rfind("..", 0) == 0) display = file.string();
 
-  YAML::Node root = load_yaml_file(file, problems);
+  YAML::Node root = load_yaml_file(file, problems, display);
   if (!present(root)) {
     if (root.IsDefined()) problems.add(display, 0, "", "is empty");  // undefined: already reported
     return module;
+  }
+  // The T4 sheet's figures (spec sheet and nominal measured-only figures), if the content
+  // has data/gpus.yaml, for checking values before any run (check_values).
+  std::optional<Figures> t4;
+  if (const auto sheets = content_root / "data" / "gpus.yaml"; std::filesystem::is_regular_file(sheets)) {
+    try {
+      const auto specs = load_gpu_specs(sheets);
+      if (const GpuSpec* spec = find_gpu(specs, "t4")) {
+        t4 = spec->figures;
+        for (const auto& [k, v] : nominal_measured_figures(*spec)) (*t4)[k] = v;
+      }
+    } catch (const Error&) {
+      // a broken sheet is reported where sheets are read; the checks here need none
+    }
   }
   MapReader r(root, display, "", problems);
   auto version = r.integer("format_version", true);
@@ -336,7 +426,9 @@ Module read_module(const std::filesystem::path& file, int number, const std::fil
   }
   module.title = r.str("title", true).value_or("");
   module.objectives = r.str_list("objectives", true);
-  for_each_map(r, "labs", false, [&](MapReader& lr) { module.labs.push_back(read_lab(lr, module, content_root)); });
+  for_each_map(r, "labs", false, [&](MapReader& lr) {
+    module.labs.push_back(read_lab(lr, module, content_root, t4 ? &*t4 : nullptr));
+  });
   std::vector<std::string> names;
   for (const auto& lab : module.labs) names.push_back(lab.name);
   check_unique(names, "labs", display, 0, problems);

@@ -6,6 +6,8 @@
 #include <charconv>
 #include <cmath>
 #include <fstream>
+#include <cctype>
+#include <map>
 #include <sstream>
 
 #include "util/error.hpp"
@@ -29,22 +31,133 @@ int line_of(const YAML::Node& node) {
   return mark.line >= 0 ? mark.line + 1 : 0;
 }
 
-YAML::Node load_yaml_file(const std::filesystem::path& file, Problems& problems) {
+namespace {
+
+// The field a line of a YAML text belongs to, from its indentation ("labs[0].title"), for
+// syntax errors, where no parsed node says it. Empty when the line holds no key.
+std::string field_at_line(const std::string& text, int line) {
+  struct Level {
+    int indent;
+    std::string name;  // "title", or "[2]" for a list item
+    bool item;
+    int items = 0;     // list items seen under this key
+  };
+  std::vector<Level> stack;
+  std::istringstream in(text);
+  std::string s;
+  // "key:" or "'key':" at the start of `rest`, read by hand (a line may be very long).
+  auto key_of = [](const std::string& rest) -> std::string {
+    std::size_t i = 0;
+    const char quote = !rest.empty() && (rest[0] == '"' || rest[0] == '\'') ? rest[0] : 0;
+    if (quote) ++i;
+    const std::size_t start = i;
+    auto ok = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == ' ' || c == '.' || c == '-'; };
+    while (i < rest.size() && ok(rest[i])) ++i;
+    std::size_t end = i;
+    if (quote) {
+      if (i >= rest.size() || rest[i] != quote) return "";
+      ++i;
+    }
+    while (end > start && rest[end - 1] == ' ') --end;
+    while (i < rest.size() && rest[i] == ' ') ++i;
+    if (end == start || i >= rest.size() || rest[i] != ':') return "";
+    if (i + 1 < rest.size() && rest[i + 1] != ' ' && rest[i + 1] != '\t') return "";
+    return rest.substr(start, end - start);
+  };
+  for (int no = 1; no <= line && std::getline(in, s); ++no) {
+    std::size_t ind = s.find_first_not_of(' ');
+    if (ind == std::string::npos || s[ind] == '#' || s.compare(ind, 3, "---") == 0) continue;
+    std::string rest = s.substr(ind);
+    if (rest.rfind("- ", 0) == 0 || rest == "-") {
+      while (!stack.empty() && (stack.back().indent > static_cast<int>(ind) ||
+                                (stack.back().indent == static_cast<int>(ind) && stack.back().item))) {
+        stack.pop_back();
+      }
+      int index = stack.empty() ? 0 : stack.back().items++;
+      stack.push_back({static_cast<int>(ind), "[" + std::to_string(index) + "]", true});
+      std::size_t after = rest.find_first_not_of(' ', 1);
+      if (after == std::string::npos) continue;
+      ind += after;
+      rest = rest.substr(after);
+    } else {
+      while (!stack.empty() && stack.back().indent >= static_cast<int>(ind)) stack.pop_back();
+    }
+    if (std::string k = key_of(rest); !k.empty()) stack.push_back({static_cast<int>(ind), k, false});
+  }
+  std::string path;
+  for (const auto& l : stack) path += (path.empty() || l.item ? "" : ".") + l.name;
+  return path;
+}
+
+// The scalar under `key` as written ("1e30"), for messages.
+std::string scalar_text(const YAML::Node& map, const std::string& key) {
+  const YAML::Node& m = map;  // const access never inserts the key
+  const YAML::Node n = m[key];
+  return n.IsScalar() ? n.Scalar() : "?";
+}
+
+// Reports every key that appears twice in one mapping, anywhere in the document.
+void check_duplicate_keys(const YAML::Node& node, const std::string& path, const std::string& display,
+                          Problems& problems) {
+  if (node.IsMap()) {
+    std::map<std::string, int> seen;
+    for (const auto& kv : node) {
+      std::string key = kv.first.IsScalar() ? kv.first.Scalar() : "";
+      std::string child = path.empty() ? key : path + "." + key;
+      if (kv.first.IsScalar()) {
+        auto [it, fresh] = seen.emplace(key, line_of(kv.first));
+        if (!fresh) {
+          problems.add(display, line_of(kv.first), child,
+                       fmt::format("appears twice in this mapping (first at line {}); keep one", it->second));
+        }
+      }
+      check_duplicate_keys(kv.second, child, display, problems);
+    }
+  } else if (node.IsSequence()) {
+    for (std::size_t i = 0; i < node.size(); ++i) {
+      check_duplicate_keys(node[i], path + "[" + std::to_string(i) + "]", display, problems);
+    }
+  }
+}
+
+}  // namespace
+
+YAML::Node load_yaml_file(const std::filesystem::path& file, Problems& problems, const std::string& display_name) {
+  const std::string display = display_name.empty() ? file.string() : display_name;
   std::ifstream in(file, std::ios::binary);
   if (!in) {
-    problems.add(file.string(), 0, "", "cannot be read (missing or no permission)");
+    problems.add(display, 0, "", "cannot be read (missing or no permission)");
     return YAML::Node(YAML::NodeType::Undefined);
   }
   std::stringstream buffer;
   buffer << in.rdbuf();
+  const std::string text = buffer.str();
+  std::vector<YAML::Node> docs;
   try {
-    return YAML::Load(buffer.str());
+    docs = YAML::LoadAll(text);
   } catch (const YAML::Exception& e) {
-    problems.add(file.string(), e.mark.line >= 0 ? e.mark.line + 1 : 0, "",
-                 "is not valid YAML: " + e.msg);
+    const int line = e.mark.line >= 0 ? e.mark.line + 1 : 0;
+    problems.add(display, line, line > 0 ? field_at_line(text, line) : "", "is not valid YAML: " + e.msg);
+    // Undefined, not null: a null node means an empty file, which callers report themselves.
+    return YAML::Node(YAML::NodeType::Undefined);
   }
-  // Undefined, not null: a null node means an empty file, which callers report themselves.
-  return YAML::Node(YAML::NodeType::Undefined);
+  if (docs.empty()) return YAML::Node();
+  if (docs.size() > 1) {
+    // The line of the '---' that starts the second document.
+    int line = line_of(docs[1]), marker = 0, no = 0, content = 0;
+    std::istringstream lines(text);
+    for (std::string s; std::getline(lines, s) && (++no <= line || line == 0);) {
+      if (s.rfind("---", 0) == 0 && content > 0) {
+        marker = no;
+        break;
+      }
+      if (s.find_first_not_of(" \t") != std::string::npos && s[s.find_first_not_of(" \t")] != '#') ++content;
+    }
+    problems.add(display, marker > 0 ? marker : line, "",
+                 "a second YAML document ('---') is not allowed: one file holds one document");
+  }
+  check_duplicate_keys(docs[0], "", display, problems);
+  return docs[0];
 }
 
 std::optional<double> scalar_number(const YAML::Node& node) {
@@ -105,6 +218,10 @@ std::optional<std::string> MapReader::str(const std::string& key, bool required)
     problem(key, "must be a single value (text or number), not a list or mapping");
     return std::nullopt;
   }
+  if (required && n.Scalar().find_first_not_of(" \t\r\n") == std::string::npos) {
+    problem(key, "must not be empty");
+    return std::nullopt;
+  }
   return n.Scalar();
 }
 
@@ -122,8 +239,12 @@ std::optional<double> MapReader::number(const std::string& key, bool required) {
 std::optional<long long> MapReader::integer(const std::string& key, bool required) {
   auto v = number(key, required);
   if (!v) return std::nullopt;
-  if (std::floor(*v) != *v || std::fabs(*v) > 9.0e15) {
-    problem(key, fmt::format("must be a whole number, got {}", *v));
+  if (std::floor(*v) != *v) {
+    problem(key, fmt::format("must be a whole number, got {}", scalar_text(node_, key)));
+    return std::nullopt;
+  }
+  if (std::fabs(*v) > 9007199254740992.0) {
+    problem(key, fmt::format("must be a whole number from -2^53 to 2^53 (9007199254740992), got {}", scalar_text(node_, key)));
     return std::nullopt;
   }
   return static_cast<long long>(*v);

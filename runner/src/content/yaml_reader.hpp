@@ -29,9 +29,12 @@ class Problems {
   std::vector<std::string> list_;
 };
 
-// Parses a YAML file. An empty file gives a null node (no problem recorded); a file that
-// cannot be read or is not valid YAML is recorded and gives an undefined node.
-YAML::Node load_yaml_file(const std::filesystem::path& file, Problems& problems);
+// Parses a YAML file, naming it `display` in problems (default: its path). An empty file
+// gives a null node (no problem recorded); a file that cannot be read or is not valid
+// YAML is recorded (with the field the line belongs to, where it can be told) and gives
+// an undefined node. A second document ('---') and a key that appears twice in one
+// mapping are recorded too; the first document is returned.
+YAML::Node load_yaml_file(const std::filesystem::path& file, Problems& problems, const std::string& display = {});
 
 // Reads one YAML mapping, field by field; `finish()` reports keys nobody asked for.
 class MapReader {
@@ -49,6 +52,7 @@ class MapReader {
   const std::string& file() const { return file_; }
   Problems& problems() { return problems_; }
 
+  // A required text must not be empty (or only spaces).
   std::optional<std::string> str(const std::string& key, bool required);
   std::optional<double> number(const std::string& key, bool required);
   std::optional<long long> integer(const std::string& key, bool required);

@@ -118,7 +118,7 @@ DevLabRow compile_one(const RunContext& ctx, const LabSpec& lab, RowPlan& plan, 
   row.compiled = r.ok;
   row.diagnostics = r.diagnostics;
   row.ok = r.ok;
-  if (!r.ok) row.problem = "does not compile";
+  if (!r.ok) row.problem = r.interrupted ? "interrupted while compiling" : "does not compile";
   return row;
 }
 
@@ -217,7 +217,15 @@ DevCheckResult dev_check(const RunContext& ctx, const DevCheckOptions& o) {
       for (RowPlan& plan : plan_rows(ctx, lab)) {
         DevLabRow row = compile_one(ctx, lab, plan, result.arch, nvcc);
         if (row.compiled && o.run) run_one(ctx, lab, plan, row, o);
+        const bool stopped = row.problem == "interrupted while compiling" ||
+                             (row.report && row.report->grade.verdict == Verdict::interrupted);
         result.rows.push_back(std::move(row));
+        if (o.on_row) o.on_row(result, result.rows.back());
+        if (stopped) {  // the author (or the system) asked to stop: check nothing more
+          result.interrupted = true;
+          result.problems.push_back("interrupted: the rows after the last one shown were not checked");
+          return result;
+        }
       }
     }
   }
@@ -228,8 +236,10 @@ std::string markdown_report(const DevCheckResult& r, const std::string& command_
   std::string md;
   md += "# Validation report\n\n";
   md += fmt::format("Written by `workbook dev check` on {}.\n\n", r.started_at);
-  md += fmt::format("- Device: {}\n- Architecture: {}\n- Command: `{}`\n- Result: **{}**\n\n", r.device, r.arch,
-                    command_line, r.ok() ? "every check met" : "problems found");
+  const bool ran = std::any_of(r.rows.begin(), r.rows.end(), [](const DevLabRow& row) { return row.ran; });
+  md += fmt::format("- Device: {}\n- Architecture: {}\n- Command: `{}`\n- Result: **{}**{}\n\n", r.device, r.arch,
+                    command_line, r.ok() ? "every check met" : "problems found",
+                    ran ? "" : " (compiled only: nothing was run)");
   if (!r.problems.empty()) {
     md += "## Content problems\n\n";
     for (const auto& p : r.problems) md += "- " + p + "\n";

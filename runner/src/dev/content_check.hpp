@@ -5,6 +5,7 @@
 // must grade out_of_range), and renders the figures as a markdown report.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -13,11 +14,17 @@
 
 namespace workbook {
 
+struct DevLabRow;
+struct DevCheckResult;
+
 struct DevCheckOptions {
   bool run = false;
   bool quick = false;
   std::optional<std::string> arch;
   std::vector<std::string> only;  // lab ids; empty: all
+  // Called as each row is done (the result so far holds device, arch and content
+  // problems), so progress can be printed as it happens.
+  std::function<void(const DevCheckResult& so_far, const DevLabRow& row)> on_row;
 };
 
 struct DevLabRow {
@@ -41,6 +48,7 @@ struct DevCheckResult {
   std::string device;
   std::string arch;
   std::string started_at;
+  bool interrupted = false;           // Ctrl-C, SIGTERM or SIGHUP stopped it; later rows were not checked
   bool ok() const;
 };
 

@@ -1,7 +1,9 @@
 // run_process: fork + execve with pipes, poll()-driven capture, process-group kills on
-// time-out and Ctrl-C, and exec failures reported back through a close-on-exec pipe.
+// time-out, Ctrl-C, SIGTERM and SIGHUP, escaped descendants found by an environment token,
+// and exec failures reported back through a close-on-exec pipe.
 #include "exec/process.hpp"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -17,6 +19,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -141,53 +144,155 @@ bool is_executable_file(const std::filesystem::path& p) {
   return ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(p.c_str(), X_OK) == 0;
 }
 
-// ---- SIGINT forwarding ------------------------------------------------------------
+// ---- signal forwarding -------------------------------------------------------------
 
-std::atomic<unsigned> g_sigint_count{0};
+// The signals forwarded to a running child: Ctrl-C, a polite kill, the terminal closing.
+constexpr int kForwarded[] = {SIGINT, SIGTERM, SIGHUP};
+constexpr std::size_t kForwardedCount = sizeof kForwarded / sizeof kForwarded[0];
+
+std::atomic<unsigned> g_signal_count[kForwardedCount] = {};
+std::atomic<int> g_termination_signal{0};
 static_assert(std::atomic<unsigned>::is_always_lock_free, "the signal handler needs a lock-free counter");
 
-void on_sigint(int) { g_sigint_count.fetch_add(1, std::memory_order_relaxed); }
+void on_forwarded_signal(int sig) {
+  for (std::size_t i = 0; i < kForwardedCount; ++i) {
+    if (kForwarded[i] == sig) g_signal_count[i].fetch_add(1, std::memory_order_relaxed);
+  }
+}
 
-// While at least one child runs, SIGINT only bumps a counter that the run loops watch;
-// the runner's own disposition is restored when the last one returns.
-class SigintForwarding {
+// While at least one child runs, the forwarded signals only bump counters that the run
+// loops watch; the runner's own dispositions are restored when the last one returns.
+class SignalForwarding {
  public:
-  SigintForwarding() {
+  SignalForwarding() {
     std::lock_guard lock(mutex_);
     if (active_++ == 0) {
-      struct sigaction current {};
-      sigaction(SIGINT, nullptr, &current);
-      bool ignored = !(current.sa_flags & SA_SIGINFO) && current.sa_handler == SIG_IGN;
-      if (!ignored) {
+      for (std::size_t i = 0; i < kForwardedCount; ++i) {
+        struct sigaction current {};
+        sigaction(kForwarded[i], nullptr, &current);
+        bool ignored = !(current.sa_flags & SA_SIGINFO) && current.sa_handler == SIG_IGN;
+        if (ignored) continue;
         struct sigaction ours {};
-        ours.sa_handler = on_sigint;
+        ours.sa_handler = on_forwarded_signal;
         sigemptyset(&ours.sa_mask);
         ours.sa_flags = 0;  // no SA_RESTART: let poll()/read() return EINTR at once
-        sigaction(SIGINT, &ours, &previous_);
-        installed_ = true;
+        sigaction(kForwarded[i], &ours, &previous_[i]);
+        installed_[i] = true;
       }
     }
-    start_ = g_sigint_count.load();
+    for (std::size_t i = 0; i < kForwardedCount; ++i) start_[i] = g_signal_count[i].load();
   }
-  SigintForwarding(const SigintForwarding&) = delete;
-  SigintForwarding& operator=(const SigintForwarding&) = delete;
-  ~SigintForwarding() {
+  SignalForwarding(const SignalForwarding&) = delete;
+  SignalForwarding& operator=(const SignalForwarding&) = delete;
+  ~SignalForwarding() {
     std::lock_guard lock(mutex_);
-    if (--active_ == 0 && installed_) {
-      sigaction(SIGINT, &previous_, nullptr);
-      installed_ = false;
+    if (--active_ == 0) {
+      for (std::size_t i = 0; i < kForwardedCount; ++i) {
+        if (!installed_[i]) continue;
+        sigaction(kForwarded[i], &previous_[i], nullptr);
+        installed_[i] = false;
+      }
     }
   }
-  // True once SIGINT arrived after this run started.
-  bool fired() const { return g_sigint_count.load() != start_; }
+  // The signal that arrived after this run started (SIGTERM and SIGHUP before SIGINT),
+  // or 0. SIGTERM and SIGHUP are also remembered for termination_signal().
+  int fired() const {
+    for (std::size_t i : {std::size_t{1}, std::size_t{2}, std::size_t{0}}) {
+      if (g_signal_count[i].load() == start_[i]) continue;
+      if (kForwarded[i] != SIGINT) g_termination_signal.store(kForwarded[i]);
+      return kForwarded[i];
+    }
+    return 0;
+  }
 
  private:
   static inline std::mutex mutex_;
   static inline int active_ = 0;
-  static inline bool installed_ = false;
-  static inline struct sigaction previous_ {};
-  unsigned start_ = 0;
+  static inline bool installed_[kForwardedCount] = {};
+  static inline struct sigaction previous_[kForwardedCount] = {};
+  unsigned start_[kForwardedCount] = {};
 };
+
+// ---- descendants that left the child's process group --------------------------------
+
+constexpr const char* kTokenName = "WORKBOOK_PROCESS_TOKEN";
+
+// A value no other run shares: the runner's pid, a counter, and the time.
+std::string make_token() {
+  static std::atomic<unsigned> counter{0};
+  return fmt::format("{}.{}.{}", ::getpid(), counter.fetch_add(1),
+                     std::chrono::system_clock::now().time_since_epoch().count());
+}
+
+// True when /proc/<pid>/environ holds exactly the entry `entry` ("NAME=value").
+bool environ_holds(int proc_fd, const char* pid_name, const std::string& entry) {
+  int fd = ::openat(proc_fd, (std::string(pid_name) + "/environ").c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;  // gone, or not ours to read
+  std::string env;
+  char buffer[16384];
+  for (;;) {
+    ssize_t n = ::read(fd, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0 || env.size() > (std::size_t{8} << 20)) break;
+    env.append(buffer, static_cast<std::size_t>(n));
+  }
+  ::close(fd);
+  for (std::size_t pos = 0; pos < env.size();) {
+    std::size_t end = env.find('\0', pos);
+    if (end == std::string::npos) end = env.size();
+    if (env.compare(pos, end - pos, entry) == 0) return true;
+    pos = end + 1;
+  }
+  return false;
+}
+
+// The process group of /proc/<pid>/stat, or -1.
+pid_t process_group_of(int proc_fd, const char* pid_name) {
+  int fd = ::openat(proc_fd, (std::string(pid_name) + "/stat").c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  char buffer[1024];
+  ssize_t n;
+  do n = ::read(fd, buffer, sizeof buffer - 1);
+  while (n < 0 && errno == EINTR);
+  ::close(fd);
+  if (n <= 0) return -1;
+  buffer[n] = '\0';
+  // "pid (comm) state ppid pgrp ...": comm may hold spaces and ')', so start after the last ')'.
+  const char* close = std::strrchr(buffer, ')');
+  if (close == nullptr) return -1;
+  char state = 0;
+  int ppid = 0, pgrp = 0;
+  if (std::sscanf(close + 1, " %c %d %d", &state, &ppid, &pgrp) != 3) return -1;
+  return static_cast<pid_t>(pgrp);
+}
+
+// Kills the runner's processes that carry `entry` in their environment but are not in
+// process group `group` (which the caller kills as a whole), until a pass finds no new
+// one; `killed` collects them.
+void kill_escaped(const std::string& entry, pid_t group, std::set<pid_t>& killed) {
+  const uid_t me = ::geteuid();
+  const pid_t self = ::getpid();
+  for (int pass = 0; pass < 5; ++pass) {
+    DIR* dir = ::opendir("/proc");
+    if (dir == nullptr) return;
+    bool found_new = false;
+    while (const dirent* e = ::readdir(dir)) {
+      char* end = nullptr;
+      long value = std::strtol(e->d_name, &end, 10);
+      if (end == e->d_name || *end != '\0' || value <= 0 || value == self) continue;
+      struct stat st {};
+      if (::fstatat(::dirfd(dir), e->d_name, &st, 0) != 0 || st.st_uid != me) continue;
+      if (!environ_holds(::dirfd(dir), e->d_name, entry)) continue;
+      pid_t pgrp = process_group_of(::dirfd(dir), e->d_name);
+      if (pgrp == group || pgrp < 0) continue;  // still in the group (being killed with it), or gone
+      auto pid = static_cast<pid_t>(value);
+      ::kill(pid, SIGKILL);
+      if (killed.insert(pid).second) found_new = true;
+    }
+    ::closedir(dir);
+    if (!found_new) return;
+  }
+}
 
 // ---- the child side -----------------------------------------------------------------
 
@@ -356,7 +461,10 @@ ProcessResult run_process(const ProcessOptions& o) {
 
   // Everything the child needs is prepared before fork(): after it, only
   // async-signal-safe calls happen in the child.
-  std::vector<std::string> env = child_environment(o.env);
+  const std::string token_entry = std::string(kTokenName) + "=" + make_token();
+  std::vector<std::pair<std::string, std::string>> env_overrides = o.env;
+  env_overrides.emplace_back(kTokenName, token_entry.substr(std::strlen(kTokenName) + 1));
+  std::vector<std::string> env = child_environment(env_overrides);
   std::string exec_path = o.argv[0];
   if (exec_path.find('/') == std::string::npos) {
     auto found = find_in_path(exec_path, env_value(env, "PATH"));
@@ -385,7 +493,7 @@ ProcessResult run_process(const ProcessOptions& o) {
     make_pipe(in_r, in_w);
   }
 
-  SigintForwarding sigint;
+  SignalForwarding signals;
   ProcessResult result;
   result.timeout_s = o.timeout_s;
   const auto start = Clock::now();
@@ -429,20 +537,24 @@ ProcessResult run_process(const ProcessOptions& o) {
   std::optional<Clock::time_point> drain_until;   // after the child exited
   bool exited = false, reaped = false, abandoned = false;
   int status = 0;
+  std::set<pid_t> escaped;
 
-  // Whatever happens below, never leave the child running or unreaped.
+  // Whatever happens below, never leave the child (or what escaped its group) running or unreaped.
   struct Reaper {
     pid_t pid;
     bool& reaped;
     bool& abandoned;
+    const std::string& token_entry;
+    std::set<pid_t>& escaped;
     ~Reaper() {
       if (reaped || abandoned) return;
       ::killpg(pid, SIGKILL);
+      kill_escaped(token_entry, pid, escaped);
       int st;
       while (::waitpid(pid, &st, 0) < 0 && errno == EINTR) {
       }
     }
-  } reaper{pid, reaped, abandoned};
+  } reaper{pid, reaped, abandoned, token_entry, escaped};
 
   for (;;) {
     auto now = Clock::now();
@@ -454,6 +566,7 @@ ProcessResult run_process(const ProcessOptions& o) {
       if (::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid) {
         exited = true;
         ::killpg(pid, SIGKILL);  // anything the child left running in its group
+        kill_escaped(token_entry, pid, escaped);  // and anything that left the group
         while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
         }
         reaped = true;
@@ -465,9 +578,11 @@ ProcessResult run_process(const ProcessOptions& o) {
     if (exited && now >= *drain_until) break;  // a descendant that left the group holds the pipes
 
     if (!exited) {
-      if (!result.interrupted && !result.timed_out && sigint.fired()) {
+      const int sig = signals.fired();
+      if (!result.interrupted && !result.timed_out && sig != 0) {
         result.interrupted = true;
-        ::killpg(pid, SIGINT);
+        result.interrupt_signal = sig;
+        ::killpg(pid, sig);
         kill_at = after(now, kKillGrace_s);
       }
       if (!result.timed_out && !result.interrupted && limited && now >= deadline) {
@@ -522,6 +637,9 @@ ProcessResult run_process(const ProcessOptions& o) {
     }
   }
 
+  if (abandoned) kill_escaped(token_entry, pid, escaped);
+  result.escaped = static_cast<int>(escaped.size());
+  signals.fired();  // a SIGTERM or SIGHUP while the output drained is remembered too
   finish_capture(out, o);
   finish_capture(err, o);
   if (reaped) {
@@ -531,8 +649,16 @@ ProcessResult run_process(const ProcessOptions& o) {
   return result;
 }
 
-std::string describe(const ProcessResult& r) {
-  if (r.interrupted) return "interrupted (Ctrl-C)";
+namespace {
+
+std::string describe_ending(const ProcessResult& r) {
+  if (r.interrupted) {
+    switch (r.interrupt_signal) {
+      case SIGTERM: return "interrupted (SIGTERM)";
+      case SIGHUP: return "interrupted (SIGHUP: the terminal closed)";
+      default: return "interrupted (Ctrl-C)";
+    }
+  }
   if (r.timed_out) {
     double t = r.timeout_s;
     if (std::floor(t) == t) return fmt::format("timed out after {:.0f} s", t);
@@ -545,5 +671,18 @@ std::string describe(const ProcessResult& r) {
   if (r.exit_code >= 0) return fmt::format("exited with code {}", r.exit_code);
   return "did not run";
 }
+
+}  // namespace
+
+std::string describe(const ProcessResult& r) {
+  std::string text = describe_ending(r);
+  if (r.escaped > 0) {
+    text += fmt::format("; {} process{} it started had left its process group (setsid) and {} killed", r.escaped,
+                        r.escaped == 1 ? "" : "es", r.escaped == 1 ? "was" : "were");
+  }
+  return text;
+}
+
+int termination_signal() { return g_termination_signal.load(); }
 
 }  // namespace workbook

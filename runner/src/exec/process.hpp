@@ -1,5 +1,6 @@
 // Running a child program: argv array (never a shell), captured stdout/stderr, a time
-// limit that kills the child's whole process group, and Ctrl-C forwarded to the child.
+// limit that kills the child's whole process group, Ctrl-C, SIGTERM and SIGHUP forwarded
+// to the child, and descendants that left its group (setsid) found and killed.
 #pragma once
 
 #include <cstddef>
@@ -37,7 +38,10 @@ struct ProcessResult {
   int exit_code = -1;        // the exit status when it exited normally, else -1
   int signal = 0;            // the signal that ended it (0 if none)
   bool timed_out = false;    // the time limit was reached and the child's group was killed
-  bool interrupted = false;  // the runner got SIGINT (Ctrl-C) and killed the child's group
+  bool interrupted = false;  // the runner got SIGINT (Ctrl-C), SIGTERM or SIGHUP and killed the child's group
+  int interrupt_signal = 0;  // with `interrupted`: which of those it was
+  int escaped = 0;           // processes the child started that had left its process group
+                             // (setsid/setpgid) and were still running when it ended: killed
   std::string out, err;      // captured stdout and stderr (capped, see max_capture_bytes)
   bool out_truncated = false, err_truncated = false;  // a stream went over the cap
   double wall_s = 0;         // wall-clock seconds from start to reaping the child
@@ -54,11 +58,17 @@ struct ProcessResult {
 //   child itself exits, anything it left running in its group is killed as well.
 // - Both pipes are drained with poll(), so large outputs never deadlock.
 // - While a child runs, SIGINT to the runner (Ctrl-C at the terminal, which reaches only
-//   the runner's foreground group) is caught: the child's group gets SIGINT, then SIGKILL
-//   after the grace, and the result comes back with `interrupted` set (and `signal` set to
-//   whatever ended the child). The runner's previous SIGINT disposition is restored on
-//   return; the caller decides whether to stop. If SIGINT is ignored by the runner it is
-//   left ignored and nothing is forwarded.
+//   the runner's foreground group), SIGTERM (kill, a job scheduler) and SIGHUP (the
+//   terminal closed) are caught: the child's group gets the same signal, then SIGKILL
+//   after the grace, and the result comes back with `interrupted` and `interrupt_signal`
+//   set (and `signal` set to whatever ended the child). The runner's previous
+//   dispositions are restored on return; the caller decides whether to stop (SIGTERM and
+//   SIGHUP are also remembered for termination_signal()). A signal the runner ignores
+//   (nohup, a background job) is left ignored and nothing is forwarded.
+// - Every child carries a token in its environment (WORKBOOK_PROCESS_TOKEN). When the
+//   child has ended, the runner's processes that still carry the token but are outside
+//   the child's process group (a descendant that called setsid) are killed and counted
+//   in `escaped`. A descendant that replaced its environment cannot be found this way.
 //
 // Throws UsageError when the program cannot be executed (not found on PATH, not
 // executable, bad working directory): the child reports exec failure back through a
@@ -66,8 +76,15 @@ struct ProcessResult {
 ProcessResult run_process(const ProcessOptions& options);
 
 // One line on how the child ended: "exited with code 3", "killed by signal 11
-// (Segmentation fault)", "timed out after 60 s", "interrupted (Ctrl-C)".
+// (Segmentation fault)", "timed out after 60 s", "interrupted (Ctrl-C)", "interrupted
+// (SIGTERM)"; with "; 1 process it started had left its process group (setsid) and was
+// killed" added when `escaped` is not 0.
 std::string describe(const ProcessResult& result);
+
+// SIGTERM or SIGHUP when one reached the runner while a child ran (it was forwarded to
+// the child, see run_process), else 0. The runner records the run, then ends itself by
+// that signal (main), so that whoever sent it sees it obeyed.
+int termination_signal();
 
 // Looks `name` up on PATH (or on `path_list` when given, a ':'-separated list) and returns
 // the first executable regular file found; nullopt when there is none. A name holding

@@ -18,6 +18,7 @@ const char* to_string(Verdict v) {
     case Verdict::compile_error: return "compile_error";
     case Verdict::runtime_error: return "runtime_error";
     case Verdict::timeout: return "timeout";
+    case Verdict::interrupted: return "interrupted";
   }
   return "?";
 }
@@ -72,9 +73,16 @@ std::string format_reference(const Reference& ref, const std::string& unit, cons
 namespace {
 
 void grade_checks(const LabSpec& lab, const LabResults& results, Grade& g) {
+  // A check reported more than once counts by its first failing report (else its last):
+  // a failure is never hidden by a later pass.
+  auto report_of = [&](const std::string& name) -> const ReportedCheck* {
+    auto failed = std::find_if(results.checks.begin(), results.checks.end(),
+                               [&](const ReportedCheck& c) { return c.name == name && !c.pass; });
+    return failed != results.checks.end() ? &*failed : results.check(name);
+  };
   for (const auto& name : lab.checks) {
     CheckGrade c{name, false, false, true, std::nullopt, std::nullopt, "never reported by the lab"};
-    if (const auto* r = results.check(name)) {
+    if (const auto* r = report_of(name)) {
       c = {name, true, r->pass, true, r->value, r->limit, r->detail};
     }
     g.checks.push_back(c);
@@ -82,7 +90,18 @@ void grade_checks(const LabSpec& lab, const LabResults& results, Grade& g) {
   for (const auto& r : results.checks) {
     bool listed = std::find(lab.checks.begin(), lab.checks.end(), r.name) != lab.checks.end();
     bool seen = std::any_of(g.checks.begin(), g.checks.end(), [&](const CheckGrade& c) { return c.name == r.name; });
-    if (!listed && !seen) g.checks.push_back({r.name, true, r.pass, false, r.value, r.limit, r.detail});
+    if (!listed && !seen) {
+      const ReportedCheck& w = *report_of(r.name);
+      g.checks.push_back({w.name, true, w.pass, false, w.value, w.limit, w.detail});
+    }
+  }
+  // Records that contradict each other or the run (results.hpp) fail the run: a PASS
+  // must not rest on a file that says two things.
+  if (!results.inconsistencies.empty()) {
+    std::string why;
+    for (const auto& i : results.inconsistencies) why += (why.empty() ? "" : "; ") + i;
+    g.checks.push_back({"results_consistent", true, false, true, std::nullopt, std::nullopt,
+                        "the results file contradicts itself or the run: " + why});
   }
 }
 
@@ -131,15 +150,16 @@ MetricGrade grade_metric(const MetricSpec& spec, std::optional<double> value, co
     m.status = value ? RangeStatus::no_range : RangeStatus::missing;
     return m;
   }
+  // A range is evaluated with whatever the scope holds (`equals: N` needs no device
+  // figure); it is unknown only when a name it uses is really missing.
   try {
-    if (!scope_ok) throw Error(Exit::usage, device_note);
     auto [lo, hi] = evaluate_range(*spec.expected, scope);
     m.lo = lo;
     m.hi = hi;
     apply_basis(spec, basis, m);
   } catch (const Error& e) {
     m.status = value ? RangeStatus::unknown : RangeStatus::missing;
-    m.note = e.what();
+    m.note = scope_ok ? std::string(e.what()) : device_note;  // without device figures: why they are missing
     return m;
   }
   if (!value) {
@@ -154,7 +174,7 @@ MetricGrade grade_metric(const MetricSpec& spec, std::optional<double> value, co
 }
 
 PredictionGrade grade_prediction(const PredictionSpec& spec, const RecordedPrediction* rec, Figures& scope,
-                                 bool scope_ok) {
+                                 bool /*scope_ok: an answer is decided with whatever the scope holds*/) {
   PredictionGrade p;
   p.id = spec.id;
   p.kind = spec.kind;
@@ -185,8 +205,7 @@ PredictionGrade grade_prediction(const PredictionSpec& spec, const RecordedPredi
   std::string right = spec.answer;
   if (!spec.answer_expr.empty()) {
     try {
-      if (!scope_ok) throw Error(Exit::usage, "device figures unknown");
-      double v = evaluate(spec.answer_expr, scope);
+      double v = evaluate(spec.answer_expr, scope);  // over whatever the scope holds
       if (spec.kind == PredictionKind::yesno) {
         right = v != 0 ? "yes" : "no";
       } else {

@@ -16,7 +16,8 @@ namespace workbook {
 // pass: every check passed and every graded figure (a metric with an expected range) is
 // in range. out_of_range: every check passed (the kernel is right), but a graded figure
 // is outside the range this GPU should give (slower, or suspiciously faster).
-enum class Verdict { pass, fail, out_of_range, compile_error, runtime_error, timeout };
+// interrupted: the learner (Ctrl-C) or the system (SIGTERM, SIGHUP) stopped the run.
+enum class Verdict { pass, fail, out_of_range, compile_error, runtime_error, timeout, interrupted };
 const char* to_string(Verdict v);
 
 struct CheckGrade {

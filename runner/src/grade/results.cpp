@@ -4,8 +4,9 @@
 #include <fmt/format.h>
 
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
-#include <sstream>
+#include <string_view>
 
 namespace workbook {
 
@@ -38,7 +39,35 @@ std::string opt_string(const json& j, const char* key) {
   return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
-void parse_line(const json& j, LabResults& r, int line_no) {
+// What parse_line needs beyond the results: the `start` records and the expected seed.
+struct StartRecords {
+  int count = 0;
+  std::optional<std::uint64_t> expected_seed;
+};
+
+// A `start` record's seed against the seed the runner passed.
+void check_start(const json& j, LabResults& r, StartRecords& starts, int line_no) {
+  ++starts.count;
+  auto seed = j.find("seed");
+  std::optional<std::uint64_t> value;
+  if (seed != j.end() && seed->is_number_unsigned()) value = seed->get<std::uint64_t>();
+  if (seed != j.end() && seed->is_number_integer() && !seed->is_number_unsigned() && seed->get<std::int64_t>() >= 0) {
+    value = static_cast<std::uint64_t>(seed->get<std::int64_t>());
+  }
+  if (value && !r.seed) r.seed = value;
+  if (!starts.expected_seed) return;
+  if (!value) {
+    r.inconsistencies.push_back(fmt::format("line {}: the `start` record has no seed the runner can read ({}), but the "
+                                            "runner passed seed {}",
+                                            line_no, seed == j.end() ? "none" : seed->dump(), *starts.expected_seed));
+  } else if (*value != *starts.expected_seed) {
+    r.inconsistencies.push_back(fmt::format("line {}: the `start` record has seed {}, but the runner passed seed {} "
+                                            "(records of another run?)",
+                                            line_no, *value, *starts.expected_seed));
+  }
+}
+
+void parse_line(const json& j, LabResults& r, int line_no, StartRecords& starts) {
   std::string type = opt_string(j, "type");
   std::string name = opt_string(j, "name");
   if (type == "metric") {
@@ -75,35 +104,93 @@ void parse_line(const json& j, LabResults& r, int line_no) {
     r.ended = true;
     auto pass = j.find("pass");
     r.end_pass = pass != j.end() && pass->is_boolean() && pass->get<bool>();
-  } else if (type != "start") {
+  } else if (type == "start") {
+    check_start(j, r, starts, line_no);
+  } else {
     r.protocol_problems.push_back(fmt::format("line {}: unknown record type '{}'", line_no, type));
+  }
+}
+
+// Checks or metrics reported more than once: the grade would silently take the last.
+void find_repeats(LabResults& r) {
+  std::map<std::string, std::vector<const ReportedCheck*>> checks;
+  for (const auto& c : r.checks) checks[c.name].push_back(&c);
+  for (const auto& [name, reports] : checks) {
+    if (reports.size() < 2) continue;
+    std::string outcomes;
+    for (const auto* c : reports) outcomes += (outcomes.empty() ? "" : ", then ") + std::string(c->pass ? "passed" : "failed");
+    r.inconsistencies.push_back(fmt::format("check '{}' was reported {} times ({})", name, reports.size(), outcomes));
+  }
+  std::map<std::string, std::vector<double>> metrics;
+  for (const auto& m : r.metrics) metrics[m.name].push_back(m.value);
+  for (const auto& [name, values] : metrics) {
+    if (values.size() < 2) continue;
+    std::string list;
+    for (std::size_t i = 0; i < values.size() && i < 5; ++i) list += fmt::format("{}{:g}", i ? ", " : "", values[i]);
+    if (values.size() > 5) list += ", ...";
+    r.inconsistencies.push_back(fmt::format("metric '{}' was reported {} times ({})", name, values.size(), list));
   }
 }
 
 }  // namespace
 
-LabResults parse_results(const std::string& text) {
+LabResults parse_results(const std::string& text, std::optional<std::uint64_t> expected_seed) {
   LabResults r;
-  std::stringstream in(text);
+  StartRecords starts;
+  starts.expected_seed = expected_seed;
+  const std::string_view all(text);
   int line_no = 0;
-  for (std::string line; std::getline(in, line);) {
+  std::size_t records = 0;
+  for (std::size_t pos = 0; pos < all.size();) {
+    std::size_t end = all.find('\n', pos);
+    if (end == std::string_view::npos) end = all.size();
+    const std::string_view line = all.substr(pos, end - pos);
+    pos = end + 1;
     ++line_no;
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    json j = json::parse(line, nullptr, /*allow_exceptions=*/false);
+    if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
+    if (records == kMaxResultsRecords) {
+      r.protocol_problems.push_back(fmt::format(
+          "line {}: the results file has more than {} records; the rest was not read", line_no, kMaxResultsRecords));
+      break;
+    }
+    ++records;
+    json j = json::parse(line.begin(), line.end(), nullptr, /*allow_exceptions=*/false);
     if (j.is_discarded() || !j.is_object()) {
       r.protocol_problems.push_back(fmt::format("line {}: not a JSON object", line_no));
       continue;
     }
-    parse_line(j, r, line_no);
+    parse_line(j, r, line_no, starts);
   }
+  if (starts.count > 1) {
+    r.inconsistencies.push_back(
+        fmt::format("{} `start` records: the file holds the records of more than one run", starts.count));
+  }
+  find_repeats(r);
   return r;
 }
 
-LabResults read_results_file(const std::filesystem::path& file) {
+LabResults read_results_file(const std::filesystem::path& file, std::optional<std::uint64_t> expected_seed) {
   std::ifstream in(file, std::ios::binary);
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return parse_results(buffer.str());
+  if (!in) return parse_results("", expected_seed);  // no file: no results
+  std::string text(kMaxResultsBytes, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<std::size_t>(in.gcount()));
+  const bool more = in.gcount() == static_cast<std::streamsize>(kMaxResultsBytes) &&
+                    in.peek() != std::ifstream::traits_type::eof();
+  if (more) {
+    // Up to the last whole line: a line cut in two is not the lab's fault.
+    const auto last = text.rfind('\n');
+    text.resize(last == std::string::npos ? 0 : last + 1);
+  }
+  LabResults r = parse_results(text, expected_seed);
+  if (more) {
+    std::error_code ec;
+    const auto size = std::filesystem::file_size(file, ec);
+    r.protocol_problems.push_back(fmt::format("the results file is {}; only the first {} MB were read",
+                                              ec ? std::string("larger") : fmt::format("{:.0f} MB", static_cast<double>(size) / (1 << 20)),
+                                              kMaxResultsBytes >> 20));
+  }
+  return r;
 }
 
 }  // namespace workbook

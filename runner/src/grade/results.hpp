@@ -1,6 +1,8 @@
 // Reading a lab's results file (JSON lines, docs/lab-contract.md).
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -29,7 +31,12 @@ struct LabResults {
   std::vector<ReportedMetric> metrics;  // in the order reported; a repeated name keeps the last
   std::vector<ReportedCheck> checks;
   std::vector<std::string> errors;      // "where: message"
-  std::vector<std::string> protocol_problems;  // lines that could not be understood
+  std::vector<std::string> protocol_problems;  // lines that could not be understood, limits reached
+  // Records that contradict each other or the run: a check or metric reported more than
+  // once, more than one `start`, a `start` seed that is not the seed the runner passed.
+  // Grading turns them into a failed `results_consistent` check.
+  std::vector<std::string> inconsistencies;
+  std::optional<std::uint64_t> seed;    // the (first) `start` record's seed
   bool ended = false;                   // the `end` line was written
   bool end_pass = false;
 
@@ -37,8 +44,18 @@ struct LabResults {
   const ReportedCheck* check(const std::string& name) const;
 };
 
+// What is read of a results file at most; what lies beyond is not read, and a protocol
+// problem says so (a lab that writes this much is broken, and must not cost the runner
+// its memory).
+inline constexpr std::size_t kMaxResultsBytes = std::size_t{16} << 20;  // 16 MB
+inline constexpr std::size_t kMaxResultsRecords = 100000;
+
 // Parses the results text; never throws (bad lines become protocol_problems).
-LabResults parse_results(const std::string& text);
-LabResults read_results_file(const std::filesystem::path& file);
+// `expected_seed`: the seed the runner passed; a `start` record with another one is an
+// inconsistency (none given: not checked).
+LabResults parse_results(const std::string& text, std::optional<std::uint64_t> expected_seed = std::nullopt);
+// Reads at most kMaxResultsBytes of the file (a missing file reads as no results).
+LabResults read_results_file(const std::filesystem::path& file,
+                             std::optional<std::uint64_t> expected_seed = std::nullopt);
 
 }  // namespace workbook

@@ -5,21 +5,51 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <iterator>
 #include <random>
 #include <regex>
 
 #include "util/error.hpp"
+#include "util/quantity.hpp"
 #include "util/text.hpp"
 
 namespace workbook::learn {
 
 namespace {
 
-// A number: digits with optional comma thousands groups, a fraction, an exponent, and an
-// optional "x 10^k" / "× 10^k" / "*10^k".
-const std::regex kNumber(
-    R"((^|[^A-Za-z0-9_.])([-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?|[-+]?\.\d+)(\s*(?:x|X|\*|\xC3\x97)\s*10\s*\^\s*([-+]?\d+))?)");
-const std::regex kAssignment(R"(([A-Za-z][A-Za-z0-9_]*)\s*[=:]\s*)");
+// "name = " or "name: " in an answer: where the name starts, the name, and where its
+// value starts. Scanned by hand: a learner's line may be very long.
+struct Assignment {
+  std::size_t begin = 0, value = 0;
+  std::string name;
+};
+
+std::vector<Assignment> find_assignments(const std::string& s) {
+  auto word_char = [&](std::size_t i) {
+    const char c = s[i];
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+  };
+  std::vector<Assignment> out;
+  for (std::size_t i = 0; i < s.size();) {
+    const bool letter = (s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z');
+    if (!letter || (i > 0 && word_char(i - 1))) {
+      ++i;
+      continue;
+    }
+    std::size_t j = i;
+    while (j < s.size() && word_char(j)) ++j;
+    std::size_t k = j;
+    while (k < s.size() && (s[k] == ' ' || s[k] == '\t')) ++k;
+    if (k < s.size() && (s[k] == '=' || s[k] == ':')) {
+      std::size_t v = k + 1;
+      while (v < s.size() && (s[v] == ' ' || s[v] == '\t')) ++v;
+      out.push_back({i, v, s.substr(i, j - i)});
+    }
+    i = j;
+  }
+  return out;
+}
 
 double tolerance_of(const NumericAnswer& n) {
   if (n.abs_tol) return *n.abs_tol;
@@ -27,17 +57,573 @@ double tolerance_of(const NumericAnswer& n) {
   return t > 0 ? t : 1e-12;
 }
 
-bool matches(const NumericAnswer& n, double given) {
-  double tol = tolerance_of(n);
-  if (std::fabs(given - n.value) <= tol * (1 + 1e-12)) return true;
-  // 75 % may be written as 0.75.
-  if (n.unit == "%" && std::fabs(given * 100 - n.value) <= tol * (1 + 1e-12)) return true;
-  return false;
+bool within(const NumericAnswer& n, double given) {
+  return std::fabs(given - n.value) <= tolerance_of(n) * (1 + 1e-12);
 }
 
 std::string lower(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return s;
+}
+
+// --- reading an answer: tokens ----------------------------------------------------------
+
+enum class Tok { number, op, lparen, rparen, eq, func, comma, word, other };
+
+struct Token {
+  Tok kind = Tok::other;
+  std::size_t begin = 0, end = 0;
+  char op = 0;        // Tok::op: + - * / ^
+  std::string text;   // Tok::func, Tok::word
+  NumberToken num;    // Tok::number
+};
+
+bool space_at(const std::string& s, std::size_t i) {
+  return i < s.size() && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r');
+}
+bool digit_at(const std::string& s, std::size_t i) { return i < s.size() && s[i] >= '0' && s[i] <= '9'; }
+bool alpha_at(const std::string& s, std::size_t i) {
+  return i < s.size() && ((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z'));
+}
+bool starts(const std::string& s, std::size_t i, const char* what) {
+  return s.compare(i, std::char_traits<char>::length(what), what) == 0;
+}
+std::size_t utf8_len(unsigned char c) { return c < 0x80 ? 1 : c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1; }
+
+bool is_function(const std::string& w) {
+  static const char* names[] = {"max", "min", "ceil", "floor", "round", "sqrt", "log2", "log10", "ln", "exp", "abs"};
+  return std::any_of(std::begin(names), std::end(names), [&](const char* n) { return w == n; });
+}
+
+// "four" is 4: the small numbers written as words, zero to twenty.
+std::optional<double> number_word(const std::string& word) {
+  static const char* words[] = {"zero",    "one",     "two",       "three",    "four",    "five",    "six",
+                                "seven",   "eight",   "nine",      "ten",      "eleven",  "twelve",  "thirteen",
+                                "fourteen", "fifteen", "sixteen",  "seventeen", "eighteen", "nineteen", "twenty"};
+  const std::string w = lower(word);
+  for (std::size_t k = 0; k < std::size(words); ++k) {
+    if (w == words[k]) return static_cast<double>(k);
+  }
+  return std::nullopt;
+}
+
+// Splits an answer into numbers (with their units; small numbers written as words too),
+// operators, parentheses, '=' and the rest. A sign belongs to a number where no operand
+// precedes it ("= -3", "from −2"), a dash between two numbers with no space is a range
+// ("3-6x"), and an x between two operands multiplies ("2 x 2048").
+std::vector<Token> tokenize(const std::string& s) {
+  std::vector<Token> out;
+  std::size_t i = 0;
+  auto operand_before = [&]() {
+    return !out.empty() && ((out.back().kind == Tok::number && out.back().num.error.empty()) ||
+                            out.back().kind == Tok::rparen || out.back().kind == Tok::word);
+  };
+  auto next_starts_operand = [&](std::size_t j) {
+    while (space_at(s, j)) ++j;
+    if (digit_at(s, j) || (j < s.size() && s[j] == '(')) return true;
+    if (j < s.size() && s[j] == '.' && digit_at(s, j + 1)) return true;
+    return false;
+  };
+  while (i < s.size()) {
+    if (space_at(s, i)) {
+      ++i;
+      continue;
+    }
+    const bool space_before = i > 0 && space_at(s, i - 1);
+    Token t;
+    t.begin = i;
+    // A number, possibly signed.
+    std::size_t sign = (s[i] == '+' || s[i] == '-') ? 1 : starts(s, i, "\xE2\x88\x92") ? 3 : 0;
+    const bool digit_next = digit_at(s, i + sign) || (s.compare(i + sign, 1, ".") == 0 && digit_at(s, i + sign + 1));
+    const bool sign_ok = sign > 0 && digit_next && (!operand_before() || (space_before && !space_at(s, i + sign)));
+    const bool prev_glued = i > 0 && (alpha_at(s, i - 1) || digit_at(s, i - 1) || s[i - 1] == '_' || s[i - 1] == '.');
+    if ((sign == 0 && digit_next && !prev_glued) || sign_ok) {
+      if (auto num = scan_number(s, i)) {
+        t.kind = Tok::number;
+        t.num = *num;
+        t.end = num->end;
+        out.push_back(t);
+        i = t.end;
+        continue;
+      }
+      if (sign == 0) {  // a name that starts with digits: 2N, 513th
+        std::size_t j = i;
+        while (j < s.size() && (alpha_at(s, j) || digit_at(s, j) || s[j] == '_')) ++j;
+        t.kind = Tok::word;
+        t.end = j;
+        t.text = s.substr(i, j - i);
+        out.push_back(t);
+        i = j;
+        continue;
+      }
+    }
+    // A range dash: "3-6", "960–1023" (no spaces, a number on each side), or a hyphen
+    // joining a number to a word: "1.4-fold", "4-byte".
+    const std::size_t dash = s[i] == '-' ? 1 : starts(s, i, "\xE2\x80\x93") ? 3 : 0;
+    if (dash && !space_before && !out.empty() && out.back().kind == Tok::number && out.back().end == i &&
+        (digit_at(s, i + dash) || alpha_at(s, i + dash))) {
+      t.kind = Tok::other;
+      t.end = i + dash;
+      out.push_back(t);
+      i = t.end;
+      continue;
+    }
+    if (alpha_at(s, i) || s[i] == '_') {
+      std::size_t j = i;
+      while (j < s.size() && (alpha_at(s, j) || digit_at(s, j) || s[j] == '_')) ++j;
+      t.end = j;
+      t.text = s.substr(i, j - i);
+      std::size_t k = j;
+      while (space_at(s, k)) ++k;
+      const bool operand = !out.empty() && ((out.back().kind == Tok::number && out.back().num.error.empty()) ||
+                                            out.back().kind == Tok::rparen);
+      if (auto n = number_word(t.text)) {
+        t.kind = Tok::number;
+        t.num.begin = i;
+        t.num.end = j;
+        t.num.value = *n;
+        t.num.text = t.text;
+      } else if ((t.text == "x" || t.text == "X") && operand && next_starts_operand(j)) {
+        t.kind = Tok::op;
+        t.op = '*';
+      } else if (is_function(t.text) && k < s.size() && s[k] == '(') {
+        t.kind = Tok::func;
+      } else {
+        t.kind = Tok::word;
+      }
+      out.push_back(t);
+      i = j;
+      continue;
+    }
+    std::size_t len = 1;
+    switch (s[i]) {
+      case '+': case '-': case '*': case '/': case '^':
+        t.kind = Tok::op;
+        t.op = s[i];
+        break;
+      case '(': t.kind = Tok::lparen; break;
+      case ')': t.kind = Tok::rparen; break;
+      case '=': t.kind = Tok::eq; break;
+      case ',': t.kind = Tok::comma; break;
+      default:
+        if (starts(s, i, "\xE2\x88\x92")) {  // U+2212 as an operator
+          t.kind = Tok::op;
+          t.op = '-';
+          len = 3;
+        } else if (starts(s, i, "\xC3\x97") || starts(s, i, "\xC2\xB7")) {  // × ·
+          t.kind = Tok::op;
+          t.op = '*';
+          len = 2;
+        } else if (starts(s, i, "\xE2\x8B\x85")) {  // ⋅
+          t.kind = Tok::op;
+          t.op = '*';
+          len = 3;
+        } else if (starts(s, i, "\xC3\xB7")) {  // ÷
+          t.kind = Tok::op;
+          t.op = '/';
+          len = 2;
+        } else if (starts(s, i, "\xE2\x89\x88")) {  // ≈
+          t.kind = Tok::eq;
+          len = 3;
+        } else {
+          len = utf8_len(static_cast<unsigned char>(s[i]));
+        }
+    }
+    t.end = std::min(s.size(), i + len);
+    out.push_back(t);
+    i = t.end;
+  }
+  return out;
+}
+
+// --- reading an answer: arithmetic ------------------------------------------------------
+
+// One arithmetic expression over tokens [begin, end), as muparser text.
+struct Expr {
+  std::size_t begin = 0, end = 0;
+  std::string text;
+  bool has_op = false;    // more than one bare number
+  bool has_unit = false;  // an operand carries a unit: not evaluated
+  const Token* single = nullptr;  // the expression is this one number
+};
+
+class ExprParser {
+ public:
+  explicit ExprParser(const std::vector<Token>& t) : t_(t) {}
+
+  std::optional<Expr> parse(std::size_t begin) {
+    pos_ = begin;
+    depth_ = 0;
+    Expr e;
+    e.begin = begin;
+    if (!sum(e.text, e)) return std::nullopt;
+    e.end = pos_;
+    if (!e.has_op && e.end == begin + 1 && t_[begin].kind == Tok::number) e.single = &t_[begin];
+    return e;
+  }
+
+ private:
+  bool is_op(char c) const { return pos_ < t_.size() && t_[pos_].kind == Tok::op && t_[pos_].op == c; }
+  bool is(Tok k) const { return pos_ < t_.size() && t_[pos_].kind == k; }
+
+  // Binary operators: the right operand must parse, or the operator is left unread.
+  template <typename Next>
+  bool binary(std::string& out, Expr& e, const char* ops, Next next) {
+    if (!next(out, e)) return false;
+    while (pos_ < t_.size() && t_[pos_].kind == Tok::op && std::strchr(ops, t_[pos_].op)) {
+      const std::size_t save = pos_;
+      const char op = t_[pos_].op;
+      ++pos_;
+      std::string rhs;
+      Expr sub = e;
+      if (!next(rhs, sub)) {
+        pos_ = save;
+        break;
+      }
+      e = sub;
+      e.has_op = true;
+      out += op + rhs;
+    }
+    return true;
+  }
+
+  bool sum(std::string& out, Expr& e) {
+    return binary(out, e, "+-", [this](std::string& o, Expr& x) { return product(o, x); });
+  }
+  bool product(std::string& out, Expr& e) {
+    return binary(out, e, "*/", [this](std::string& o, Expr& x) { return power(o, x); });
+  }
+  // a ^ b ^ c is a ^ (b ^ c); read in a loop, so a long chain never deepens the stack.
+  bool power(std::string& out, Expr& e) {
+    std::vector<std::string> operands(1);
+    if (!unary(operands[0], e)) return false;
+    while (is_op('^')) {
+      const std::size_t save = pos_;
+      ++pos_;
+      std::string rhs;
+      Expr sub = e;
+      if (!unary(rhs, sub)) {
+        pos_ = save;
+        break;
+      }
+      e = sub;
+      e.has_op = true;
+      operands.push_back(rhs);
+    }
+    std::string folded = operands.back();
+    for (std::size_t k = operands.size() - 1; k-- > 0;) folded = "(" + operands[k] + "^" + folded + ")";
+    out += folded;
+    return true;
+  }
+  bool unary(std::string& out, Expr& e) {
+    // Nesting deeper than any working a learner writes is not read as arithmetic (and
+    // never exhausts the stack: "((((..." or "-----...").
+    if (++depth_ > kMaxDepth) return false;
+    struct Leave {
+      int& d;
+      ~Leave() { --d; }
+    } leave{depth_};
+    if (is_op('-') || is_op('+')) {
+      const std::size_t save = pos_;
+      const char op = t_[pos_].op;
+      ++pos_;
+      std::string inner;
+      if (!unary(inner, e)) {
+        pos_ = save;
+        return false;
+      }
+      e.has_op = true;
+      out += std::string("(") + op + inner + ")";
+      return true;
+    }
+    return primary(out, e);
+  }
+  bool primary(std::string& out, Expr& e) {
+    if (is(Tok::number)) {
+      const Token& n = t_[pos_];
+      if (!n.num.error.empty()) return false;
+      if (n.num.unit) e.has_unit = true;
+      out += fmt::format("({:.17g})", n.num.value);
+      ++pos_;
+      return true;
+    }
+    const std::size_t save = pos_;
+    if (is(Tok::lparen)) {
+      ++pos_;
+      std::string inner;
+      if (sum(inner, e) && is(Tok::rparen)) {
+        ++pos_;
+        e.has_op = true;
+        out += "(" + inner + ")";
+        return true;
+      }
+      pos_ = save;
+      return false;
+    }
+    if (is(Tok::func)) {
+      std::string call = t_[pos_].text + "(";
+      ++pos_;
+      if (!is(Tok::lparen)) {
+        pos_ = save;
+        return false;
+      }
+      ++pos_;
+      for (bool first = true;; first = false) {
+        if (!first) {
+          if (!is(Tok::comma)) break;
+          ++pos_;
+          call += ",";
+        }
+        std::string arg;
+        if (!sum(arg, e)) {
+          pos_ = save;
+          return false;
+        }
+        call += arg;
+      }
+      if (!is(Tok::rparen)) {
+        pos_ = save;
+        return false;
+      }
+      ++pos_;
+      e.has_op = true;
+      out += call + ")";
+      return true;
+    }
+    return false;
+  }
+
+  static constexpr int kMaxDepth = 64;
+  const std::vector<Token>& t_;
+  std::size_t pos_ = 0;
+  int depth_ = 0;
+};
+
+// A value an answer states as a result.
+struct Result {
+  double value = 0;
+  std::optional<Unit> unit;
+  std::string unit_text;
+  std::string text;  // as typed
+};
+
+struct Reading {
+  std::vector<Result> results;
+  std::vector<std::string> errors;  // misread numbers ("1,5")
+};
+
+// The results an answer states, in order. A chain "a = b = c" gives c (its working a
+// and b are not results); an arithmetic expression gives its value ("2*2048^3"); a
+// number that is an operand of working that cannot be evaluated (it names a variable:
+// "2*N", "1 - s") or carries units ("68.7 GB / 320 GB/s") is not a result.
+Reading read_answer(const std::string& text) {
+  Reading r;
+  const std::vector<Token> t = tokenize(text);
+  ExprParser parser(t);
+  auto can_start = [&](std::size_t i) {
+    const Token& k = t[i];
+    if (k.kind == Tok::number) return k.num.error.empty();
+    return k.kind == Tok::lparen || k.kind == Tok::func || (k.kind == Tok::op && (k.op == '-' || k.op == '+'));
+  };
+  std::size_t i = 0;
+  while (i < t.size()) {
+    if (t[i].kind == Tok::number && !t[i].num.error.empty()) {
+      r.errors.push_back(t[i].num.error);
+      ++i;
+      continue;
+    }
+    if (!can_start(i)) {
+      ++i;
+      continue;
+    }
+    auto first = parser.parse(i);
+    if (!first) {
+      ++i;
+      continue;
+    }
+    std::vector<Expr> chain{*first};
+    std::size_t j = first->end;
+    for (;;) {
+      std::size_t k = j;
+      while (k < t.size() && t[k].kind == Tok::eq) ++k;
+      if (k == j || k >= t.size()) break;
+      auto next = parser.parse(k);
+      if (!next) break;
+      chain.push_back(*next);
+      j = next->end;
+    }
+    const bool op_before = i > 0 && t[i - 1].kind == Tok::op;
+    const bool op_after = j < t.size() && t[j].kind == Tok::op;
+    const bool result = chain.size() > 1 ? !op_after : !(op_before || op_after);
+    const Expr& last = chain.back();
+    if (result) {
+      if (last.single) {
+        const NumberToken& n = last.single->num;
+        r.results.push_back({n.value, n.unit, n.unit_text, text.substr(n.begin, n.end - n.begin)});
+      } else if (!last.has_unit) {
+        try {
+          double v = evaluate(last.text, {});
+          r.results.push_back({v, std::nullopt, "", text.substr(t[last.begin].begin, t[last.end - 1].end - t[last.begin].begin)});
+        } catch (const Error&) {
+          // not arithmetic after all
+        }
+      }
+    }
+    i = j;
+  }
+  return r;
+}
+
+// --- judging a result against an expected number ----------------------------------------
+
+struct Judged {
+  bool ok = false;
+  bool fits = true;  // the unit suits the expected number (used to pick what to show)
+  double given = 0;  // in the expected unit
+  std::string note;
+};
+
+Judged judge(const NumericAnswer& e, const Result& r) {
+  Judged j;
+  j.given = r.value;
+  const std::optional<Unit> want = e.unit.empty() ? std::nullopt : find_unit(e.unit);
+  const bool percent = want && want->symbol == "%";
+  if (!r.unit) {
+    // A bare number is in the expected unit; a percentage may be given as a fraction.
+    j.ok = within(e, r.value);
+    if (!j.ok && percent && within(e, r.value * 100)) {
+      j.ok = true;
+      j.given = r.value * 100;
+      j.note = fmt::format("{} read as {} %", r.text, format_number(j.given));
+    }
+    return j;
+  }
+  if (!want) {
+    // No unit to convert to: the number as typed, or a percentage as a fraction.
+    j.fits = r.unit->dimension == Dimension::ratio;
+    j.ok = within(e, r.value);
+    if (!j.ok && r.unit->symbol == "%" && within(e, r.value / 100)) {
+      j.ok = true;
+      j.given = r.value / 100;
+    }
+    return j;
+  }
+  const std::vector<double> in_unit = convert(r.value, *r.unit, *want);
+  if (in_unit.empty()) {
+    j.fits = false;
+    j.note = fmt::format("{} is {}, but {} is {} ({})", r.unit_text, describe(r.unit->dimension), e.name,
+                         describe(want->dimension), e.unit);
+    return j;
+  }
+  j.given = in_unit.front();
+  for (double v : in_unit) {
+    if (within(e, v)) {
+      j.ok = true;
+      j.given = v;
+      break;
+    }
+  }
+  if (r.unit->symbol != want->symbol) j.note = fmt::format("{} is {} {}", r.text, format_number(j.given), e.unit);
+  return j;
+}
+
+void record(NumberCheck& c, const Judged& j) {
+  c.given = j.given;
+  c.ok = j.ok;
+  c.note = j.note;
+}
+
+// Gives each expected number a result: as many right as an order-keeping assignment
+// allows, then any right one given out of order, and the others (with `fill`) the next
+// unused result between their neighbours' (shown as the learner's value, wrong).
+void assign(const std::vector<NumericAnswer>& expected, const std::vector<Result>& results, AnswerCheck& out,
+            bool fill = true) {
+  const std::size_t n = expected.size(), m = results.size();
+  std::vector<std::vector<Judged>> judged(n, std::vector<Judged>(m));
+  for (std::size_t a = 0; a < n; ++a) {
+    for (std::size_t b = 0; b < m; ++b) judged[a][b] = judge(expected[a], results[b]);
+  }
+  // best[a][b]: the most right answers among expected a.. and results b..
+  std::vector<std::vector<int>> best(n + 1, std::vector<int>(m + 1, 0));
+  for (std::size_t a = n; a-- > 0;) {
+    for (std::size_t b = m; b-- > 0;) {
+      best[a][b] = std::max({best[a + 1][b], best[a][b + 1], judged[a][b].ok ? 1 + best[a + 1][b + 1] : 0});
+    }
+  }
+  std::vector<std::optional<std::size_t>> match(n);
+  for (std::size_t a = 0, b = 0; a < n && b < m;) {
+    if (judged[a][b].ok && best[a][b] == 1 + best[a + 1][b + 1]) {
+      match[a] = b++;
+      ++a;
+    } else if (best[a][b] == best[a][b + 1]) {
+      ++b;
+    } else {
+      ++a;
+    }
+  }
+  // A number the answer gives out of order still counts: match what is left to any
+  // unused result that fits it.
+  std::vector<bool> used(m, false);
+  for (const auto& b : match) {
+    if (b) used[*b] = true;
+  }
+  for (std::size_t a = 0; a < n; ++a) {
+    for (std::size_t b = 0; b < m && !match[a]; ++b) {
+      if (!used[b] && judged[a][b].ok) {
+        match[a] = b;
+        used[b] = true;
+      }
+    }
+  }
+  // The others: the next unused result before the next match, preferring a fitting unit.
+  std::size_t from = 0;
+  for (std::size_t a = 0; a < n; ++a) {
+    if (match[a]) {
+      record(out.numbers[a], judged[a][*match[a]]);
+      from = std::max(from, *match[a] + 1);
+      continue;
+    }
+    if (!fill) continue;
+    std::size_t to = m;
+    for (std::size_t c = a + 1; c < n; ++c) {
+      if (match[c]) to = std::min(to, *match[c]);
+    }
+    std::optional<std::size_t> pick;
+    for (std::size_t b = from; b < to && !pick; ++b) {
+      if (!used[b] && judged[a][b].fits) pick = b;
+    }
+    for (std::size_t b = from; b < to && !pick; ++b) {
+      if (!used[b]) pick = b;
+    }
+    if (pick) {
+      record(out.numbers[a], judged[a][*pick]);
+      used[*pick] = true;
+      from = *pick + 1;
+    }
+  }
+}
+
+// The value after `name=`: its first part (up to ';', a line end, or ", " or ". " outside
+// parentheses), and of that the text after the last '=' ("2*M*N*P = 2,097,152 elements");
+// read as one number, else as its first result.
+std::optional<Result> value_of(const std::string& text, AnswerCheck& out) {
+  std::size_t end = text.size(), depth = 0, last_eq = std::string::npos;
+  for (std::size_t i = 0; i < text.size() && end == text.size(); ++i) {
+    const char c = text[i];
+    if (c == '(') ++depth;
+    else if (c == ')' && depth > 0) --depth;
+    else if (c == ';' || c == '\n') end = i;
+    else if ((c == ',' || c == '.') && depth == 0 && i + 1 < text.size() && text[i + 1] == ' ') end = i;
+    else if (c == '=' && depth == 0) last_eq = i;
+  }
+  std::string part = trim(text.substr(0, end));
+  if (last_eq != std::string::npos && last_eq < end) part = trim(text.substr(last_eq + 1, end - last_eq - 1));
+  std::string error;
+  if (auto q = parse_quantity(part, &error)) return Result{q->value, q->unit, q->unit_text, part};
+  Reading r = read_answer(part);
+  out.notes.insert(out.notes.end(), r.errors.begin(), r.errors.end());
+  if (r.results.empty()) return std::nullopt;
+  return r.results.front();
 }
 
 }  // namespace
@@ -48,65 +634,75 @@ int AnswerCheck::correct() const {
 
 std::vector<double> extract_numbers(const std::string& text) {
   std::vector<double> out;
-  for (auto it = std::sregex_iterator(text.begin(), text.end(), kNumber); it != std::sregex_iterator(); ++it) {
-    const auto& m = *it;
-    std::string digits = m[2].str();
-    digits.erase(std::remove(digits.begin(), digits.end(), ','), digits.end());
-    auto v = parse_learner_number(digits);
-    if (!v) continue;
-    double value = *v;
-    if (m[4].matched) value *= std::pow(10.0, std::stod(m[4].str()));
-    out.push_back(value);
-  }
+  for (const auto& r : read_answer(text).results) out.push_back(r.value);
   return out;
 }
 
 AnswerCheck check_answer(const std::string& answer, const std::vector<NumericAnswer>& expected) {
   AnswerCheck out;
-  for (const auto& n : expected) out.numbers.push_back({n.name, n.unit, n.value, tolerance_of(n), std::nullopt, false});
+  for (const auto& n : expected) out.numbers.push_back({n.name, n.unit, n.value, tolerance_of(n), std::nullopt, false, ""});
   std::string text = trim(answer);
   if (text.empty() || expected.empty()) return out;
 
-  // name=value pairs: each value runs to the next name= (or the end).
-  std::vector<std::smatch> names;
-  for (auto it = std::sregex_iterator(text.begin(), text.end(), kAssignment); it != std::sregex_iterator(); ++it) {
-    names.push_back(*it);
+  // name=value pairs: each value runs to the next name= of an expected number (or the
+  // end); other names with '=' are working ("P = 32"), and so is a name that labels the
+  // number before it ("= 4 blocks = 32 warps") unless that number is the value of the
+  // pair before ("blocks=35 threads=8960").
+  std::vector<Assignment> names;
+  for (auto& a : find_assignments(text)) {
+    a.name = lower(a.name);
+    if (std::none_of(expected.begin(), expected.end(), [&](const NumericAnswer& n) { return n.name == a.name; })) continue;
+    const auto before = a.begin > 0 ? text.find_last_not_of(" \t", a.begin - 1) : std::string::npos;
+    if (before != std::string::npos && std::isdigit(static_cast<unsigned char>(text[before]))) {
+      const auto number = text.find_last_not_of("0123456789.,_", before);
+      const std::size_t number_start = number == std::string::npos ? 0 : number + 1;
+      if (names.empty() || names.back().value != number_start) continue;
+    }
+    names.push_back(a);
   }
-  bool any_known = std::any_of(names.begin(), names.end(), [&](const std::smatch& m) {
-    return std::any_of(expected.begin(), expected.end(), [&](const NumericAnswer& n) { return lower(m[1].str()) == n.name; });
-  });
-  if (any_known) {
+  if (!names.empty()) {
     out.by_name = true;
     for (std::size_t i = 0; i < names.size(); ++i) {
-      auto start = static_cast<std::size_t>(names[i].position(0) + names[i].length(0));
-      auto end = i + 1 < names.size() ? static_cast<std::size_t>(names[i + 1].position(0)) : text.size();
+      const std::size_t start = names[i].value;
+      const std::size_t end = i + 1 < names.size() ? names[i + 1].begin : text.size();
       std::string value = trim(text.substr(start, end - start));
       while (!value.empty() && (value.back() == ',' || value.back() == ';')) value = trim(value.substr(0, value.size() - 1));
-      std::string name = lower(names[i][1].str());
+      const std::string& name = names[i].name;
       for (std::size_t k = 0; k < expected.size(); ++k) {
         if (expected[k].name != name) continue;
-        auto v = parse_learner_number(value);
-        if (!v) {
-          auto nums = extract_numbers(value);
-          if (!nums.empty()) v = nums.front();
-        }
-        out.numbers[k].given = v;
-        out.numbers[k].ok = v && matches(expected[k], *v);
+        if (auto v = value_of(value, out)) record(out.numbers[k], judge(expected[k], *v));
+      }
+    }
+    // Numbers not given by name count where a result of the answer matches them.
+    std::vector<NumericAnswer> rest;
+    std::vector<std::size_t> where;
+    for (std::size_t k = 0; k < expected.size(); ++k) {
+      if (out.numbers[k].given) continue;
+      rest.push_back(expected[k]);
+      where.push_back(k);
+    }
+    if (!rest.empty()) {
+      AnswerCheck others;
+      for (const auto& n : rest) others.numbers.push_back({n.name, n.unit, n.value, tolerance_of(n), std::nullopt, false, ""});
+      assign(rest, read_answer(text).results, others, false);
+      for (std::size_t k = 0; k < rest.size(); ++k) {
+        if (others.numbers[k].ok) out.numbers[where[k]] = others.numbers[k];
       }
     }
     return out;
   }
 
   // One expected value: the whole answer as one number first ("8 960", "0.8 ms").
-  std::vector<double> given;
+  std::vector<Result> results;
   if (expected.size() == 1) {
-    if (auto v = parse_learner_number(text)) given.push_back(*v);
+    if (auto q = parse_quantity(text)) results.push_back({q->value, q->unit, q->unit_text, text});
   }
-  if (given.empty()) given = extract_numbers(text);
-  for (std::size_t k = 0; k < expected.size() && k < given.size(); ++k) {
-    out.numbers[k].given = given[k];
-    out.numbers[k].ok = matches(expected[k], given[k]);
+  if (results.empty()) {
+    Reading r = read_answer(text);
+    results = std::move(r.results);
+    out.notes = std::move(r.errors);
   }
+  assign(expected, results, out);
   return out;
 }
 

@@ -1,11 +1,24 @@
 // Checking the numbers in a learner's typed answer against an item's numeric answers,
 // and drawing fresh-number variants of formula-based items.
 //
-// Numbers are read as the learner types them (util/text.hpp parse_learner_number):
-// "8,960", "8 960" (one number alone), "2.98x", "4.6×", "75%", "3e-4", "1.72 x 10^10",
-// "215 ms". With several named values an answer is either `name=value` pairs in any
-// order ("blocks=35, threads=8960") or the numbers in the order the item names them
-// ("4 (5, 7) 35 8960 7000"). A value whose unit is % also accepts the fraction (0.75 for 75 %).
+// Numbers are read in the one grammar of util/quantity.hpp: "8,960", "8 960" (one number
+// alone), "2.98x", "4.6×", "75%", "3e-4", "1.72 x 10^10", "−3", "215 ms"; "1,5" and
+// "1.5.5" are errors (said in `notes`), never numbers. An answer is read by its results,
+// never by the operands of its working: a chain "2*2048^3 = 1.72e10" gives 1.72e10, an
+// arithmetic expression alone ("2*2048^3") its value (grade/expr.hpp), and a number that
+// is an operand of working that names a variable or carries units ("2*N", "68.7 GB /
+// 320 GB/s") is not a result. A dash between two numbers with no space is a range ("3-6x").
+//
+// With several named values an answer is either `name=value` pairs in any order
+// ("blocks=35, threads=8960") or results in the order the item names them ("4 (5, 7) 35
+// 8960 7000"); results in between that match none are passed over, so a learner who
+// writes sentences around the numbers is not marked wrong.
+//
+// Units: a result with a unit of the expected unit's dimension is converted (1500 us is
+// 1.5 ms; KB, MB, GB and TB also in their 1024-based reading); one of another dimension is
+// wrong, and the check's note says so ("GB is a size in bytes, but t is a time (ms)"). A
+// bare number is in the expected unit; for a % value it may also be the fraction (0.75
+// for 75 %), but "0.75%" is 0.75 percent.
 #pragma once
 
 #include <cstdint>
@@ -24,16 +37,18 @@ struct NumberCheck {
   double tolerance = 0;          // absolute, as applied
   std::optional<double> given;   // none: the answer did not give it
   bool ok = false;
+  std::string note;              // how the value was read ("1500 us is 1.5 ms"), or why it does not fit
 };
 
 struct AnswerCheck {
   std::vector<NumberCheck> numbers;
   bool by_name = false;          // the answer used name=value pairs
+  std::vector<std::string> notes;  // numbers the answer misread ("'1,5' is not a number: ...")
   int correct() const;
   bool all_ok() const { return correct() == static_cast<int>(numbers.size()); }
 };
 
-// The numbers in free text, in order (thousands separators and "x 10^k" understood).
+// The results in free text, in order, as typed (units not converted).
 std::vector<double> extract_numbers(const std::string& text);
 
 // Checks `answer` against `expected`. An empty answer (answered out loud) gives checks

@@ -21,7 +21,46 @@ struct sigaction g_previous {};
 
 void on_sigint(int) { g_interrupted = 1; }
 
+// Reads a capped line from stdin; says on stderr when the line was cut.
+std::optional<std::string> read_line_noting_cut() {
+  auto got = read_capped_line(std::cin);
+  if (!got) return std::nullopt;
+  if (got->truncated) {
+    fmt::print(stderr, "note: that line was {} characters long; only its first {} are kept.\n", got->length,
+               got->text.size());
+  }
+  return std::move(got->text);
+}
+
 }  // namespace
+
+std::optional<CappedLine> read_capped_line(std::istream& in, std::size_t cap) {
+  CappedLine line;
+  bool any = false;
+  for (int c = in.get(); c != std::istream::traits_type::eof(); c = in.get()) {
+    any = true;
+    if (c == '\n') break;
+    ++line.length;
+    if (line.text.size() < cap) line.text += static_cast<char>(c);
+  }
+  if (!any) return std::nullopt;
+  if (line.length > cap) {
+    line.truncated = true;
+    // Do not end inside a UTF-8 character: drop continuation bytes and their lead byte.
+    std::size_t keep = line.text.size();
+    if (keep < line.length && keep > 0) {
+      std::size_t start = keep;
+      while (start > 0 && (static_cast<unsigned char>(line.text[start - 1]) & 0xC0) == 0x80) --start;
+      if (start > 0) {
+        const auto lead = static_cast<unsigned char>(line.text[start - 1]);
+        const std::size_t len = lead < 0x80 ? 1 : (lead >> 5) == 0x6 ? 2 : (lead >> 4) == 0xE ? 3 : (lead >> 3) == 0x1E ? 4 : 1;
+        if (start - 1 + len > keep) keep = start - 1;
+      }
+    }
+    line.text.resize(keep);
+  }
+  return line;
+}
 
 LearnerInput::LearnerInput(bool terminal, bool quiet) : terminal_(terminal), quiet_(quiet) {
   g_interrupted = 0;
@@ -45,14 +84,14 @@ void LearnerInput::say(const std::string& text) const {
 std::optional<std::string> LearnerInput::line(const std::string& prompt) {
   if (eof_ || interrupted()) return std::nullopt;
   say(prompt);
-  std::string text;
-  if (!std::getline(std::cin, text) || interrupted()) {
+  auto text = read_line_noting_cut();
+  if (!text || interrupted()) {
     eof_ = true;
     if (!quiet_ && terminal_) fmt::print("\n");
     return std::nullopt;
   }
-  if (!terminal_ && !quiet_) fmt::print("{}\n", trim(text));  // echo piped input, so the transcript reads
-  return trim(text);
+  if (!terminal_ && !quiet_) fmt::print("{}\n", trim(*text));  // echo piped input, so the transcript reads
+  return trim(*text);
 }
 
 std::optional<std::string> LearnerInput::line_with_countdown(const std::string& prompt, int seconds,
@@ -85,15 +124,14 @@ std::optional<std::string> LearnerInput::line_with_countdown(const std::string& 
     }
     if (rc > 0) break;
   }
-  std::string text;
-  bool ok = static_cast<bool>(std::getline(std::cin, text));
+  auto text = read_line_noting_cut();
   waited_s = elapsed();
-  if (!ok || interrupted()) {
+  if (!text || interrupted()) {
     eof_ = true;
     fmt::print("\n");
     return std::nullopt;
   }
-  return trim(text);
+  return trim(*text);
 }
 
 }  // namespace workbook::learn

@@ -3,12 +3,28 @@
 // and Ctrl-C turned into a clean stop (everything already answered is in the journal).
 #pragma once
 
+#include <cstddef>
+#include <istream>
 #include <optional>
 #include <string>
 
 #include "ui/style.hpp"
 
 namespace workbook::learn {
+
+// The longest line a learner's answer may be; the rest of a longer line is discarded
+// (with a note), so that nothing downstream ever sees a line of unbounded length.
+inline constexpr std::size_t kMaxLineBytes = 4096;
+
+struct CappedLine {
+  std::string text;         // at most the cap, never cut inside a UTF-8 character
+  std::size_t length = 0;   // the whole line's length in bytes (without the newline)
+  bool truncated = false;   // length > cap
+};
+
+// Reads one line (up to '\n' or the end of input) keeping at most `cap` bytes and
+// discarding the rest of it; nullopt at the end of input when nothing was read.
+std::optional<CappedLine> read_capped_line(std::istream& in, std::size_t cap = kMaxLineBytes);
 
 class LearnerInput {
  public:

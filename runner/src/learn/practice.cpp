@@ -15,7 +15,10 @@ namespace workbook::learn {
 
 namespace {
 
-void print_json(const nlohmann::json& j) { fmt::print("{}\n", j.dump(2)); }
+// An answer that is not UTF-8 is printed with U+FFFD in its place, never an error.
+void print_json(const nlohmann::json& j) {
+  fmt::print("{}\n", j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
+}
 
 int exit_for(const Session& s) { return s.stop() == Stop::interrupted ? kInterruptedExit : 0; }
 

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "learn/clock.hpp"
+#include "ui/wrap.hpp"
 #include "util/text.hpp"
 
 namespace workbook::learn {
@@ -33,6 +34,7 @@ nlohmann::json numbers_json(const AnswerCheck& c) {
     nlohmann::json j = {{"name", n.name}, {"expected", n.expected}, {"unit", n.unit}, {"tolerance", n.tolerance},
                         {"ok", n.ok}};
     j["given"] = n.given ? nlohmann::json(*n.given) : nlohmann::json(nullptr);
+    if (!n.note.empty()) j["note"] = n.note;
     out.push_back(j);
   }
   return out;
@@ -150,7 +152,9 @@ void Session::show_numbers(const AnswerCheck& check) {
     std::string given = n.given ? format_number(*n.given) : "-";
     in_.say(fmt::format("  {:<20} {:>12}  {:<10} expected {} (±{})\n", n.name, given, mark, expected,
                         format_number(n.tolerance)));
+    if (!n.note.empty()) in_.say("  " + s_.dim(n.note) + "\n");
   }
+  for (const auto& note : check.notes) in_.say("  " + s_.yellow(note) + "\n");
 }
 
 std::optional<ItemResult> Session::item(int module, const ExerciseItem& it, const ItemOptions& opt) {
@@ -168,7 +172,7 @@ std::optional<ItemResult> Session::item(int module, const ExerciseItem& it, cons
   auto t0 = std::chrono::steady_clock::now();
   in_.say("\n" + rule(s_, fmt::format("module{:02} · {} ({}){}", module, it.id, r.kind, r.was_new ? " · new" : "")) +
           "\n");
-  in_.say(r.prompt + "\n");
+  in_.say(wrap_text(r.prompt, text_width()) + "\n");
   if (opt.variant) {
     std::string vals;
     for (const auto& [k, v] : opt.variant->values) vals += (vals.empty() ? "" : ", ") + k + " = " + format_number(v);
@@ -185,14 +189,14 @@ std::optional<ItemResult> Session::item(int module, const ExerciseItem& it, cons
   r.check = check_answer(r.answer, numeric);
   show_numbers(r.check);
   if (!opt.variant) {
-    in_.say(s_.bold("Model answer") + "\n  " + it.answer + "\n");
+    in_.say(s_.bold("Model answer") + "\n" + wrap_text(it.answer, text_width(), "  ", "  ") + "\n");
   } else {
-    in_.say(s_.bold("Model answer") + s_.dim(" (for the original numbers; yours are checked above)") + "\n  " +
-            it.answer + "\n");
+    in_.say(s_.bold("Model answer") + s_.dim(" (for the original numbers; yours are checked above)") + "\n" +
+            wrap_text(it.answer, text_width(), "  ", "  ") + "\n");
   }
   if (!it.key_points.empty()) {
     in_.say(s_.bold("Key points") + "\n");
-    for (const auto& k : it.key_points) in_.say("  • " + k + "\n");
+    for (const auto& k : it.key_points) in_.say(wrap_text(k, text_width(), "  • ", "    ") + "\n");
   }
 
   std::optional<fsrs::Rating> rating;
@@ -248,19 +252,21 @@ FollowResult Session::follow(int module, const WorkedExample& ex, int start) {
   out.start_step = std::clamp(start, 0, out.total_steps);
   out.steps_done = out.start_step;
   in_.say("\n" + rule(s_, fmt::format("module{:02} · worked example · {}", module, ex.id)) + "\n");
-  in_.say(s_.bold(ex.title) + "\n" + ex.problem + "\n");
+  in_.say(s_.bold(ex.title) + "\n" + wrap_text(ex.problem, text_width()) + "\n");
   if (out.start_step > 0 && out.start_step < out.total_steps) {
     in_.say(s_.dim(fmt::format("(steps 1-{} done earlier; carrying on)", out.start_step)) + "\n");
   }
   for (int i = out.start_step; i < out.total_steps; ++i) {
     const WorkedStep& st = ex.steps[static_cast<std::size_t>(i)];
-    in_.say(fmt::format("\n{} {}\n", s_.bold(fmt::format("Step {}/{}:", i + 1, out.total_steps)), st.prompt));
+    const std::string step = fmt::format("Step {}/{}:", i + 1, out.total_steps);
+    const std::string prompt = wrap_text(st.prompt, text_width(), std::string(step.size() + 1, ' '), "");
+    in_.say(fmt::format("\n{} {}\n", s_.bold(step), prompt.substr(step.size() + 1)));
     auto line = read(s_.cyan(st.numeric.empty() ? "Your line (then Enter to see the step): "
                                                 : "Your value (then Enter to see the step): "));
     if (!line) break;
     AnswerCheck check = check_answer(*line, st.numeric);
     show_numbers(check);
-    in_.say(s_.bold("The step") + "\n  " + st.answer + "\n");
+    in_.say(s_.bold("The step") + "\n" + wrap_text(st.answer, text_width(), "  ", "  ") + "\n");
     store_.record_follow_step({module, ex.id, i, *line, static_cast<int>(check.numbers.size()), check.correct()},
                               now_unix());
     out.steps_done = i + 1;

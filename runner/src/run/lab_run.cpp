@@ -11,6 +11,7 @@
 #include "build/toolchain.hpp"
 #include "content/variant.hpp"
 #include "exec/process.hpp"
+#include "run/params.hpp"
 #include "run/predictions.hpp"
 #include "util/error.hpp"
 #include "util/text.hpp"
@@ -29,26 +30,6 @@ const char* to_string(LabVariant v) {
 }
 
 namespace {
-
-// Manifest defaults (or quick values), overridden by -p NAME=VALUE.
-Figures resolve_params(const LabSpec& lab, const RunRequest& req) {
-  Figures params;
-  for (const auto& p : lab.params) params[p.name] = req.quick && p.quick ? *p.quick : p.default_value;
-  for (const auto& flag : req.params) {
-    auto kv = split_assignment(flag);
-    if (!kv) throw UsageError(fmt::format("-p '{}': write NAME=VALUE", flag));
-    if (!params.count(kv->first)) {
-      std::string names;
-      for (const auto& p : lab.params) names += (names.empty() ? "" : ", ") + p.name;
-      throw UsageError(fmt::format("{} has no parameter '{}'", lab.id, kv->first),
-                       fmt::format("its parameters: {}", names.empty() ? "(none)" : names));
-    }
-    auto v = parse_learner_number(kv->second);
-    if (!v) throw UsageError(fmt::format("-p {}: '{}' is not a number", kv->first, kv->second));
-    params[kv->first] = *v;
-  }
-  return params;
-}
 
 std::string format_param(double v) { return fmt::format("{:.17g}", v); }
 
@@ -80,6 +61,10 @@ fs::path choose_source(const RunContext& ctx, const LabSpec& lab, const RunReque
     case LabVariant::solution: return ctx.catalog.solution_path(lab);
     case LabVariant::file: {
       std::error_code ec;
+      if (fs::is_directory(req.file, ec)) {
+        throw UsageError(fmt::format("--file {}: is a directory, not a source file", req.file.string()),
+                         "name the lab's source file itself, e.g. --file labs/module14/tiled_gemm.cu");
+      }
       if (!fs::is_regular_file(req.file, ec)) {
         throw UsageError(fmt::format("--file {}: no such file", req.file.string()));
       }
@@ -126,7 +111,7 @@ RunReport run_lab(const RunContext& ctx, const RunRequest& req) {
   report.lab = ctx.catalog.find_lab(ref);
   const LabSpec& lab = report.lab;
   report.variant = req.variant;
-  report.params = resolve_params(lab, req);
+  report.params = resolve_params(lab, req.params, req.quick);
   std::vector<RecordedPrediction> predictions = predictions_from_flags(lab, req.predict);
   double timeout_s = req.timeout_s.value_or(lab.timeout_s);
   if (timeout_s <= 0) throw UsageError("--timeout must be positive");
@@ -173,8 +158,8 @@ RunReport run_lab(const RunContext& ctx, const RunRequest& req) {
   report.built = built.ok;
   ctx.journal.record_build(report.run_id, built.key, built.cached, built.ok);
   if (built.interrupted) {
-    ctx.journal.finish_run(report.run_id, Verdict::runtime_error, -1, "interrupted during the build");
-    throw Error(Exit::runtime_error, "interrupted (Ctrl-C) during the build; your predictions are kept in the journal");
+    ctx.journal.finish_run(report.run_id, Verdict::interrupted, -1, "interrupted during the build");
+    throw Error(Exit::interrupted, "interrupted during the build; your predictions are kept in the journal");
   }
   if (!built.ok) {
     report.grade.verdict = Verdict::compile_error;
@@ -211,7 +196,8 @@ RunReport run_lab(const RunContext& ctx, const RunRequest& req) {
   report.err = pr.err;
   report.wall_s = pr.wall_s;
   report.process_summary = describe(pr);
-  LabResults results = read_results_file(report.results_file);
+  LabResults results = read_results_file(report.results_file, report.seed);
+  ctx.workspace.prune_runs();  // runs/ keeps the newest results files only
   report.errors = results.errors;
   report.protocol_problems = results.protocol_problems;
   Figures scope_params = report.params;
@@ -222,9 +208,9 @@ RunReport run_lab(const RunContext& ctx, const RunRequest& req) {
   report.grade = grade_run(lab, results, outcome, dev.figures, dev.note, scope_params, predictions,
                            dev.reference ? dev.reference->name : "T4",
                            grade_basis(dev, lab, report.params, req.quick, false));
-  if (pr.interrupted) {
-    report.grade.verdict = Verdict::runtime_error;
-    report.grade.verdict_reason = "interrupted (Ctrl-C)";
+  if (pr.interrupted) {  // Ctrl-C, SIGTERM or SIGHUP: nothing to grade, nothing to fix
+    report.grade.verdict = Verdict::interrupted;
+    report.grade.verdict_reason = report.process_summary;
   }
   ctx.journal.record_grade(report.run_id, report.grade);
   ctx.journal.finish_run(report.run_id, report.grade.verdict, pr.exit_code, report.grade.verdict_reason);
@@ -240,6 +226,9 @@ RunReport run_lab(const RunContext& ctx, const RunRequest& req) {
                          "raise the limit with --timeout S if the lab is only slow";
       break;
     case Verdict::fail: report.next_step = "read the failing check's detail above, fix the kernel, and run again"; break;
+    case Verdict::interrupted:
+      report.next_step = "nothing was graded; your predictions are kept in the journal: run it again when you are ready";
+      break;
     case Verdict::out_of_range:
       report.next_step = "the result is right but the figure says the design is not yet what the module teaches: "
                          "read the hint, compare your access pattern with the reading, and run again";
@@ -273,6 +262,7 @@ int exit_code_for(const RunReport& report) {
     case Verdict::compile_error: return 3;
     case Verdict::runtime_error:
     case Verdict::timeout: return 4;
+    case Verdict::interrupted: return static_cast<int>(Exit::interrupted);
   }
   return 4;
 }

@@ -7,6 +7,7 @@
 
 #include "ui/prompt.hpp"
 #include "util/error.hpp"
+#include "util/quantity.hpp"
 #include "util/text.hpp"
 
 namespace workbook {
@@ -15,9 +16,19 @@ RecordedPrediction parse_prediction(const PredictionSpec& spec, const std::strin
   RecordedPrediction r{spec.id, trim(value), std::nullopt};
   switch (spec.kind) {
     case PredictionKind::number: {
-      r.number = parse_learner_number(value);
+      // The learner's number grammar (util/quantity.hpp); a unit of the prediction's
+      // dimension is converted to its unit ("1500 us" for a prediction in ms).
+      std::string error;
+      auto q = parse_quantity(value, &error);
+      const auto want = find_unit(spec.unit);
+      if (q && q->unit && want && q->unit->dimension != want->dimension) {
+        throw UsageError(fmt::format("prediction '{}': '{}' is {}, but it asks for {} ({})", spec.id, trim(value),
+                                     describe(q->unit->dimension), describe(want->dimension), spec.unit));
+      }
+      if (q) r.number = q->unit && want ? convert(q->value, *q->unit, *want).front() : q->value;
       if (!r.number) {
-        throw UsageError(fmt::format("prediction '{}': '{}' is not a number", spec.id, value),
+        throw UsageError(error.empty() ? fmt::format("prediction '{}': '{}' is not a number", spec.id, value)
+                                       : fmt::format("prediction '{}': {}", spec.id, error),
                          fmt::format("write a number{}, e.g. --predict {}=2.5", spec.unit.empty() ? "" : " in " + spec.unit, spec.id));
       }
       break;

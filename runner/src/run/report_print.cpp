@@ -5,6 +5,8 @@
 
 #include <cmath>
 
+#include "util/utf8.hpp"
+
 namespace workbook {
 
 using nlohmann::json;
@@ -165,6 +167,7 @@ json report_json(const RunReport& r) {
     for (const auto& p : r.predictions) j["predictions"].push_back({{"id", p.id}, {"answer", p.text}});
   }
   j["next_step"] = r.next_step;
+  make_valid_utf8(j);  // the lab's output, compiler messages and paths are untrusted bytes
   return j;
 }
 

@@ -17,6 +17,7 @@ enum class Exit : int {
   compile_error = 3,  // nvcc rejected the lab
   runtime_error = 4,  // crash, CUDA error or time-out
   out_of_range = 5,   // every check passed, but a graded figure is outside its expected range
+  interrupted = 130,  // stopped by Ctrl-C (128 + SIGINT, as shells report it)
 };
 
 class Error : public std::runtime_error {

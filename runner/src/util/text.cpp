@@ -3,8 +3,8 @@
 
 #include <algorithm>
 #include <cctype>
-#include <charconv>
-#include <cmath>
+
+#include "util/quantity.hpp"
 
 namespace workbook {
 
@@ -15,28 +15,9 @@ std::string trim(const std::string& s) {
 }
 
 std::optional<double> parse_learner_number(const std::string& text) {
-  std::string s = trim(text);
-  // Drop thousands separators: commas, and spaces between digits.
-  std::string compact;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    char c = s[i];
-    bool between_digits = i > 0 && i + 1 < s.size() && std::isdigit(static_cast<unsigned char>(s[i - 1])) &&
-                          std::isdigit(static_cast<unsigned char>(s[i + 1]));
-    if ((c == ',' || c == ' ' || c == '_') && between_digits) continue;
-    compact += c;
-  }
-  if (!compact.empty() && compact[0] == '+') compact.erase(0, 1);
-  double value = 0;
-  auto [end, ec] = std::from_chars(compact.data(), compact.data() + compact.size(), value);
-  if (ec != std::errc() || !std::isfinite(value)) return std::nullopt;
-  std::string rest = trim(compact.substr(static_cast<std::size_t>(end - compact.data())));
-  // What may follow: nothing, a multiplication sign, a percent sign, or a unit word.
-  if (rest.empty() || rest == "x" || rest == "X" || rest == "\xC3\x97" || rest == "%") return value;
-  bool word = std::all_of(rest.begin(), rest.end(), [](unsigned char c) {
-    return std::isalpha(c) || c == '/' || c == '^' || std::isdigit(c) || c == ' ';
-  }) && std::isalpha(static_cast<unsigned char>(rest[0]));
-  if (word) return value;
-  return std::nullopt;
+  auto q = parse_quantity(text);  // the one grammar of util/quantity.hpp
+  if (!q) return std::nullopt;
+  return q->value;
 }
 
 std::optional<std::string> match_choice(const std::string& text, const std::vector<std::string>& choices) {

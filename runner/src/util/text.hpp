@@ -11,9 +11,10 @@ namespace workbook {
 
 std::string trim(const std::string& s);
 
-// Parses a number as a learner types it: "2.5", "2.5x", "2.5×", "1,024", "1 024",
-// "3e-4", "75%", "0.8 ms". A trailing unit word or symbol is ignored (it is not
-// converted). nullopt if there is no number.
+// Parses a number as a learner types it, in the grammar of util/quantity.hpp: "2.5",
+// "2.5x", "2.5×", "1,024", "1 024", "3e-4", "1.72 x 10^10", "−3", "75%", "0.8 ms". A
+// trailing unit word or symbol is ignored (it is not converted). nullopt if the text is
+// not one number, or is a misread one ("1,5", "1.5.5").
 std::optional<double> parse_learner_number(const std::string& text);
 
 // Returns the choice the text names: its exact text (case-insensitive) or its 1-based number.

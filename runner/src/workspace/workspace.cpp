@@ -3,7 +3,14 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "util/error.hpp"
 
@@ -55,15 +62,134 @@ bool Workspace::ensure_lab_copy(const Catalog& catalog, const LabSpec& lab) cons
   return true;
 }
 
-void Workspace::restore_starter(const Catalog& catalog, const LabSpec& lab) const {
-  fs::path dest = lab_copy(lab);
+namespace {
+
+std::optional<std::string> read_all(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) return std::nullopt;
+  return text.str();
+}
+
+// <copy>.bak is backup 0, <copy>.bak.N backup N.
+fs::path backup_name(const fs::path& copy, unsigned long n) {
+  return fs::path(copy.string() + (n == 0 ? std::string(".bak") : ".bak." + std::to_string(n)));
+}
+
+// The backups beside `copy`, by number.
+std::vector<std::pair<unsigned long, fs::path>> backups_of(const fs::path& copy) {
+  std::vector<std::pair<unsigned long, fs::path>> out;
+  const std::string base = copy.filename().string() + ".bak";
+  std::error_code ec;
+  for (fs::directory_iterator it(copy.parent_path(), ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name == base) {
+      out.emplace_back(0, it->path());
+      continue;
+    }
+    if (name.size() <= base.size() + 1 || name.compare(0, base.size() + 1, base + ".") != 0) continue;
+    const std::string number = name.substr(base.size() + 1);
+    if (number.size() > 9 || !std::all_of(number.begin(), number.end(), [](unsigned char c) { return std::isdigit(c); })) {
+      continue;
+    }
+    out.emplace_back(std::stoul(number), it->path());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+bool ends_with(const std::string& s, const std::string& tail) {
+  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+}  // namespace
+
+fs::path Workspace::next_backup(const LabSpec& lab) const {
+  const fs::path copy = lab_copy(lab);
+  const auto existing = backups_of(copy);
+  return backup_name(copy, existing.empty() ? 0 : existing.back().first + 1);
+}
+
+RestoreResult Workspace::restore_starter(const Catalog& catalog, const LabSpec& lab) const {
+  const fs::path dest = lab_copy(lab);
+  const fs::path starter = catalog.starter_path(lab);
+  const auto starter_text = read_all(starter);
+  if (!starter_text) {
+    throw UsageError(fmt::format("cannot read the starter of {} ({}); nothing was changed", lab.id, starter.string()),
+                     "check the content folder (--content DIR or WORKBOOK_CONTENT)");
+  }
+  RestoreResult result;
   std::error_code ec;
   fs::create_directories(dest.parent_path(), ec);
-  if (!ec && fs::exists(dest)) {
-    fs::copy_file(dest, fs::path(dest.string() + ".bak"), fs::copy_options::overwrite_existing, ec);
-  }
-  if (!ec) fs::copy_file(catalog.starter_path(lab), dest, fs::copy_options::overwrite_existing, ec);
   if (ec) throw UsageError(fmt::format("cannot restore {}: {}", dest.string(), ec.message()));
+  if (fs::exists(dest, ec)) {
+    const auto mine = read_all(dest);
+    if (!mine) throw UsageError(fmt::format("cannot read your copy {}; nothing was changed", dest.string()));
+    if (*mine == *starter_text) {
+      result.kind = RestoreResult::Kind::unchanged;
+      return result;
+    }
+    result.kind = RestoreResult::Kind::restored;
+    const auto existing = backups_of(dest);
+    for (const auto& [n, path] : existing) {
+      if (read_all(path) == mine) {
+        result.backup = path;
+        result.already_kept = true;
+        break;
+      }
+    }
+    // A new backup, one above the highest: copy_file without overwrite fails when the
+    // name is taken (another reset at the same moment), and then the next one is tried.
+    for (unsigned long n = existing.empty() ? 0 : existing.back().first + 1; !result.already_kept; ++n) {
+      const fs::path backup = backup_name(dest, n);
+      std::error_code copy_ec;
+      if (fs::copy_file(dest, backup, fs::copy_options::none, copy_ec)) {
+        result.backup = backup;
+        break;
+      }
+      if (copy_ec != std::errc::file_exists || n > existing.size() + 1000) {
+        throw UsageError(fmt::format("cannot keep your copy as {}: {}; nothing was changed", backup.string(),
+                                     copy_ec.message()));
+      }
+    }
+  }
+  fs::copy_file(starter, dest, fs::copy_options::overwrite_existing, ec);
+  if (ec) throw UsageError(fmt::format("cannot restore {}: {}", dest.string(), ec.message()));
+  return result;
+}
+
+std::size_t Workspace::prune_runs(std::size_t keep) const {
+  struct Entry {
+    fs::file_time_type time;
+    std::string name;
+    fs::path path;
+  };
+  std::vector<Entry> files;
+  std::error_code ec;
+  for (fs::directory_iterator it(runs_dir(), ec), end; !ec && it != end; it.increment(ec)) {
+    std::string name = it->path().filename().string();
+    if ((name.rfind("run-", 0) != 0 && name.rfind("probe-", 0) != 0) || !ends_with(name, ".jsonl")) continue;
+    std::error_code entry_ec;
+    if (!it->is_regular_file(entry_ec)) continue;
+    auto time = it->last_write_time(entry_ec);
+    if (entry_ec) continue;
+    files.push_back({time, std::move(name), it->path()});
+  }
+  if (files.size() <= keep) return 0;
+  // Newest first; at equal times the higher run number ("run-10" after "run-9").
+  std::sort(files.begin(), files.end(), [](const Entry& a, const Entry& b) {
+    if (a.time != b.time) return a.time > b.time;
+    if (a.name.size() != b.name.size()) return a.name.size() > b.name.size();
+    return a.name > b.name;
+  });
+  std::size_t removed = 0;
+  for (std::size_t i = keep; i < files.size(); ++i) {
+    std::error_code rm_ec;
+    if (fs::remove(files[i].path, rm_ec)) ++removed;
+  }
+  return removed;
 }
 
 }  // namespace workbook

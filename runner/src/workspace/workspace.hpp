@@ -3,17 +3,34 @@
 //   <workspace>/labs/moduleNN/<lab>.cu   the learner's copy of each starter
 //   <workspace>/.workbook/journal.db     the SQLite journal (WAL)
 //   <workspace>/.workbook/build/         the content-hash build cache
+//   <workspace>/.workbook/runs/          results files of recent runs (the newest kRunsKept)
 //
 // The workspace is, in order: `--workspace DIR`, $WORKBOOK_WORKSPACE, the nearest folder
 // at or above the current directory that holds .workbook/, and ~/workbook.
 #pragma once
 
+#include <cstddef>
 #include <filesystem>
 #include <optional>
 
 #include "content/catalog.hpp"
 
 namespace workbook {
+
+// What restore_starter did.
+struct RestoreResult {
+  enum class Kind {
+    created,    // there was no copy: the starter was copied in
+    unchanged,  // the copy already was the starter: nothing was written
+    restored,   // the copy was kept at `backup` and replaced by the starter
+  };
+  Kind kind = Kind::created;
+  std::filesystem::path backup;  // restored: where the learner's copy is kept
+  bool already_kept = false;     // restored: `backup` already held the same text, so no new file was made
+};
+
+// How many results files runs/ keeps (see Workspace::prune_runs).
+inline constexpr std::size_t kRunsKept = 200;
 
 class Workspace {
  public:
@@ -36,8 +53,19 @@ class Workspace {
   // Returns true when it made the copy.
   bool ensure_lab_copy(const Catalog& catalog, const LabSpec& lab) const;
 
-  // Replaces the learner's copy with the starter (the old copy is kept as <file>.bak).
-  void restore_starter(const Catalog& catalog, const LabSpec& lab) const;
+  // Replaces the learner's copy with the starter, keeping the copy as a backup that is
+  // never overwritten: <file>.bak, then <file>.bak.1, <file>.bak.2, ... (one above the
+  // highest that exists). A copy that already equals the starter is left alone and no
+  // backup is made; a copy that equals an existing backup is not written again.
+  RestoreResult restore_starter(const Catalog& catalog, const LabSpec& lab) const;
+
+  // Where restore_starter would keep the learner's copy next.
+  std::filesystem::path next_backup(const LabSpec& lab) const;
+
+  // Removes the oldest results files in runs/ (run-*.jsonl and probe-*.jsonl, by
+  // modification time) so that at most `keep` remain. Nothing else in runs/ and nothing
+  // outside it (the journal) is touched; errors are ignored. Returns how many it removed.
+  std::size_t prune_runs(std::size_t keep = kRunsKept) const;
 
  private:
   std::filesystem::path root_;

@@ -1,0 +1,100 @@
+// Word wrapping (see wrap.hpp).
+#include "ui/wrap.hpp"
+
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <vector>
+
+namespace workbook {
+
+namespace {
+
+// Code points in UTF-8 text: every byte that is not a continuation byte.
+std::size_t columns(std::string_view s) {
+  std::size_t n = 0;
+  for (unsigned char c : s) n += (c & 0xC0) != 0x80;
+  return n;
+}
+
+std::size_t columns_from_env() {
+  const char* env = std::getenv("COLUMNS");
+  if (env == nullptr || *env == '\0') return 0;
+  char* end = nullptr;
+  long v = std::strtol(env, &end, 10);
+  if (*end != '\0' || v < 20 || v > 1000) return 0;
+  return static_cast<std::size_t>(v);
+}
+
+// Appends one line of `text` (no line break in it), wrapped.
+void wrap_line(std::string_view line, std::size_t width, std::string_view first_indent, std::string_view indent,
+               std::string& out) {
+  std::size_t lead = line.find_first_not_of(" \t");
+  if (lead == std::string_view::npos) lead = line.size();
+  const std::string first = std::string(first_indent) + std::string(line.substr(0, lead));
+  const std::string rest = std::string(indent) + std::string(line.substr(0, lead));
+  line.remove_prefix(lead);
+  if (width == 0 || columns(first) + columns(line) <= width) {
+    out += first;
+    out += line;
+    return;
+  }
+  std::vector<std::string_view> words;
+  for (std::size_t i = 0; i < line.size();) {
+    std::size_t start = line.find_first_not_of(' ', i);
+    if (start == std::string_view::npos) break;
+    std::size_t end = line.find(' ', start);
+    if (end == std::string_view::npos) end = line.size();
+    words.push_back(line.substr(start, end - start));
+    i = end;
+  }
+  out += first;
+  std::size_t used = columns(first);
+  bool line_empty = true;
+  for (std::string_view w : words) {
+    const std::size_t len = columns(w);
+    if (!line_empty && used + 1 + len > width) {
+      out += '\n';
+      out += rest;
+      used = columns(rest);
+      line_empty = true;
+    }
+    if (!line_empty) {
+      out += ' ';
+      ++used;
+    }
+    out += w;
+    used += len;
+    line_empty = false;
+  }
+}
+
+}  // namespace
+
+std::size_t text_width() {
+  if (::isatty(STDOUT_FILENO)) {
+    winsize ws{};
+    if (::ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 20) return ws.ws_col;
+    std::size_t env = columns_from_env();
+    return env != 0 ? env : 80;
+  }
+  return columns_from_env();
+}
+
+std::string wrap_text(std::string_view text, std::size_t width, std::string_view first_indent, std::string_view indent) {
+  std::string out;
+  bool first_line = true;
+  for (std::size_t start = 0;;) {
+    std::size_t end = text.find('\n', start);
+    std::string_view line = text.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start);
+    if (!first_line) out += '\n';
+    if (!line.empty() || first_line) wrap_line(line, width, first_line ? first_indent : indent, indent, out);
+    first_line = false;
+    if (end == std::string_view::npos) break;
+    start = end + 1;
+  }
+  return out;
+}
+
+}  // namespace workbook

@@ -1,0 +1,24 @@
+// Long texts (model answers, steps, goals) wrapped at word boundaries to the terminal's
+// width, so a terminal never breaks them in the middle of a word.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace workbook {
+
+// The width long texts are wrapped to: the terminal's columns when stdout is a terminal
+// (else $COLUMNS, else 80); when stdout is not a terminal, $COLUMNS when it is set, else
+// 0: no wrapping, so piped output keeps one line per paragraph for scripts.
+std::size_t text_width();
+
+// `text` wrapped to `width` columns (0: not wrapped, only indented). Words are never
+// broken: a word longer than a line gets a line of its own. Line breaks in `text` are
+// kept, and so is the leading white space of each of its lines (added to the indent of
+// that line's continuation lines). The first line starts with `first_indent`, every other
+// line with `indent`. Widths count UTF-8 code points. No trailing newline is added.
+std::string wrap_text(std::string_view text, std::size_t width, std::string_view first_indent = "",
+                      std::string_view indent = "");
+
+}  // namespace workbook

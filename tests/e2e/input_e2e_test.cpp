@@ -1,0 +1,112 @@
+// End-to-end tests of input that used to be misread or wrongly accepted: run options
+// (--timeout, --seed, -p) are checked before anything is recorded or built, and typed
+// numbers in `follow` are read by their results, in one grammar, with units converted.
+#include <sqlite3.h>
+
+#include "learn_support.hpp"
+
+using e2e::CommandResult;
+using e2e::Course;
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+#define SHOW(r) INFO("exit " << (r).exit_code << " signal " << (r).signal << "\nstdout:\n" << (r).out << "\nstderr:\n" << (r).err)
+
+// How many runs the journal holds (0 when there is no journal yet).
+int run_count(const fs::path& db_file) {
+  if (!fs::exists(db_file)) return 0;
+  sqlite3* db = nullptr;
+  REQUIRE(sqlite3_open_v2(db_file.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK);
+  int n = -1;
+  sqlite3_exec(
+      db, "SELECT COUNT(*) FROM runs",
+      [](void* p, int, char** v, char**) {
+        *static_cast<int*>(p) = v[0] ? std::stoi(v[0]) : 0;
+        return 0;
+      },
+      &n, nullptr);
+  sqlite3_close(db);
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("input e2e: bad --timeout, --seed and -p values exit 2 before anything is built or recorded",
+          "[e2e][input]") {
+  Course c;
+  struct Case {
+    std::vector<std::string> extra;
+    std::string message;
+  };
+  const std::vector<Case> cases = {
+      {{"--timeout", "inf"}, "--timeout"},
+      {{"--timeout", "nan"}, "--timeout"},
+      {{"--timeout", "1e12"}, "--timeout"},
+      {{"--timeout", "0"}, "--timeout"},
+      {{"--timeout", "-5"}, "--timeout"},
+      {{"--timeout", "86401"}, "--timeout"},
+      {{"--seed", "18446744073709551616"}, "--seed"},  // 2^64
+      {{"--seed", "2^64"}, "--seed"},
+      {{"--seed", "-1"}, "--seed"},
+      {{"--seed", "1.5"}, "--seed"},
+      {{"-p", "N=1.5"}, "-p N: '1.5' is not a whole number"},
+      {{"-p", "N=1e20"}, "-p N: '1e20' is too large"},
+      {{"-p", "N=nan"}, "-p N: 'nan' is not a number"},
+      {{"-p", "N=1,5"}, "-p N: '1,5'"},
+      {{"--predict", "count_guess=1,5"}, "prediction 'count_guess': '1,5' is not a number"},  // never 15
+  };
+  for (const auto& k : cases) {
+    std::vector<std::string> args{"run", "module01/pass_lab", "--no-predict", "--json"};
+    args.insert(args.end(), k.extra.begin(), k.extra.end());
+    std::string cmd;
+    for (const auto& a : args) cmd += a + " ";
+    INFO(cmd);
+    CommandResult r = c.run(args);
+    SHOW(r);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find(k.message) != std::string::npos);
+    CHECK(r.out.empty());
+  }
+  CHECK(run_count(c.journal()) == 0);
+  // Nothing was built either.
+  const fs::path cache = c.workspace / ".workbook/build";
+  CHECK((!fs::exists(cache) || fs::is_empty(cache)));
+}
+
+TEST_CASE("input e2e: good --timeout, --seed and hex -p values are used as given", "[e2e][input]") {
+  Course c;
+  CommandResult r;
+  json j = c.run_json({"run", "module01/pass_lab", "--no-predict", "--json", "-p", "N=0x10", "--timeout", "86400",
+                       "--seed", "18446744073709551615"},
+                      &r);
+  SHOW(r);
+  CHECK(r.exit_code == 0);
+  CHECK(j["params"]["N"] == 16);  // 0x10 as the lab reads it, never 0
+  CHECK(j["seed"] == 18446744073709551615ULL);
+  CHECK(j["verdict"] == "pass");
+}
+
+TEST_CASE("input e2e: follow 14 reads worked answers by their results, in the model answer's notation",
+          "[e2e][input][learn]") {
+  learn_e2e::LearnCourse c("");
+  CommandResult r;
+  // Step 1 with the working shown, step 2 in the model answer's x 10^N notation, step 3
+  // one number in that notation.
+  json j = c.run_json({"follow", "14", "--json"},
+                      "2*2048^3 = 1.72e10 reads, 68.7 GB\n"
+                      "1.72 x 10^10 / 32 = 5.4 x 10^8 reads, 2.1 GB\n"
+                      "1.72 x 10^10\n"
+                      "2100 us\n",
+                      &r);
+  SHOW(r);
+  CHECK(r.exit_code == 0);
+  REQUIRE(j["steps"].size() == 4);
+  for (int i = 0; i < 4; ++i) {
+    INFO("step " << i + 1 << ": " << j["steps"][i].dump());
+    CHECK(j["steps"][i]["numbers_correct"] == j["steps"][i]["numbers"].size());
+  }
+  CHECK(j["steps"][0]["numbers"][0]["given"].get<double>() == Approx(1.72e10));
+  CHECK(j["steps"][3]["numbers"][0]["given"].get<double>() == Approx(2.1));  // 2100 us in ms
+}

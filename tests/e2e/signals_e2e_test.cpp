@@ -1,0 +1,297 @@
+// End-to-end tests of signals: Ctrl-C, SIGTERM and SIGHUP while a lab runs, and a lab
+// child that escapes the time-out kill with setsid. The real binary runs a hanging
+// fixture lab (module01/hang_lab, module01/setsid_lab), the test signals it as a
+// terminal or a job scheduler would, and then checks the exit, the journal, and that
+// no process of the lab is left.
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <sys/prctl.h>
+
+#include <cerrno>
+#include <csignal>
+#include <optional>
+#include <regex>
+
+#include "e2e_support.hpp"
+
+using e2e::CommandResult;
+using e2e::Course;
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+#define SHOW(r) INFO("exit " << (r).exit_code << " signal " << (r).signal << "\nstdout:\n" << (r).out << "\nstderr:\n" << (r).err)
+
+// One value of a one-row query on the journal, as text ("NULL" for null).
+std::string journal_value(const fs::path& db_file, const std::string& sql) {
+  sqlite3* db = nullptr;
+  REQUIRE(sqlite3_open_v2(db_file.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK);
+  std::string value = "(no row)";
+  sqlite3_stmt* st = nullptr;
+  int rc = sqlite3_prepare_v2(db, sql.c_str(), -1, &st, nullptr);
+  INFO(sql << ": " << sqlite3_errmsg(db));
+  REQUIRE(rc == SQLITE_OK);
+  if (sqlite3_step(st) == SQLITE_ROW) {
+    const unsigned char* text = sqlite3_column_text(st, 0);
+    value = text ? reinterpret_cast<const char*>(text) : "NULL";
+  }
+  sqlite3_finalize(st);
+  sqlite3_close(db);
+  return value;
+}
+
+// True while `pid` exists (a zombie counts: kill(pid, 0) still finds it).
+bool exists(pid_t pid) { return ::kill(pid, 0) == 0 || errno != ESRCH; }
+
+// Waits for `pid` (a process of the lab) to be gone, reaping it when it came to this
+// test as an orphan (the test is a subreaper while it runs the lab); a process still
+// alive after that is a runner bug: it is killed (it is this test's) and false returned.
+bool gone_or_kill(pid_t pid) {
+  for (int i = 0; i < 300 && exists(pid); ++i) {
+    ::waitpid(pid, nullptr, WNOHANG);
+    if (exists(pid)) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  if (!exists(pid)) return true;
+  pid_t group = ::getpgid(pid);
+  if (group > 1 && group != ::getpgrp()) ::killpg(group, SIGKILL);
+  ::kill(pid, SIGKILL);
+  ::waitpid(pid, nullptr, WNOHANG);
+  return false;
+}
+
+// The real binary, started with its stdin, stdout and stderr on a pseudo-terminal (so it
+// prompts, as for a learner) or with stdout and stderr on files (stdin /dev/null).
+struct Running {
+  pid_t pid = 0;
+  int master = -1;  // the terminal's other end (pty mode)
+  fs::path out_file, err_file;
+  std::string out;  // what was read from the terminal so far (pty mode)
+
+  Running(const Course& c, const std::vector<std::string>& args, bool pty) {
+    std::vector<std::string> argv{WORKBOOK_BINARY};
+    argv.insert(argv.end(), args.begin(), args.end());
+    std::vector<std::string> envv = e2e::make_env(c.env());
+    auto argv_c = e2e::c_strings(argv);
+    auto env_c = e2e::c_strings(envv);
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    std::string slave;
+    if (pty) {
+      master = ::posix_openpt(O_RDWR | O_NOCTTY);
+      REQUIRE(master >= 0);
+      REQUIRE(::grantpt(master) == 0);
+      REQUIRE(::unlockpt(master) == 0);
+      slave = ::ptsname(master);
+      posix_spawn_file_actions_addopen(&fa, 0, slave.c_str(), O_RDWR | O_NOCTTY, 0);
+      posix_spawn_file_actions_adddup2(&fa, 0, 1);
+      posix_spawn_file_actions_adddup2(&fa, 0, 2);
+      posix_spawn_file_actions_addclose(&fa, master);
+    } else {
+      static std::atomic<int> n{0};
+      int id = n++;
+      out_file = c.tmp.path / ("sig-stdout-" + std::to_string(id));
+      err_file = c.tmp.path / ("sig-stderr-" + std::to_string(id));
+      posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+      posix_spawn_file_actions_addopen(&fa, 1, out_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      posix_spawn_file_actions_addopen(&fa, 2, err_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    }
+    int rc = ::posix_spawn(&pid, argv_c[0], &fa, nullptr, argv_c.data(), env_c.data());
+    posix_spawn_file_actions_destroy(&fa);
+    REQUIRE(rc == 0);
+  }
+  Running(const Running&) = delete;
+  Running& operator=(const Running&) = delete;
+  ~Running() {
+    if (pid > 0 && ::waitpid(pid, nullptr, WNOHANG) == 0) {
+      ::kill(pid, SIGKILL);
+      ::waitpid(pid, nullptr, 0);
+    }
+    if (master >= 0) ::close(master);
+  }
+
+  // Reads what the terminal has, waiting up to `ms`.
+  void pump(int ms) {
+    pollfd p{master, POLLIN, 0};
+    if (::poll(&p, 1, ms) <= 0) return;
+    char buf[4096];
+    ssize_t got = ::read(master, buf, sizeof buf);
+    if (got > 0) out.append(buf, static_cast<std::size_t>(got));
+  }
+
+  // Pty mode: waits until the output shows `needle`.
+  bool wait_for_output(const std::string& needle, double limit_s = 60) {
+    auto t0 = std::chrono::steady_clock::now();
+    while (out.find(needle) == std::string::npos) {
+      if (std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() > limit_s) return false;
+      pump(20);
+    }
+    return true;
+  }
+
+  // Waits for the binary to end (draining the terminal) and returns how it ended.
+  CommandResult finish(double limit_s = 60) {
+    CommandResult r;
+    auto t0 = std::chrono::steady_clock::now();
+    int status = 0;
+    for (;;) {
+      if (master >= 0) pump(10);
+      else std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      pid_t w = ::waitpid(pid, &status, WNOHANG);
+      if (w == pid) break;
+      double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      if (elapsed > limit_s && !r.timed_out) {
+        r.timed_out = true;
+        ::kill(pid, SIGKILL);
+      }
+    }
+    pid = 0;
+    if (master >= 0) {
+      for (int i = 0; i < 20; ++i) pump(5);  // what is left in the terminal
+      r.out = out;
+    } else {
+      r.out = e2e::read_file(out_file);
+      r.err = e2e::read_file(err_file);
+    }
+    r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
+    if (WIFSIGNALED(status)) r.signal = WTERMSIG(status);
+    return r;
+  }
+};
+
+// The hang_lab's grandchild, once the lab has reported it in its results file.
+std::optional<pid_t> wait_for_child_pid(const Course& c, double limit_s = 60) {
+  auto t0 = std::chrono::steady_clock::now();
+  const std::regex child(R"re("name":"child_pid"[^}]*"value":([0-9]+))re");
+  while (std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() < limit_s) {
+    std::error_code ec;
+    for (fs::directory_iterator it(c.workspace / ".workbook/runs", ec), end; !ec && it != end; it.increment(ec)) {
+      std::smatch m;
+      std::string text = e2e::read_file(it->path());
+      if (std::regex_search(text, m, child)) return static_cast<pid_t>(std::stol(m[1]));
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return std::nullopt;
+}
+
+// Makes this test the reaper of the lab's orphans while it lives.
+struct Subreaper {
+  Subreaper() { ::prctl(PR_SET_CHILD_SUBREAPER, 1); }
+  ~Subreaper() { ::prctl(PR_SET_CHILD_SUBREAPER, 0); }
+};
+
+}  // namespace
+
+TEST_CASE("signals e2e: Ctrl-C while a lab runs: INTERRUPTED, exit 130, no prompt, the run closed", "[e2e][signals]") {
+  Course c;
+  Subreaper reaper;
+  // On a terminal, as a learner runs it: the runner would prompt for an explanation.
+  Running run(c, {"run", "module01/hang_lab", "--timeout", "60"}, true);
+  REQUIRE(run.wait_for_output("now sleep forever"));
+  std::smatch m;
+  REQUIRE(std::regex_search(run.out, m, std::regex(R"(parent (\d+) and child (\d+))")));
+  const pid_t lab = static_cast<pid_t>(std::stol(m[1])), child = static_cast<pid_t>(std::stol(m[2]));
+  // Ctrl-C at a terminal reaches the runner's foreground group only (the lab has its
+  // own); then the learner types the next line before anything else happens.
+  REQUIRE(::kill(run.pid, SIGINT) == 0);
+  const std::string typed = "a line typed after Ctrl-C\n";
+  REQUIRE(::write(run.master, typed.data(), typed.size()) == static_cast<ssize_t>(typed.size()));
+  CommandResult r = run.finish();
+  SHOW(r);
+  CHECK(r.exit_code == 130);
+  CHECK(r.signal == 0);
+  CHECK(r.out.find("Verdict: INTERRUPTED") != std::string::npos);
+  CHECK(r.out.find("interrupted (Ctrl-C)") != std::string::npos);
+  CHECK(r.out.find("RUNTIME") == std::string::npos);
+  CHECK(r.out.find("compute-sanitizer") == std::string::npos);
+  CHECK(r.out.find("Explain") == std::string::npos);  // no explanation prompt
+  CHECK(journal_value(c.journal(), "SELECT verdict FROM runs") == "interrupted");
+  CHECK(journal_value(c.journal(), "SELECT detail FROM runs") == "interrupted (Ctrl-C)");
+  CHECK(journal_value(c.journal(), "SELECT COUNT(*) FROM explanations") == "0");
+  CHECK(gone_or_kill(lab));
+  CHECK(gone_or_kill(child));
+}
+
+TEST_CASE("signals e2e: Ctrl-C in --json mode gives verdict interrupted and exit 130", "[e2e][signals]") {
+  Course c;
+  Subreaper reaper;
+  Running run(c, {"run", "module01/hang_lab", "--timeout", "60", "--json"}, false);
+  auto child = wait_for_child_pid(c);
+  REQUIRE(child);
+  REQUIRE(::kill(run.pid, SIGINT) == 0);
+  CommandResult r = run.finish();
+  SHOW(r);
+  CHECK(r.exit_code == 130);
+  json j = json::parse(r.out, nullptr, false);
+  REQUIRE(j.is_object());
+  CHECK(j["verdict"] == "interrupted");
+  CHECK(j["reason"] == "interrupted (Ctrl-C)");
+  CHECK(j["next_step"].get<std::string>().find("compute-sanitizer") == std::string::npos);
+  CHECK(journal_value(c.journal(), "SELECT verdict FROM runs") == "interrupted");
+  CHECK(gone_or_kill(*child));
+}
+
+TEST_CASE("signals e2e: SIGTERM and SIGHUP are forwarded to the lab's group, the run is closed, the runner ends by them",
+          "[e2e][signals]") {
+  for (int sig : {SIGTERM, SIGHUP}) {
+    INFO("signal " << sig);
+    Course c;
+    Subreaper reaper;
+    Running run(c, {"run", "module01/hang_lab", "--timeout", "60"}, false);
+    auto child = wait_for_child_pid(c);
+    REQUIRE(child);
+    REQUIRE(::kill(run.pid, sig) == 0);
+    CommandResult r = run.finish();
+    SHOW(r);
+    // Whoever sent the signal sees that it was obeyed ...
+    CHECK(r.signal == sig);
+    CHECK(r.wall_s < 10);
+    // ... after the run was recorded and reported, and the lab's whole group was ended.
+    CHECK(journal_value(c.journal(), "SELECT verdict FROM runs") == "interrupted");
+    CHECK(journal_value(c.journal(), "SELECT detail FROM runs") ==
+          (sig == SIGTERM ? "interrupted (SIGTERM)" : "interrupted (SIGHUP: the terminal closed)"));
+    CHECK(r.out.find("Verdict: INTERRUPTED") != std::string::npos);
+    CHECK(gone_or_kill(*child));
+  }
+}
+
+TEST_CASE("signals e2e: a lab child that calls setsid is found, killed and reported after the time-out",
+          "[e2e][signals][setsid]") {
+  Course c;
+  Subreaper reaper;
+  CommandResult r;
+  json j = c.run_json({"run", "module01/setsid_lab", "--json"}, &r);
+  SHOW(r);
+  CHECK(r.exit_code == 4);
+  CHECK(j["verdict"] == "timeout");
+  const std::string summary = j["process"]["summary"];
+  CHECK(summary == "timed out after 3 s; 1 process it started had left its process group (setsid) and was killed");
+  pid_t child = 0;
+  std::stringstream lines(e2e::read_file(c.workspace / ".workbook/runs" /
+                                         ("run-" + std::to_string(j["run_id"].get<long long>()) + ".jsonl")));
+  for (std::string line; std::getline(lines, line);) {
+    json rec = json::parse(line, nullptr, false);
+    if (rec.is_object() && rec["type"] == "metric" && rec["name"] == "child_pid") child = rec["value"].get<pid_t>();
+  }
+  REQUIRE(child > 1);
+  CHECK(gone_or_kill(child));
+}
+
+TEST_CASE("signals e2e: SIGTERM stops dev check --run at the lab it is running", "[e2e][signals]") {
+  Course c;
+  Subreaper reaper;
+  // hang_lab's solution hangs (a 3 s limit); its starter would be run next.
+  Running run(c, {"dev", "check", "--run", "--only", "module01/hang_lab"}, false);
+  auto child = wait_for_child_pid(c);
+  REQUIRE(child);
+  REQUIRE(::kill(run.pid, SIGTERM) == 0);
+  CommandResult r = run.finish();
+  SHOW(r);
+  CHECK(r.signal == SIGTERM);
+  CHECK(r.out.find("ran: interrupted") != std::string::npos);
+  CHECK(r.out.find("Interrupted: the rows after the last one shown were not checked.") != std::string::npos);
+  CHECK(r.out.find("starter") == std::string::npos);  // the next row was never started
+  CHECK(gone_or_kill(*child));
+}

@@ -1,0 +1,78 @@
+// Tests for ui/wrap: long texts wrapped at word boundaries, never mid-word.
+#include <catch2/catch.hpp>
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "ui/wrap.hpp"
+
+using workbook::wrap_text;
+
+namespace {
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> out;
+  std::stringstream in(text);
+  for (std::string line; std::getline(in, line);) out.push_back(line);
+  return out;
+}
+
+std::size_t code_points(const std::string& s) {
+  std::size_t n = 0;
+  for (unsigned char c : s) n += (c & 0xC0) != 0x80;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("wrap_text breaks at spaces, within the width, never inside a word", "[wrap]") {
+  const std::string text =
+      "The tiled kernel reads each element of A and B once per tile instead of once per output, "
+      "so DRAM traffic falls by the tile width T; at T = 16 that is 16x fewer reads.";
+  const std::string wrapped = wrap_text(text, 40, "  ", "  ");
+  auto lines = lines_of(wrapped);
+  REQUIRE(lines.size() > 3);
+  std::string rejoined;
+  for (const auto& l : lines) {
+    INFO(l);
+    CHECK(code_points(l) <= 40);
+    CHECK(l.rfind("  ", 0) == 0);
+    CHECK(l.back() != ' ');
+    rejoined += (rejoined.empty() ? "" : " ") + l.substr(2);
+  }
+  CHECK(rejoined == text);  // every word kept whole, in order
+}
+
+TEST_CASE("wrap_text keeps line breaks, hangs indents, and counts UTF-8 as one column", "[wrap]") {
+  CHECK(wrap_text("one two three", 0, "> ", "  ") == "> one two three");  // 0: no wrapping
+  CHECK(wrap_text("short", 40) == "short");
+  CHECK(wrap_text("aaa bbb ccc", 7, "1. ", "   ") == "1. aaa\n   bbb\n   ccc");
+  CHECK(wrap_text("first line\nsecond line", 8) == "first\nline\nsecond\nline");
+  // A word longer than the width gets a line of its own, unbroken.
+  CHECK(wrap_text("see https://example.org/a/very/long/path now", 12) == "see\nhttps://example.org/a/very/long/path\nnow");
+  // Leading white space of a line (code in an answer) is kept on its continuation lines.
+  CHECK(wrap_text("    x = a + b", 9) == "    x = a\n    + b");
+  // × and – are one column each: "3 × 4 – 5" is 9 columns.
+  CHECK(wrap_text("3 × 4 – 5", 9) == "3 × 4 – 5");
+  CHECK(wrap_text("", 10, "  ") == "  ");
+  CHECK(wrap_text("a\n\nb", 10, "  ", "  ") == "  a\n\n  b");
+}
+
+TEST_CASE("text_width is 0 (no wrapping) when piped, unless COLUMNS is set", "[wrap]") {
+  // ctest captures stdout, so it is not a terminal; run by hand on one, there is nothing to check.
+  if (::isatty(STDOUT_FILENO)) return;
+  const char* saved = std::getenv("COLUMNS");
+  std::string keep = saved ? saved : "";
+  ::unsetenv("COLUMNS");
+  CHECK(workbook::text_width() == 0);
+  ::setenv("COLUMNS", "60", 1);
+  CHECK(workbook::text_width() == 60);
+  ::setenv("COLUMNS", "wide", 1);
+  CHECK(workbook::text_width() == 0);
+  if (saved) ::setenv("COLUMNS", keep.c_str(), 1);
+  else ::unsetenv("COLUMNS");
+}

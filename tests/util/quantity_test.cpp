@@ -1,0 +1,64 @@
+// Tests for util/quantity: the one grammar of the learner's numbers, units and conversion.
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "util/quantity.hpp"
+#include "util/text.hpp"
+
+using namespace workbook;
+
+TEST_CASE("parse_quantity: the grammar's forms", "[quantity]") {
+  auto value = [](const std::string& s) { return parse_quantity(s).value().value; };
+  CHECK(value("1.72 x 10^10") == Approx(1.72e10));
+  CHECK(value("1.72\xC3\x97" "10^-3") == Approx(1.72e-3));  // ×, negative exponent
+  CHECK(value("\xE2\x88\x92" "2.5") == Approx(-2.5));        // U+2212
+  CHECK(value("1,000,000") == Approx(1e6));
+  CHECK(value("1\xE2\x80\xAF" "000") == Approx(1000));        // a narrow no-break space
+  CHECK(value("8 960") == Approx(8960));                      // plain spaces where the text is one number
+  CHECK(value("1.2 million FLOPs") == Approx(1.2e6));
+  CHECK(value(".5") == Approx(0.5));
+  auto ms = parse_quantity("2.1ms");
+  REQUIRE(ms);
+  REQUIRE(ms->unit);
+  CHECK(ms->unit->symbol == "ms");
+  CHECK(parse_quantity("8 warps per block")->unit_text == "warps per block");
+  CHECK_FALSE(parse_quantity("8 warps per block")->unit);
+}
+
+TEST_CASE("parse_quantity: misread forms are errors that say why", "[quantity]") {
+  std::string error;
+  CHECK_FALSE(parse_quantity("1,5", &error));
+  CHECK(error.find("decimal point") != std::string::npos);
+  CHECK(error.find("1.5") != std::string::npos);
+  CHECK_FALSE(parse_quantity("1.5.5", &error));
+  CHECK(error.find("two decimal points") != std::string::npos);
+  CHECK_FALSE(parse_quantity("1e999", &error));
+  CHECK(error.find("too large") != std::string::npos);
+  for (const char* bad : {"2N", "513th", "2 x 3", "0x10", "2^20", "nan", "inf", "--1", "5 %x"}) {
+    INFO(bad);
+    CHECK_FALSE(parse_quantity(bad));
+  }
+  CHECK_FALSE(parse_learner_number("1,5"));  // the same grammar
+  CHECK(parse_learner_number("1.72 x 10^10") == Approx(1.72e10));
+}
+
+TEST_CASE("find_unit and convert: one dimension converts, another does not", "[quantity]") {
+  REQUIRE(find_unit("\xC2\xB5s"));
+  CHECK(find_unit("\xC2\xB5s")->symbol == "us");
+  CHECK(find_unit("TFLOPS")->symbol == "TFLOP/s");
+  CHECK(find_unit("FLOPs")->symbol == "FLOP");
+  CHECK(find_unit("FLOPs per byte")->symbol == "FLOP/byte");
+  CHECK(find_unit("x per step")->symbol == "x");
+  CHECK_FALSE(find_unit("warps"));
+  CHECK_FALSE(find_unit("sectors"));
+  CHECK(convert(1500, *find_unit("us"), *find_unit("ms")) == std::vector<double>{1.5});
+  CHECK(convert(0.32, *find_unit("TB/s"), *find_unit("GB/s")).front() == Approx(320));
+  CHECK(convert(75, *find_unit("%"), *find_unit("x")).front() == Approx(0.75));
+  CHECK(convert(64, *find_unit("GB"), *find_unit("GB")) == std::vector<double>{64});  // never 68.7
+  auto kb = convert(262144, *find_unit("B"), *find_unit("KB"));
+  REQUIRE(kb.size() == 2);
+  CHECK(kb[0] == Approx(262.144));
+  CHECK(kb[1] == Approx(256));
+  CHECK(convert(1, *find_unit("GB"), *find_unit("ms")).empty());
+}

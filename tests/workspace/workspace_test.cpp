@@ -1,0 +1,132 @@
+// Tests for workspace/workspace: reset never destroys a backup, and runs/ is pruned.
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "workspace/workspace.hpp"
+
+#include "../support/temp_dir.hpp"
+
+namespace fs = std::filesystem;
+using workbook::Catalog;
+using workbook::LabSpec;
+using workbook::RestoreResult;
+using workbook::Workspace;
+using wbtest::TempDir;
+
+namespace {
+
+std::string read(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+void write(const fs::path& p, const std::string& text) {
+  fs::create_directories(p.parent_path());
+  std::ofstream(p, std::ios::binary) << text;
+}
+
+// A content root with one starter, labs/module01/demo.cpp, and an empty workspace.
+struct Setup {
+  TempDir tmp;
+  Catalog catalog{tmp.path / "content"};
+  Workspace ws{tmp.path / "ws"};
+  LabSpec lab;
+  fs::path copy;
+  Setup() {
+    lab.id = "module01/demo";
+    lab.source = "demo.cpp";
+    write(catalog.starter_path(lab), "// starter\n");
+    copy = ws.lab_copy(lab);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("restore_starter keeps every edited copy as a new numbered backup and overwrites none", "[workspace]") {
+  Setup s;
+  // No copy yet: the starter is copied, nothing to back up.
+  RestoreResult r0 = s.ws.restore_starter(s.catalog, s.lab);
+  CHECK(r0.kind == RestoreResult::Kind::created);
+  CHECK(r0.backup.empty());
+  CHECK(read(s.copy) == "// starter\n");
+
+  write(s.copy, "// attempt 1\n");
+  CHECK(s.ws.next_backup(s.lab) == fs::path(s.copy.string() + ".bak"));
+  RestoreResult r1 = s.ws.restore_starter(s.catalog, s.lab);
+  CHECK(r1.kind == RestoreResult::Kind::restored);
+  CHECK(r1.backup == fs::path(s.copy.string() + ".bak"));
+  CHECK(read(s.copy) == "// starter\n");
+  CHECK(read(s.copy.string() + ".bak") == "// attempt 1\n");
+
+  // The copy is the starter: nothing is written, the backup stays.
+  RestoreResult r2 = s.ws.restore_starter(s.catalog, s.lab);
+  CHECK(r2.kind == RestoreResult::Kind::unchanged);
+  CHECK(r2.backup.empty());
+  CHECK(read(s.copy.string() + ".bak") == "// attempt 1\n");
+  CHECK_FALSE(fs::exists(s.copy.string() + ".bak.1"));
+
+  write(s.copy, "// attempt 2\n");
+  CHECK(s.ws.next_backup(s.lab) == fs::path(s.copy.string() + ".bak.1"));
+  RestoreResult r3 = s.ws.restore_starter(s.catalog, s.lab);
+  CHECK(r3.kind == RestoreResult::Kind::restored);
+  CHECK(r3.backup == fs::path(s.copy.string() + ".bak.1"));
+  CHECK(read(s.copy.string() + ".bak") == "// attempt 1\n");
+  CHECK(read(s.copy.string() + ".bak.1") == "// attempt 2\n");
+
+  // A copy that equals an existing backup is not written again; that backup is named.
+  write(s.copy, "// attempt 1\n");
+  RestoreResult r4 = s.ws.restore_starter(s.catalog, s.lab);
+  CHECK(r4.kind == RestoreResult::Kind::restored);
+  CHECK(r4.already_kept);
+  CHECK(r4.backup == fs::path(s.copy.string() + ".bak"));
+  CHECK_FALSE(fs::exists(s.copy.string() + ".bak.2"));
+  CHECK(read(s.copy) == "// starter\n");
+
+  // After a backup the learner deleted, the numbers still go up: the newest is the highest.
+  fs::remove(s.copy.string() + ".bak");
+  write(s.copy, "// attempt 3\n");
+  RestoreResult r5 = s.ws.restore_starter(s.catalog, s.lab);
+  CHECK(r5.backup == fs::path(s.copy.string() + ".bak.2"));
+  CHECK(read(s.copy.string() + ".bak.2") == "// attempt 3\n");
+  CHECK(read(s.copy.string() + ".bak.1") == "// attempt 2\n");
+  CHECK_FALSE(fs::exists(s.copy.string() + ".bak"));
+}
+
+TEST_CASE("prune_runs keeps the newest results files and nothing else is touched", "[workspace]") {
+  TempDir tmp;
+  Workspace ws(tmp.path / "ws");
+  ws.ensure();
+  const auto now = fs::file_time_type::clock::now();
+  for (int i = 1; i <= 12; ++i) {
+    fs::path f = ws.runs_dir() / ("run-" + std::to_string(i) + ".jsonl");
+    write(f, "{}\n");
+    fs::last_write_time(f, now - std::chrono::minutes(100 - i));  // run-12 the newest
+  }
+  write(ws.runs_dir() / "probe-calibrate-77.jsonl", "{}\n");
+  fs::last_write_time(ws.runs_dir() / "probe-calibrate-77.jsonl", now - std::chrono::minutes(500));
+  write(ws.runs_dir() / "keep-me.txt", "mine\n");
+  fs::create_directories(ws.runs_dir() / "run-folder-of-mine");
+  write(ws.journal_path(), "not really a journal\n");
+
+  CHECK(ws.prune_runs(5) == 8);  // 12 runs + 1 probe, 5 kept
+  for (int i = 1; i <= 12; ++i) {
+    INFO(i);
+    CHECK(fs::exists(ws.runs_dir() / ("run-" + std::to_string(i) + ".jsonl")) == (i > 7));
+  }
+  CHECK_FALSE(fs::exists(ws.runs_dir() / "probe-calibrate-77.jsonl"));
+  CHECK(fs::exists(ws.runs_dir() / "keep-me.txt"));
+  CHECK(fs::is_directory(ws.runs_dir() / "run-folder-of-mine"));
+  CHECK(read(ws.journal_path()) == "not really a journal\n");
+  CHECK(ws.prune_runs(5) == 0);
+
+  // No runs folder at all: nothing to do, no error.
+  Workspace empty(tmp.path / "nowhere");
+  CHECK(empty.prune_runs(5) == 0);
+}
