@@ -13,11 +13,7 @@ using namespace workbook;
 
 namespace {
 VariantSpec variant(std::vector<SourceEdit> edits) {
-  VariantSpec v;
-  v.id = "v";
-  v.what = "test";
-  v.edits = std::move(edits);
-  return v;
+  return VariantSpec{std::string("v"), VariantKind::wrong, std::string("test"), std::move(edits), 0};
 }
 }  // namespace
 

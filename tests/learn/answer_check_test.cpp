@@ -289,3 +289,14 @@ TEST_CASE("answer_check: every exercise item's own model answer is graded right"
   }
   CHECK(items > 20);
 }
+
+TEST_CASE("answer_check: a number glued to letters after a leading point ends (fuzz find)", "[learn][answer]") {
+  // Found by tests/fuzz (WB_FUZZ_SEED=23): ".5e101r" made the tokenizer push empty
+  // names forever (std::bad_alloc).
+  const std::vector<double> none = extract_numbers("= .5e101r");
+  CHECK(none.size() <= 1);
+  std::vector<NumericAnswer> expected(1);
+  expected[0].name = "a";
+  expected[0].value = 1.72e10;
+  CHECK_NOTHROW(check_answer("2*2048^3 =  .72e101r", expected));
+}

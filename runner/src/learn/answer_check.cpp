@@ -146,7 +146,8 @@ std::vector<Token> tokenize(const std::string& s) {
         i = t.end;
         continue;
       }
-      if (sign == 0) {  // a name that starts with digits: 2N, 513th
+      if (sign == 0 && digit_at(s, i)) {  // a name that starts with digits: 2N, 513th (never empty:
+                                          // ".5e1r" would give a zero-length name and loop forever)
         std::size_t j = i;
         while (j < s.size() && (alpha_at(s, j) || digit_at(s, j) || s[j] == '_')) ++j;
         t.kind = Tok::word;
