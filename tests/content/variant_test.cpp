@@ -13,7 +13,11 @@ using namespace workbook;
 
 namespace {
 VariantSpec variant(std::vector<SourceEdit> edits) {
-  return VariantSpec{std::string("v"), VariantKind::wrong, std::string("test"), std::move(edits), 0};
+  VariantSpec v;
+  v.id = "v";
+  v.what = "test";
+  v.edits = std::move(edits);
+  return v;
 }
 }  // namespace
 

@@ -19,6 +19,7 @@
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <sqlite3.h>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -241,4 +242,35 @@ inline nlohmann::json find_by(const nlohmann::json& array, const std::string& ke
   return {};
 }
 
+// Rows of a one-column query on a journal, as text ("NULL" for null).
+inline std::vector<std::string> journal_rows(const std::filesystem::path& db_file, const std::string& sql) {
+  sqlite3* db = nullptr;
+  REQUIRE(sqlite3_open_v2(db_file.c_str(), &db, SQLITE_OPEN_READWRITE, nullptr) == SQLITE_OK);
+  sqlite3_busy_timeout(db, 2000);
+  std::vector<std::string> rows;
+  char* err = nullptr;
+  int rc = sqlite3_exec(
+      db, sql.c_str(),
+      [](void* p, int, char** v, char**) {
+        static_cast<std::vector<std::string>*>(p)->push_back(v[0] ? v[0] : "NULL");
+        return 0;
+      },
+      &rows, &err);
+  std::string msg = err ? err : "";
+  sqlite3_free(err);
+  sqlite3_close(db);
+  INFO(sql << ": " << msg);
+  REQUIRE(rc == SQLITE_OK);
+  return rows;
+}
+
+// The first value of a query on a journal, as text ("NULL" for null, "(no row)" for none).
+inline std::string journal_value(const std::filesystem::path& db_file, const std::string& sql) {
+  const std::vector<std::string> rows = journal_rows(db_file, sql);
+  return rows.empty() ? "(no row)" : rows.front();
+}
+
 }  // namespace e2e
+
+// What a failed CHECK shows about a command: its exit, signal and output.
+#define SHOW(r) INFO("exit " << (r).exit_code << " signal " << (r).signal << "\nstdout:\n" << (r).out << "\nstderr:\n" << (r).err)

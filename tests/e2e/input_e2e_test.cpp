@@ -12,8 +12,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-#define SHOW(r) INFO("exit " << (r).exit_code << " signal " << (r).signal << "\nstdout:\n" << (r).out << "\nstderr:\n" << (r).err)
-
 // How many runs the journal holds (0 when there is no journal yet).
 int run_count(const fs::path& db_file) {
   if (!fs::exists(db_file)) return 0;

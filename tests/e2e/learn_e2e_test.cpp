@@ -14,8 +14,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-#define SHOW(r) INFO("exit " << (r).exit_code << " signal " << (r).signal << "\nstdout:\n" << (r).out << "\nstderr:\n" << (r).err)
-
 long long count_rows(const fs::path& db_file, const std::string& sql) {
   sqlite3* db = nullptr;
   if (sqlite3_open_v2(db_file.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {

@@ -13,34 +13,13 @@
 
 using e2e::CommandResult;
 using e2e::Course;
+using e2e::journal_rows;
 using e2e::find_by;
 using nlohmann::json;
 namespace fs = std::filesystem;
 
 namespace {
 
-#define SHOW(r) INFO("exit " << (r).exit_code << " signal " << (r).signal << "\nstdout:\n" << (r).out << "\nstderr:\n" << (r).err)
-
-// Rows of a one-column query on the journal, as text.
-std::vector<std::string> journal_rows(const fs::path& db_file, const std::string& sql) {
-  sqlite3* db = nullptr;
-  REQUIRE(sqlite3_open_v2(db_file.c_str(), &db, SQLITE_OPEN_READWRITE, nullptr) == SQLITE_OK);
-  std::vector<std::string> rows;
-  char* err = nullptr;
-  int rc = sqlite3_exec(
-      db, sql.c_str(),
-      [](void* p, int, char** v, char**) {
-        static_cast<std::vector<std::string>*>(p)->push_back(v[0] ? v[0] : "NULL");
-        return 0;
-      },
-      &rows, &err);
-  std::string msg = err ? err : "";
-  sqlite3_free(err);
-  sqlite3_close(db);
-  INFO(sql << ": " << msg);
-  REQUIRE(rc == SQLITE_OK);
-  return rows;
-}
 
 // The records of a run's results file (<workspace>/.workbook/runs/run-<id>.jsonl).
 std::vector<json> results_records(const Course& c, long long run_id) {

@@ -16,30 +16,12 @@
 
 using e2e::CommandResult;
 using e2e::Course;
+using e2e::journal_value;
 using nlohmann::json;
 namespace fs = std::filesystem;
 
 namespace {
 
-#define SHOW(r) INFO("exit " << (r).exit_code << " signal " << (r).signal << "\nstdout:\n" << (r).out << "\nstderr:\n" << (r).err)
-
-// One value of a one-row query on the journal, as text ("NULL" for null).
-std::string journal_value(const fs::path& db_file, const std::string& sql) {
-  sqlite3* db = nullptr;
-  REQUIRE(sqlite3_open_v2(db_file.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK);
-  std::string value = "(no row)";
-  sqlite3_stmt* st = nullptr;
-  int rc = sqlite3_prepare_v2(db, sql.c_str(), -1, &st, nullptr);
-  INFO(sql << ": " << sqlite3_errmsg(db));
-  REQUIRE(rc == SQLITE_OK);
-  if (sqlite3_step(st) == SQLITE_ROW) {
-    const unsigned char* text = sqlite3_column_text(st, 0);
-    value = text ? reinterpret_cast<const char*>(text) : "NULL";
-  }
-  sqlite3_finalize(st);
-  sqlite3_close(db);
-  return value;
-}
 
 // True while `pid` exists (a zombie counts: kill(pid, 0) still finds it).
 bool exists(pid_t pid) { return ::kill(pid, 0) == 0 || errno != ESRCH; }

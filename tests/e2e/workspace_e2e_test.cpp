@@ -12,28 +12,12 @@
 
 using e2e::CommandResult;
 using e2e::Course;
+using e2e::journal_value;
 using nlohmann::json;
 namespace fs = std::filesystem;
 
 namespace {
 
-#define SHOW(r) INFO("exit " << (r).exit_code << " signal " << (r).signal << "\nstdout:\n" << (r).out << "\nstderr:\n" << (r).err)
-
-// The first column of the first row of a query on the journal, as text ("" when none).
-std::string journal_value(const fs::path& db_file, const std::string& sql) {
-  sqlite3* db = nullptr;
-  REQUIRE(sqlite3_open_v2(db_file.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK);
-  sqlite3_busy_timeout(db, 2000);
-  sqlite3_stmt* s = nullptr;
-  std::string value;
-  if (sqlite3_prepare_v2(db, sql.c_str(), -1, &s, nullptr) == SQLITE_OK && sqlite3_step(s) == SQLITE_ROW &&
-      sqlite3_column_text(s, 0) != nullptr) {
-    value = reinterpret_cast<const char*>(sqlite3_column_text(s, 0));
-  }
-  sqlite3_finalize(s);
-  sqlite3_close(db);
-  return value;
-}
 
 // The backups of a lab copy beside it: <file>.bak, <file>.bak.1, ...
 std::set<std::string> backups_of(const fs::path& copy) {

@@ -74,10 +74,7 @@ std::string field_at_line(const std::string& text, int line) {
         stack.pop_back();
       }
       int index = stack.empty() ? 0 : stack.back().items++;
-      std::string key = "[";  // built by appends: GCC 12's -O3 warns (-Wrestrict) on "[" + std::string&&
-      key += std::to_string(index);
-      key += ']';
-      stack.push_back({static_cast<int>(ind), key, true});
+      stack.push_back({static_cast<int>(ind), "[" + std::to_string(index) + "]", true});
       std::size_t after = rest.find_first_not_of(' ', 1);
       if (after == std::string::npos) continue;
       ind += after;
