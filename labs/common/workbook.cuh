@@ -10,7 +10,7 @@
 //   wb::init_cuda(...)    wb::init + the `device` record
 //   wb::poison(p, bytes)  fill device memory with 0xFF bytes (NaN as float or double),
 //                         so an output element the kernel never writes fails its check
-//   wb::flush_l2()        evict the L2 cache by writing a buffer twice its size
+//   wb::flush_l2()        evict the L2 cache by reading a buffer four times its size
 //   wb::time_kernel(f)    event timing with warm-up, optional L2 flush before each
 //                         sample and a noise-aware stopping rule
 //
@@ -21,6 +21,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -251,6 +252,15 @@ __global__ void hold_kernel(volatile int* flag, unsigned long long timeout_ns, v
   }
 }
 
+// Spins for ns nanoseconds of the GPU's global timer: a quiet gap on the stream.
+__global__ void settle_kernel(unsigned long long ns) {
+  unsigned long long start = 0, now = 0;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
+  do {
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+  } while (now - start < ns);
+}
+
 struct Hold {
   int* flags = nullptr;  // pinned, mapped: [0] release, [1] timed out
 };
@@ -294,6 +304,8 @@ struct TimingOptions {
   double max_noise = 0.005;   // stop once the relative noise is at most this (0.5 %)
   double max_time_s = 1.0;    // ...or once this much kernel time has been sampled
   bool flush_l2 = true;       // cold: each sample is one launch right after an L2 flush
+  double settle_us = 0.0;     // after the flush, leave the GPU idle this long before the
+                              // launch (WB_SETTLE_US overrides it, for timing studies)
   double min_batch_ms = 0.5;  // warm (no flush): back-to-back launches per sample, enough
                               // to last this long, so per-launch gaps average out
   bool kernel_clock = true;   // time the kernels' own durations from CUPTI when it loads
@@ -380,11 +392,16 @@ Stats time_kernel(F&& launch, TimingOptions opt = {}) {
   detail::KernelClock& kernel_clock = detail::KernelClock::get();
   bool use_kernels = opt.kernel_clock && opt.hold && kernel_clock.available() && kernel_clock.start();
   detail::Hold* hold = opt.hold && !use_kernels ? &detail::hold_state() : nullptr;
+  if (const char* s = std::getenv("WB_SETTLE_US")) opt.settle_us = std::atof(s);
+  const unsigned long long settle_ns = static_cast<unsigned long long>(std::max(0.0, opt.settle_us) * 1e3);
   const unsigned long long hold_timeout_ns = 200ull * 1000 * 1000;  // far above any batch's enqueue time
   std::vector<double> samples;
   double sampled_ms = 0.0;
   for (;;) {
-    if (opt.flush_l2) flush_l2(opt.stream);
+    if (opt.flush_l2) {
+      flush_l2(opt.stream);
+      if (settle_ns > 0) detail::settle_kernel<<<1, 1, 0, opt.stream>>>(settle_ns);
+    }
     if (use_kernels) {
       for (int i = 0; i < batch; ++i) launch();
       WB_CHECK(cudaGetLastError());

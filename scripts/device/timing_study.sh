@@ -20,7 +20,9 @@ for lab in "${labs[@]}"; do
 done
 wait
 
+# SETTLE_ONLY=1 skips the main comparison (the settle sweep and the probe only).
 for lab in "${labs[@]}"; do
+  [ -n "${SETTLE_ONLY:-}" ] && break
   b=${lab#*/}
   for k in $(seq 1 "$RUNS"); do
     WORKBOOK_RESULTS=$dir/$b.run$k.jsonl "$dir/$b" seed=$k >/dev/null 2>&1 || echo "$b run $k rc=$?"
@@ -30,7 +32,31 @@ for lab in "${labs[@]}"; do
   ncu --csv --page raw --clock-control none --print-kernel-base function --metrics gpu__time_duration.sum \
     -k 'regex:^(vecadd|matmul_naive|matmul_tiled|matvec_row|matvec_warp|copy_row_wise|copy_col_wise|.*gemv.*)$' \
     -c 600 "$dir/$b" seed=1 >"$dir/$b.ncu.csv" 2>"$dir/$b.ncu.err" || echo "$b ncu rc=$?"
+  # The same with ncu's own flush off: each profiled launch then sees the caches exactly as
+  # the harness leaves them (its read flush before a cold sample), so any difference left
+  # is the clock, not the conditions.
+  ncu --csv --page raw --clock-control none --cache-control none --print-kernel-base function \
+    --metrics gpu__time_duration.sum \
+    -k 'regex:^(vecadd|matmul_naive|matmul_tiled|matvec_row|matvec_warp|copy_row_wise|copy_col_wise|.*gemv.*)$' \
+    -c 600 "$dir/$b" seed=1 >"$dir/$b.ncu_nocache.csv" 2>"$dir/$b.ncu_nocache.err" || echo "$b ncu nocache rc=$?"
 done
+
+# Settling after the flush (WB_SETTLE_US: the GPU idles that long between the flush and
+# the timed launch), three runs each: does the memory system still drain the flush's
+# write-backs when the launch starts?
+for us in ${SETTLE_VALUES:-0 2 10 50 200}; do
+  for k in 1 2 3; do
+    for b in ${SETTLE_LABS:-vecadd_roofline matvec}; do
+      WB_SETTLE_US=$us WORKBOOK_RESULTS=$dir/$b.settle$us.run$k.jsonl "$dir/$b" seed=$k >/dev/null 2>&1 || echo "$b settle $us rc=$?"
+    done
+  done
+done
+
+# Short kernels, where caches cannot matter: the offset between the two instruments.
+nvcc -O3 -arch=sm_90 -I labs/common scripts/device/probes/short_kernels.cu -o "$dir/short_kernels" &&
+  { "$dir/short_kernels" >"$dir/short_kernels.txt" 2>&1
+    ncu --csv --page raw --clock-control none --print-kernel-base function --metrics gpu__time_duration.sum \
+      -k 'regex:^probe_' -c 400 "$dir/short_kernels" >"$dir/short_kernels.ncu.csv" 2>"$dir/short_kernels.ncu.err"; }
 
 # Wall time: the bare binary vs a warm `workbook run --no-predict` of the same solution.
 if [ -x "$W" ]; then

@@ -36,9 +36,9 @@ Method: fresh random inputs in [-1, 1] from the seed; the device output is poiso
 (NaN) before the checked run and the host output filled with NaN before it is copied
 back; one untimed round first (warm-up, module load, first touch of every page); then
 REPS timed rounds, median per phase. The kernel is timed separately with
-wb::time_kernel: batches of back-to-back launches (201 MB per launch is several times
-any L2, so no flush is needed for cold DRAM traffic), median per launch; at sizes
-that could sit in the L2 (under 3x its size), one launch per sample after an L2 flush.
+wb::time_kernel: one launch per sample right after an L2 flush (so neither data left in
+the L2 nor the previous launch's dirty lines of c change the figure), median; the
+kernel's own duration from CUPTI where it loads, CUDA events otherwise.
 
 Build and run by hand:
   nvcc -O3 -arch=native -I labs/common solutions/module08/profile_vecadd.cu -o profile_vecadd -ldl && ./profile_vecadd
@@ -409,18 +409,13 @@ int main(int argc, char** argv) {
   const double copies_pageable = report_copies("pageable", pageable, n);
   const double copies_pinned = report_copies("pinned", pinned, n);
 
-  // The kernel, on its own. 12 bytes per element must cross DRAM: at 2^24 elements
-  // (201 MB) that is several times any L2, so back-to-back launches (no flush) still
-  // stream from DRAM, and the batches keep the launch gaps out of the per-launch time.
-  // Smaller N (the quick 2^20 is 12.6 MB) could sit in the L2: then each sample is one
-  // launch after an L2 flush, so the figure stays a DRAM figure.
+  // The kernel, on its own: 12 bytes per element must cross DRAM. Each sample is one
+  // launch right after an L2 flush. Smaller N (the quick 2^20 is 12.6 MB) would sit in
+  // the L2 otherwise; and at 2^24 (201 MB) back-to-back launches would each pay for
+  // the dirty lines of c the previous one left in the L2 (about 8 % on an H200 against
+  // Nsight Compute, which flushes too).
   if (pageable_ok && pinned_ok && odd_ok) {
-    int dev = 0, l2_bytes = 0;
-    WB_CHECK(cudaGetDevice(&dev));
-    WB_CHECK(cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, dev));
-    wb::TimingOptions opt;
-    opt.flush_l2 = 12.0 * n < 3.0 * l2_bytes;
-    const wb::Stats k = wb::time_kernel([&] { launch_vec_add(d.a, d.b, d.c, n); }, opt);
+    const wb::Stats k = wb::time_kernel([&] { launch_vec_add(d.a, d.b, d.c, n); });  // cold: flushed L2
     wb::metric("kernel_ms", k, "ms");
     wb::metric("kernel_bw", gbps(12.0 * n, k.median), "GB/s");
     const double share_pageable = 100.0 * copies_pageable / (copies_pageable + k.median);
