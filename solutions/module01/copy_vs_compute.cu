@@ -18,7 +18,7 @@ grid that rounds down leaves pixels unwritten (NaN) and a missing or off-by-one 
 guard writes past the end of the output, where canary bands (wb::alloc_output) see it.
 
 Build and run by hand:
-  nvcc -O3 -arch=native -I labs/common labs/module01/copy_vs_compute.cu -o copy_vs_compute && ./copy_vs_compute
+  nvcc -O3 -arch=native -I labs/common solutions/module01/copy_vs_compute.cu -o copy_vs_compute && ./copy_vs_compute
 
 Parameters (NAME=VALUE): WIDTH, HEIGHT (image size, default 3840 x 2160, 480 x 270 with
 quick=1), PINNED (1: page-locked host buffers from cudaMallocHost, 0: ordinary pageable

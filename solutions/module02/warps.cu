@@ -24,7 +24,7 @@ The printed lines are read back by redirecting stdout into a temporary file whil
 kernel runs and its printf buffer is flushed (at the synchronization).
 
 Build and run by hand (POSIX: uses dup/dup2 to capture stdout):
-  nvcc -O3 -arch=native -I labs/common labs/module02/warps.cu -o warps && ./warps
+  nvcc -O3 -arch=native -I labs/common solutions/module02/warps.cu -o warps && ./warps
 
 Parameters (NAME=VALUE): THREADS (block size, 1-1024, default 96), seed (unused: no
 random inputs), quick=1 (same size).

@@ -19,7 +19,7 @@ the FP32 rate actually reached, and a copy kernel the DRAM bandwidth actually re
 more. CUDA does not report FP32 cores per SM: fp32_cores_per_sm() holds NVIDIA's table.
 
 Build and run by hand:
-  nvcc -O3 -arch=native -I labs/common labs/module03/device_query.cu -o device_query && ./device_query
+  nvcc -O3 -arch=native -I labs/common solutions/module03/device_query.cu -o device_query && ./device_query
 
 Parameters (NAME=VALUE): ITERS (FMA loop trips per thread, default 65536, 4096 with
 quick=1), COPY_MB (size of each copy buffer in MB, default 256, 16 with quick=1), seed

@@ -19,7 +19,7 @@ both sides), on fresh random inputs:
     around c (wb::alloc_output) report.
 
 Build and run by hand:
-  nvcc -O3 -arch=native -I labs/common labs/module04/vecadd_roofline.cu -o vecadd_roofline && ./vecadd_roofline
+  nvcc -O3 -arch=native -I labs/common solutions/module04/vecadd_roofline.cu -o vecadd_roofline && ./vecadd_roofline
 
 Parameters (NAME=VALUE): N (elements, default 2^24 = 16777216, 2^20 with quick=1),
 BLOCK (threads per block, default 256), seed (random inputs), quick=1.

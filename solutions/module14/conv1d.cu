@@ -31,7 +31,7 @@ What the lab does, in order:
      reports the fastest.
 
 Build and run by hand:
-  nvcc -O3 -arch=native -I labs/common labs/module14/conv1d.cu -o conv1d && ./conv1d
+  nvcc -O3 -arch=native -I labs/common solutions/module14/conv1d.cu -o conv1d && ./conv1d
 
 Parameters (NAME=VALUE): N (elements, default 2^25, 2^16 with quick=1), MW (odd mask
 width, default 5), TILE (tile = block size of the counted and timed tiled run, a multiple

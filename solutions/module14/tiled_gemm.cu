@@ -16,7 +16,7 @@ TILE: this tests the zero padding, and C sits between two canary bands, so a sto
 its end is caught) and at N x N x N; then both are timed at N^3.
 
 Build and run by hand:
-  nvcc -O3 -arch=native -I labs/common labs/module14/tiled_gemm.cu -o tiled_gemm && ./tiled_gemm
+  nvcc -O3 -arch=native -I labs/common solutions/module14/tiled_gemm.cu -o tiled_gemm && ./tiled_gemm
 
 Parameters (NAME=VALUE): N (big square size, default 1024, 512 with quick=1: a missing
 second barrier showed on an H200 from N = 384 up, never at 256 or 320), seed (random

@@ -24,7 +24,7 @@ the matmul_naive of tiled_gemm.cu) is the baseline each T is measured against. T
      same run, which holds on any GPU.
 
 Build and run by hand:
-  nvcc -O3 -arch=native -I labs/common labs/module14/tiled_gemm_sizes.cu -o tiled_gemm_sizes && ./tiled_gemm_sizes
+  nvcc -O3 -arch=native -I labs/common solutions/module14/tiled_gemm_sizes.cu -o tiled_gemm_sizes && ./tiled_gemm_sizes
 
 Parameters (NAME=VALUE): N (square size, default 1024, 512 with quick=1), ODD_M, ODD_N,
 ODD_P (odd shape, default 513 x 8192 x 1023, 65 x 1000 x 127 with quick=1), SAMPLES

@@ -27,7 +27,7 @@ default size, about the size of an H200's L2, so without the flush part of it wo
 read from L2 rather than DRAM.
 
 Build and run by hand (note -lcublas):
-  nvcc -O3 -arch=native -I labs/common labs/module15/matvec.cu -o matvec -lcublas && ./matvec
+  nvcc -O3 -arch=native -I labs/common solutions/module15/matvec.cu -o matvec -lcublas && ./matvec
 
 Parameters (NAME=VALUE): D (rows, default 4096), N (columns, default 4096; 512 x 512
 with quick=1), CALLS (calls of each port version, default 100, 5 with quick=1), seed,

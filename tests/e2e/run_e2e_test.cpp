@@ -200,6 +200,17 @@ TEST_CASE("e2e: hang_lab times out (exit 4) and its whole process group is gone"
   CHECK(err == ESRCH);
 }
 
+TEST_CASE("e2e: --timeout 1 is the limit the verdict names, as the process summary does", "[e2e][slow]") {
+  Course c;
+  CommandResult r;
+  json j = c.run_json({"run", "module01/hang_lab", "--timeout", "1", "--json"}, &r);
+  SHOW(r);
+  CHECK(r.exit_code == 4);
+  CHECK(j["verdict"] == "timeout");
+  CHECK(j["reason"] == "the lab did not finish within 1 s");
+  CHECK(j["process"]["wall_s"].get<double>() < 3);
+}
+
 TEST_CASE("e2e: broken_lab is a compile error (exit 3) pointing at broken_lab.cpp:13", "[e2e]") {
   Course c;
   CommandResult r;

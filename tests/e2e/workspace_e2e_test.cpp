@@ -223,3 +223,27 @@ int main(int argc, char** argv) {
   CHECK(e2e::find_by(wj["checks"], "name", "results_consistent")["detail"].get<std::string>().find(
             "seed 7, but the runner passed seed 42") != std::string::npos);
 }
+
+TEST_CASE("e2e: the workspace holds labs/common, so a lab's by-hand build line works there", "[e2e][workspace]") {
+  Course c;
+  CommandResult r = c.run({"run", "module01/pass_lab", "--no-predict"});
+  SHOW(r);
+  REQUIRE(r.exit_code == 0);
+  const fs::path common = c.workspace / "labs" / "common";
+  CHECK(e2e::read_file(common / "wb_host.hpp") == e2e::read_file(c.content / "labs" / "common" / "wb_host.hpp"));
+  CHECK(fs::exists(common / "workbook.cuh"));
+  CHECK_FALSE(fs::exists(common / "probes"));  // the runner's own probes stay in the course
+
+  // The learner's copy, compiled by hand from the workspace's root with the header's
+  // include path, builds and runs (a host lab here; CUDA labs use the same -I).
+  const fs::path exe = c.tmp.path / "pass_lab_by_hand";
+  const std::string cmd = "cd '" + c.workspace.string() + "' && ${CXX:-c++} -std=c++17 -O2 -I labs/common " +
+                          "labs/module01/pass_lab.cpp -o '" + exe.string() + "' && '" + exe.string() +
+                          "' N=100 > /dev/null";
+  CHECK(std::system(cmd.c_str()) == 0);
+
+  // A header the course changed is brought up to date on the next run.
+  e2e::write_file(common / "wb_host.hpp", "// stale\n");
+  REQUIRE(c.run({"run", "module01/pass_lab", "--no-predict"}).exit_code == 0);
+  CHECK(e2e::read_file(common / "wb_host.hpp") == e2e::read_file(c.content / "labs" / "common" / "wb_host.hpp"));
+}

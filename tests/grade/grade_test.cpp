@@ -191,6 +191,13 @@ TEST_CASE("verdict timeout wins over everything else and names the limit", "[gra
   CHECK(std::string(to_string(Verdict::compile_error)) == "compile_error");
 }
 
+TEST_CASE("a time-out names the limit the lab ran under, not the manifest's", "[grade]") {
+  // `run LAB --timeout 1` on a lab whose manifest says 20 s.
+  Grade g = grade(make_lab(), results(1000, 2), {true, -1, 9, 1.0});
+  CHECK(g.verdict == Verdict::timeout);
+  CHECK(g.verdict_reason == "the lab did not finish within 1 s");
+}
+
 // --- metric ranges ----------------------------------------------------------------------
 
 TEST_CASE("a metric inside its range is in range; the range comes from device figures", "[grade]") {

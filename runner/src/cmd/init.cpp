@@ -23,6 +23,7 @@ void setup_init(CLI::App& app, CommandContext& ctx) {
     ws.ensure();
     Journal journal(ws.journal_path());  // creates the database
     Style s = ctx.global.style();
+    ws.ensure_common(catalog);  // labs/common beside the copies: the headers' nvcc lines work here
     int made = 0, kept = 0;
     for (const auto& m : catalog.load_all()) {
       for (const auto& lab : m.labs) {

@@ -4,11 +4,14 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <fstream>
+#include <sstream>
 
 #include "build/lab_build.hpp"
 #include "build/toolchain.hpp"
 #include "content/exercises.hpp"
 #include "content/variant.hpp"
+#include "dev/build_lines.hpp"
 #include "device/gpu_specs.hpp"
 #include "device/measured_refs.hpp"
 #include "run/report_print.hpp"
@@ -71,6 +74,19 @@ void validate_content(const Catalog& catalog, std::vector<Module>& modules, std:
     problems.insert(problems.end(), e.problems().begin(), e.problems().end());
   }
   problems.insert(problems.end(), p.list().begin(), p.list().end());
+  // Every starter's and solution's header gives a build line for itself.
+  for (const auto& m : modules) {
+    for (const auto& lab : m.labs) {
+      for (const fs::path& file : {catalog.starter_path(lab), catalog.solution_path(lab)}) {
+        std::ifstream in(file, std::ios::binary);
+        if (!in) continue;  // a missing file is the manifest check's problem
+        std::ostringstream text;
+        text << in.rdbuf();
+        const std::string rel = fs::relative(file, catalog.root()).generic_string();
+        for (auto& problem : build_line_problems(lab, rel, text.str())) problems.push_back(std::move(problem));
+      }
+    }
+  }
 }
 
 // What one row builds and expects: the solution, the starter, or a manifest variant.

@@ -272,7 +272,8 @@ Grade grade_run(const LabSpec& lab, const LabResults& results, const RunOutcome&
   // The verdict, from the most serious failure down.
   if (outcome.timed_out) {
     g.verdict = Verdict::timeout;
-    g.verdict_reason = fmt::format("the lab did not finish within {:g} s", lab.timeout_s);
+    g.verdict_reason = fmt::format("the lab did not finish within {:g} s",
+                                   outcome.timeout_s > 0 ? outcome.timeout_s : lab.timeout_s);
   } else if (outcome.signal != 0 || (outcome.exit_code != 0 && outcome.exit_code != 1)) {
     g.verdict = Verdict::runtime_error;
     g.verdict_reason = !results.errors.empty() ? results.errors.back()

@@ -85,8 +85,9 @@ struct PredictionGrade {
 // How the process ended, as far as grading needs it.
 struct RunOutcome {
   bool timed_out = false;
-  int exit_code = -1;  // -1: did not exit normally
+  int exit_code = -1;      // -1: did not exit normally
   int signal = 0;
+  double timeout_s = 0;    // the limit the lab ran under (--timeout or the manifest's)
 };
 
 struct Grade {

@@ -76,6 +76,7 @@ fs::path choose_source(const RunContext& ctx, const LabSpec& lab, const RunReque
     }
     case LabVariant::starter: break;
   }
+  ctx.workspace.ensure_common(ctx.catalog);  // so the header's nvcc line works in the workspace
   if (ctx.workspace.ensure_lab_copy(ctx.catalog, lab) && req.verbose) {
     fmt::print("Your copy of the starter is {}: edit its TODOs, then run this again.\n",
                ctx.style.bold(ctx.workspace.lab_copy(lab).string()));
@@ -204,7 +205,7 @@ RunReport run_lab(const RunContext& ctx, const RunRequest& req) {
   for (const auto& [k, v] : results.params) scope_params[k] = v;
 
   // 4. Grade and record.
-  RunOutcome outcome{pr.timed_out, pr.signal == 0 ? pr.exit_code : -1, pr.signal};
+  RunOutcome outcome{pr.timed_out, pr.signal == 0 ? pr.exit_code : -1, pr.signal, pr.timeout_s};
   report.grade = grade_run(lab, results, outcome, dev.figures, dev.note, scope_params, predictions,
                            dev.reference ? dev.reference->name : "T4",
                            grade_basis(dev, lab, report.params, req.quick, false));

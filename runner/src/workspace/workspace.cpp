@@ -63,6 +63,36 @@ bool Workspace::ensure_lab_copy(const Catalog& catalog, const LabSpec& lab) cons
 }
 
 namespace {
+std::optional<std::string> read_all(const fs::path& p);
+}  // namespace
+
+void Workspace::ensure_common(const Catalog& catalog) const {
+  const fs::path dest_dir = root_ / "labs" / "common";
+  std::error_code ec;
+  if (!fs::is_directory(catalog.common_dir(), ec)) return;
+  fs::create_directories(dest_dir, ec);
+  for (fs::directory_iterator it(catalog.common_dir(), ec), end; !ec && it != end; it.increment(ec)) {
+    if (!it->is_regular_file()) continue;  // probes/ and the like are the runner's own
+    const fs::path dest = dest_dir / it->path().filename();
+    const auto text = read_all(it->path());
+    if (!text || read_all(dest) == text) continue;
+    // Write beside, then rename: a reader never sees half a header.
+    const fs::path tmp = dest.string() + ".tmp";
+    {
+      std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+      out << *text;
+      if (!out.flush()) ec = std::make_error_code(std::errc::io_error);
+    }
+    if (!ec) fs::rename(tmp, dest, ec);
+    if (ec) break;
+  }
+  if (ec) {
+    throw UsageError(fmt::format("cannot copy the harness headers to {}: {}", dest_dir.string(), ec.message()),
+                     "check that the workspace is writable, or choose another with --workspace DIR");
+  }
+}
+
+namespace {
 
 std::optional<std::string> read_all(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);

@@ -53,6 +53,12 @@ class Workspace {
   // Returns true when it made the copy.
   bool ensure_lab_copy(const Catalog& catalog, const LabSpec& lab) const;
 
+  // Keeps <workspace>/labs/common a copy of the course's harness headers (the files
+  // directly in labs/common), so the by-hand build line in every lab's header
+  // (`nvcc ... -I labs/common labs/moduleNN/x.cu`) works from the workspace's root.
+  // Rewrites a file only when it differs; throws UsageError if it cannot.
+  void ensure_common(const Catalog& catalog) const;
+
   // Replaces the learner's copy with the starter, keeping the copy as a backup that is
   // never overwritten: <file>.bak, then <file>.bak.1, <file>.bak.2, ... (one above the
   // highest that exists). A copy that already equals the starter is left alone and no
