@@ -111,7 +111,7 @@ int run_command_line(int argc, char** argv) {
   } catch (const std::exception& e) {
     std::fflush(stdout);
     fmt::print(stderr, "internal error: {}\nPlease report this with the command you ran.\n", e.what());
-    return 70;
+    return static_cast<int>(Exit::internal);
   }
   return exit_code;
 }
@@ -119,7 +119,7 @@ int run_command_line(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  int code = 70;
+  int code = static_cast<int>(workbook::Exit::internal);
   try {
     code = run_command_line(argc, argv);
   } catch (...) {

@@ -14,6 +14,7 @@
 using e2e::CommandResult;
 using e2e::Course;
 using e2e::journal_rows;
+using e2e::journal_value;
 using e2e::find_by;
 using nlohmann::json;
 namespace fs = std::filesystem;
@@ -551,4 +552,32 @@ TEST_CASE("e2e: dev check --run fails when a known-wrong variant passes", "[e2e]
   CHECK(r.exit_code == 1);
   CHECK(r.out.find("the known-wrong variant should fail a check, but gave 'pass': no check catches this mistake") !=
         std::string::npos);
+}
+
+TEST_CASE("e2e: a CUDA lab on a machine without a GPU is not_run (exit 2) in the JSON and the journal alike",
+          "[e2e][verdict]") {
+  const char* nvcc_env = std::getenv("WORKBOOK_NVCC");
+  const fs::path nvcc = nvcc_env && *nvcc_env ? fs::path(nvcc_env) : fs::path("/usr/local/cuda/bin/nvcc");
+  if (!fs::exists(nvcc)) {  // Catch2 v2 has no SKIP
+    WARN("skipped: no nvcc at " << nvcc.string() << " (set WORKBOOK_NVCC)");
+    return;
+  }
+  Course c;
+  // A one-line CUDA lab added to the fixture course.
+  std::ofstream(c.content / "modules/module01/module.yaml", std::ios::app)
+      << "  - id: gpu_lab\n    title: \"A CUDA lab\"\n    goal: \"Needs a GPU.\"\n    source: gpu_lab.cu\n"
+      << "    steps: [\"Run it.\"]\n    checks: [ok]\n";
+  const std::string program = "// nvcc -I labs/common labs/module01/gpu_lab.cu -o gpu_lab\n__global__ void k() {}\nint main() { return 0; }\n";
+  e2e::write_file(c.content / "labs/module01/gpu_lab.cu", program);
+  e2e::write_file(c.content / "solutions/module01/gpu_lab.cu", program);
+  CommandResult r = c.run({"run", "module01/gpu_lab", "--no-predict", "--json"},
+                          {{"WORKBOOK_GPU_NAME", ""}, {"WORKBOOK_NVCC", nvcc.string()}});
+  SHOW(r);
+  CHECK(r.exit_code == 2);
+  json j = json::parse(r.out, nullptr, false);
+  REQUIRE_FALSE(j.is_discarded());
+  CHECK(j["verdict"] == "not_run");
+  CHECK(j["reason"].get<std::string>().find("no NVIDIA GPU") != std::string::npos);
+  CHECK(journal_value(c.journal(), "SELECT verdict FROM runs WHERE id = " + std::to_string(j["run_id"].get<long long>())) ==
+        "not_run");
 }

@@ -247,3 +247,14 @@ TEST_CASE("e2e: the workspace holds labs/common, so a lab's by-hand build line w
   REQUIRE(c.run({"run", "module01/pass_lab", "--no-predict"}).exit_code == 0);
   CHECK(e2e::read_file(common / "wb_host.hpp") == e2e::read_file(c.content / "labs" / "common" / "wb_host.hpp"));
 }
+
+TEST_CASE("e2e: a damaged journal exits 74 with what to do, not 4 (a lab's crash)", "[e2e][journal]") {
+  Course c;
+  fs::create_directories(c.workspace / ".workbook");
+  e2e::write_file(c.journal(), std::string(4096, 'x'));  // not an SQLite database
+  CommandResult r = c.run({"run", "module01/pass_lab", "--no-predict"});
+  SHOW(r);
+  CHECK(r.exit_code == 74);
+  CHECK(r.err.find("journal") != std::string::npos);
+  CHECK(e2e::read_file(c.journal()) == std::string(4096, 'x'));  // nothing overwritten
+}

@@ -168,7 +168,7 @@ void run_one(const RunContext& ctx, const LabSpec& lab, const RowPlan& plan, Dev
   req.verbose = false;
   RunReport report = run_lab(ctx, req);
   row.ran = report.ran;
-  row.verdict = !report.built ? "compile_error" : !report.ran ? "not_run" : to_string(report.grade.verdict);
+  row.verdict = to_string(report.grade.verdict);
   const Verdict v = report.grade.verdict;
   if (plan.expected == "pass") {
     row.ok = report.ran && v == Verdict::pass;

@@ -19,8 +19,23 @@ const char* to_string(Verdict v) {
     case Verdict::runtime_error: return "runtime_error";
     case Verdict::timeout: return "timeout";
     case Verdict::interrupted: return "interrupted";
+    case Verdict::not_run: return "not_run";
   }
   return "?";
+}
+
+Exit exit_for(Verdict v) {
+  switch (v) {
+    case Verdict::pass: return Exit::ok;
+    case Verdict::fail: return Exit::check_failed;
+    case Verdict::out_of_range: return Exit::out_of_range;
+    case Verdict::compile_error: return Exit::compile_error;
+    case Verdict::runtime_error:
+    case Verdict::timeout: return Exit::runtime_error;
+    case Verdict::interrupted: return Exit::interrupted;
+    case Verdict::not_run: return Exit::usage;  // a missing prerequisite: the GPU
+  }
+  return Exit::internal;
 }
 
 const char* to_string(RangeStatus s) {

@@ -10,6 +10,7 @@
 #include "device/measured_refs.hpp"
 #include "grade/expr.hpp"
 #include "grade/results.hpp"
+#include "util/error.hpp"
 
 namespace workbook {
 
@@ -17,8 +18,11 @@ namespace workbook {
 // in range. out_of_range: every check passed (the kernel is right), but a graded figure
 // is outside the range this GPU should give (slower, or suspiciously faster).
 // interrupted: the learner (Ctrl-C) or the system (SIGTERM, SIGHUP) stopped the run.
-enum class Verdict { pass, fail, out_of_range, compile_error, runtime_error, timeout, interrupted };
+// The one verdict of a run; not_run: built, but there was no GPU to run it on.
+enum class Verdict { pass, fail, out_of_range, compile_error, runtime_error, timeout, interrupted, not_run };
 const char* to_string(Verdict v);
+// The runner's exit status for a verdict (README, "Exit codes").
+Exit exit_for(Verdict v);
 
 struct CheckGrade {
   std::string name;

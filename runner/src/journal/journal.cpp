@@ -111,7 +111,7 @@ void Journal::exec(const char* sql) {
   if (sqlite3_exec(db_, sql, nullptr, nullptr, &err) != SQLITE_OK) {
     std::string msg = err ? err : "unknown error";
     sqlite3_free(err);
-    throw Error(Exit::runtime_error, fmt::format("journal {}: {}", file_.string(), msg));
+    throw Error(Exit::io_error, fmt::format("journal {}: {}", file_.string(), msg));
   }
 }
 

@@ -173,8 +173,10 @@ RunReport run_lab(const RunContext& ctx, const RunRequest& req) {
   // 3. Run, unless there is no GPU to run a CUDA lab on.
   if (lab.language == LabLanguage::cuda && !dev.gpu) {
     report.not_run_reason = "no NVIDIA GPU was found (nvidia-smi lists none), so the lab was compiled but not run";
+    report.grade.verdict = Verdict::not_run;
+    report.grade.verdict_reason = report.not_run_reason;
     report.next_step = "run it on a machine with a GPU (Colab, the cluster), or by hand there with the nvcc line in the lab's header";
-    ctx.journal.finish_run(report.run_id, Verdict::runtime_error, -1, report.not_run_reason);
+    ctx.journal.finish_run(report.run_id, Verdict::not_run, -1, report.not_run_reason);
     return report;
   }
   report.results_file = ctx.workspace.runs_dir() / fmt::format("run-{}.jsonl", report.run_id);
@@ -253,19 +255,6 @@ BuildRequest lab_build_request(const RunContext& ctx, const LabSpec& lab, const 
   return build;
 }
 
-int exit_code_for(const RunReport& report) {
-  if (!report.built) return static_cast<int>(Exit::compile_error);
-  if (!report.ran) return static_cast<int>(Exit::usage);
-  switch (report.grade.verdict) {
-    case Verdict::pass: return 0;
-    case Verdict::fail: return 1;
-    case Verdict::out_of_range: return static_cast<int>(Exit::out_of_range);
-    case Verdict::compile_error: return 3;
-    case Verdict::runtime_error:
-    case Verdict::timeout: return 4;
-    case Verdict::interrupted: return static_cast<int>(Exit::interrupted);
-  }
-  return 4;
-}
+int exit_code_for(const RunReport& report) { return static_cast<int>(exit_for(report.grade.verdict)); }
 
 }  // namespace workbook

@@ -104,14 +104,12 @@ void print_report(const RunReport& r, const Style& s) {
     for (const auto& e : r.errors) fmt::print("{} {}\n", s.red("error:"), e);
     for (const auto& p : r.protocol_problems) fmt::print("{} results file {}\n", s.yellow("warning:"), p);
   }
-  std::string verdict = !r.built ? "COMPILE ERROR"
-                        : !r.ran ? "NOT RUN"
-                                 : std::string(to_string(r.grade.verdict));
+  std::string verdict = to_string(r.grade.verdict);
   for (auto& c : verdict) c = c == '_' ? ' ' : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  std::string colored = r.ran && r.grade.verdict == Verdict::pass           ? s.green(verdict)
-                        : r.ran && r.grade.verdict == Verdict::out_of_range ? s.yellow(verdict)
-                                                                            : s.red(verdict);
-  std::string why = !r.ran && r.built ? r.not_run_reason : r.grade.verdict_reason;
+  std::string colored = r.grade.verdict == Verdict::pass           ? s.green(verdict)
+                        : r.grade.verdict == Verdict::out_of_range ? s.yellow(verdict)
+                                                                   : s.red(verdict);
+  const std::string& why = r.grade.verdict_reason;
   fmt::print("\n{} {}{}\n", s.bold("Verdict:"), colored, why.empty() ? "" : " · " + why);
   if (r.ran) fmt::print("{}\n", s.dim(fmt::format("{}, {:.2f} s, run #{} in the journal", r.process_summary, r.wall_s, r.run_id)));
   if (!r.next_step.empty()) fmt::print("{} {}\n", s.bold("Next:"), r.next_step);
@@ -123,8 +121,8 @@ json report_json(const RunReport& r) {
   j["variant"] = to_string(r.variant);
   j["source"] = r.source.string();
   j["run_id"] = r.run_id;
-  j["verdict"] = !r.built ? "compile_error" : !r.ran ? "not_run" : to_string(r.grade.verdict);
-  j["reason"] = !r.ran && r.built ? r.not_run_reason : r.grade.verdict_reason;
+  j["verdict"] = to_string(r.grade.verdict);
+  j["reason"] = r.grade.verdict_reason;
   j["device"] = r.device;
   j["figures_source"] = r.figures_source;
   j["arch"] = r.arch;

@@ -17,6 +17,8 @@ enum class Exit : int {
   compile_error = 3,  // nvcc rejected the lab
   runtime_error = 4,  // crash, CUDA error or time-out
   out_of_range = 5,   // every check passed, but a graded figure is outside its expected range
+  internal = 70,      // a bug in the runner (sysexits' EX_SOFTWARE): please report it
+  io_error = 74,      // the journal or the workspace could not be read or written (EX_IOERR)
   interrupted = 130,  // stopped by Ctrl-C (128 + SIGINT, as shells report it)
 };
 
