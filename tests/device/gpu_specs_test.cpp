@@ -46,6 +46,19 @@ TEST_CASE("data/gpus.yaml loads with every spec figure", "[device][gpu_specs]") 
   CHECK(find_gpu(specs(), "no-such-gpu") == nullptr);
 }
 
+TEST_CASE("Tensor Core peaks: every sheet has FP16; TF32 falls back to FP32 where there is none", "[device][gpu_specs]") {
+  for (const GpuSpec& s : specs()) {
+    INFO(s.id);
+    for (const auto& f : tensor_figure_names()) CHECK(s.figures.count(f) == 1);
+  }
+  const GpuSpec* t4 = find_gpu(specs(), "t4");
+  CHECK(t4->figures.at("tensor_fp16_tflops") == 65);
+  CHECK(t4->figures.at("tensor_tf32_tflops") == t4->figures.at("fp32_tflops"));  // Turing: no TF32
+  const GpuSpec* h200 = find_gpu(specs(), "h200-sxm");
+  CHECK(h200->figures.at("tensor_fp16_tflops") == 989.5);
+  CHECK(h200->figures.at("tensor_tf32_tflops") == 494.5);
+}
+
 TEST_CASE("match_gpu picks the longest matching name", "[device][gpu_specs]") {
   CHECK(matched("NVIDIA H100 80GB HBM3 MIG 1g.10gb") == "h100-mig-1g-10gb");
   CHECK(matched("NVIDIA H100 80GB HBM3 MIG 3g.40gb") == "h100-mig-3g-40gb");
@@ -66,7 +79,7 @@ TEST_CASE("figure names: spec sheet figures plus the measured-only ones", "[devi
     INFO(name);
     CHECK(std::find(all.begin(), all.end(), name) != all.end());
   }
-  CHECK(all.size() == spec_figure_names().size() + measured_only_figure_names().size());
+  CHECK(all.size() == spec_figure_names().size() + tensor_figure_names().size() + measured_only_figure_names().size());
   for (const auto& m : measured_only_figure_names()) {
     CHECK(std::find(spec_figure_names().begin(), spec_figure_names().end(), m) == spec_figure_names().end());
   }

@@ -13,6 +13,11 @@ const std::vector<std::string>& spec_figure_names() {
   return names;
 }
 
+const std::vector<std::string>& tensor_figure_names() {
+  static const std::vector<std::string> names = {"tensor_fp16_tflops", "tensor_tf32_tflops"};
+  return names;
+}
+
 const std::vector<std::string>& measured_only_figure_names() {
   static const std::vector<std::string> names = {
       "h2d_pinned_gbps", "h2d_pageable_gbps", "d2h_pinned_gbps", "d2h_pageable_gbps", "launch_us",
@@ -23,6 +28,7 @@ const std::vector<std::string>& measured_only_figure_names() {
 const std::vector<std::string>& device_figure_names() {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> all = spec_figure_names();
+    all.insert(all.end(), tensor_figure_names().begin(), tensor_figure_names().end());
     all.insert(all.end(), measured_only_figure_names().begin(), measured_only_figure_names().end());
     return all;
   }();

@@ -51,6 +51,16 @@ std::vector<GpuSpec> load_gpu_specs(const std::filesystem::path& file) {
           }
           tr.finish();
         }
+        if (auto fp16 = s.tensor_tflops.find("fp16"); fp16 != s.tensor_tflops.end()) {
+          s.figures["tensor_fp16_tflops"] = fp16->second;
+        } else {
+          g.problem("tensor_tflops", "needs fp16 (the dense FP16 Tensor Core peak with FP32 accumulation)");
+        }
+        if (auto tf32 = s.tensor_tflops.find("tf32"); tf32 != s.tensor_tflops.end()) {
+          s.figures["tensor_tf32_tflops"] = tf32->second;
+        } else if (s.figures.count("fp32_tflops")) {
+          s.figures["tensor_tf32_tflops"] = s.figures["fp32_tflops"];  // no TF32 Tensor Cores: FP32 units
+        }
         s.memory_type = g.str("memory_type", false).value_or("");
         s.pcie = g.str("pcie", false).value_or("");
         for (const auto& a : g.str_list("approx", false)) {
