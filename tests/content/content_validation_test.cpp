@@ -131,6 +131,18 @@ TEST_CASE("content validation: an expected min above its max", "[content][valida
   CHECK(root.load(ok.text()).empty());
 }
 
+TEST_CASE("content validation: a check named like a metric (one namespace in the results)", "[content][validation]") {
+  Root root;
+  Manifest m;
+  m.metric_n = "{name: ok, unit: count, expected: {equals: \"N\"}}";  // the check is also called ok
+  m.tail = "";
+  std::string text = m.text();
+  text.replace(text.find("metric: n,"), 10, "metric: ok,");
+  Problems p = root.load(text);
+  INFO(all(p));
+  CHECK(has_problem(p, {at(7), "labs[0].checks: 'ok' is also a metric's name"}));
+}
+
 TEST_CASE("content validation: an empty id or prompt, and an empty step list", "[content][validation]") {
   Root root;
   Manifest empty_id;

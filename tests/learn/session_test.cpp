@@ -65,7 +65,18 @@ TEST_CASE("banks: the real module14 bank loads", "[learn]") {
   Catalog catalog(WORKBOOK_SOURCE_DIR);
   ExerciseBank bank = load_bank(catalog, 14);
   CHECK(bank.items.size() >= 5);
+  // Every module has a bank now (modules 01-24); a missing one is tested on a fixture.
+  CHECK(load_bank(catalog, 23).items.size() >= 5);
+  CHECK(load_bank(catalog, 24).drills.size() == 12);
+}
+
+TEST_CASE("banks: a module without a bank is a usage error", "[learn]") {
+  // A catalog over an empty folder: no exercises/ at all.
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("wb-nobank-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  Catalog catalog(dir);
   CHECK_THROWS_AS(load_bank(catalog, 23), UsageError);
+  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("clock: WORKBOOK_NOW and calendar days", "[learn]") {

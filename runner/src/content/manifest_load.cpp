@@ -374,6 +374,15 @@ LabSpec read_lab(MapReader& r, const Module& module, const std::filesystem::path
   for (const auto& p : lab.predictions) names.push_back(p.id);
   check_unique(names, r.path("predictions"), r.file(), lab.line, r.problems());
   check_unique(lab.checks, r.path("checks"), r.file(), lab.line, r.problems());
+  // The lab reports checks and metrics into one namespace (the harness refuses a name
+  // reported twice in a run), so a check may not share a metric's name.
+  for (const auto& m : lab.metrics) {
+    if (std::find(lab.checks.begin(), lab.checks.end(), m.name) != lab.checks.end())
+      r.problems().add(r.file(), lab.line, r.path("checks"),
+                       fmt::format("'{}' is also a metric's name; the lab reports both in one namespace: rename one "
+                                   "(e.g. '{}_ok')",
+                                   m.name, m.name));
+  }
   names.clear();
   for (const auto& v : lab.variants) names.push_back(v.id);
   check_unique(names, r.path("variants"), r.file(), lab.line, r.problems());
