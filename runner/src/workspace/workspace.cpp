@@ -72,7 +72,8 @@ void Workspace::ensure_common(const Catalog& catalog) const {
   if (!fs::is_directory(catalog.common_dir(), ec)) return;
   fs::create_directories(dest_dir, ec);
   for (fs::directory_iterator it(catalog.common_dir(), ec), end; !ec && it != end; it.increment(ec)) {
-    if (!it->is_regular_file()) continue;  // probes/ and the like are the runner's own
+    std::error_code kind;
+    if (!it->is_regular_file(kind)) continue;  // probes/ and the like are the runner's own
     const fs::path dest = dest_dir / it->path().filename();
     const auto text = read_all(it->path());
     if (!text || read_all(dest) == text) continue;
