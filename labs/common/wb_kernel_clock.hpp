@@ -118,7 +118,10 @@ class KernelClock {
 
   KernelClock() {
     const char* forced = std::getenv("WB_TIMING");
-    if (forced && std::string(forced).find("events") != std::string::npos) return;
+    // "events" keeps CUPTI out; "traced" (events-traced) loads it for the study below.
+    if (forced && std::string(forced).find("events") != std::string::npos &&
+        std::string(forced).find("traced") == std::string::npos)
+      return;
     std::vector<std::string> names;
     if (const char* p = std::getenv("WB_CUPTI_LIB")) names.push_back(p);
     names.push_back("libcupti.so");

@@ -382,15 +382,19 @@ Stats time_kernel(F&& launch, TimingOptions opt = {}) {
 
   // For timing studies (scripts/device/timing_study.sh compares the methods with Nsight
   // Compute): WB_TIMING=single makes warm samples single launches, WB_TIMING=events
-  // keeps CUPTI out (CUDA events only); both may be given, comma-separated.
+  // keeps CUPTI out (CUDA events only), WB_TIMING=events-traced times with events while
+  // CUPTI records the kernels anyway (does tracing itself slow a kernel?); comma-separated.
+  bool traced = false;
   if (const char* mode = std::getenv("WB_TIMING")) {
     if (std::string(mode).find("single") != std::string::npos) batch = 1;
+    traced = std::string(mode).find("traced") != std::string::npos;
   }
 
   // The kernel clock (CUPTI) when asked for and available; a region run without hold
   // is being timed for its launch costs, so it keeps events.
   detail::KernelClock& kernel_clock = detail::KernelClock::get();
-  bool use_kernels = opt.kernel_clock && opt.hold && kernel_clock.available() && kernel_clock.start();
+  bool use_kernels = !traced && opt.kernel_clock && opt.hold && kernel_clock.available() && kernel_clock.start();
+  const bool tracing_only = traced && kernel_clock.available() && kernel_clock.start();
   detail::Hold* hold = opt.hold && !use_kernels ? &detail::hold_state() : nullptr;
   if (const char* s = std::getenv("WB_SETTLE_US")) opt.settle_us = std::atof(s);
   const unsigned long long settle_ns = static_cast<unsigned long long>(std::max(0.0, opt.settle_us) * 1e3);
@@ -448,7 +452,7 @@ Stats time_kernel(F&& launch, TimingOptions opt = {}) {
     if (sampled_ms >= opt.max_time_s * 1e3) break;
     if (n >= opt.min_samples && detail::relative_noise(samples) <= opt.max_noise) break;
   }
-  if (use_kernels) kernel_clock.stop();
+  if (use_kernels || tracing_only) kernel_clock.stop();
   WB_CHECK(cudaEventDestroy(start));
   WB_CHECK(cudaEventDestroy(stop));
   Stats st = stats_of(samples);
