@@ -79,8 +79,8 @@ def settle_table(folder):
     for p in files:
         lab, rest = p.name.split(".settle", 1)
         us = int(rest.split(".")[0])
+        m = metrics(p)
         for metric, kernel, scale in STUDY.get(lab, []):
-            m = metrics(p)
             if metric in m:
                 values.setdefault((lab, metric), {}).setdefault(us, []).append(m[metric]["value"] * scale)
     settles = sorted({us for v in values.values() for us in v})

@@ -14,6 +14,15 @@ dir=/tmp/wb-timing; rm -rf "$dir"; mkdir -p "$dir" "$OUT"
 labs=(module04/vecadd_roofline module14/tiled_gemm module15/matvec module12/coalescing)
 libs() { [ "$1" = module15/matvec ] && echo -lcublas; }
 
+# ncu's kernel durations for one study binary: ncu_times NAME TAG [extra ncu options]
+# writes $dir/NAME.TAG.csv (and .err).
+ncu_times() {
+  local b=$1 tag=$2; shift 2
+  ncu --csv --page raw --clock-control none "$@" --print-kernel-base function --metrics gpu__time_duration.sum \
+    -k 'regex:^(vecadd|matmul_naive|matmul_tiled|matvec_row|matvec_warp|copy_row_wise|copy_col_wise|.*gemv.*)$' \
+    -c 600 "$dir/$b" seed=1 >"$dir/$b.$tag.csv" 2>"$dir/$b.$tag.err" || echo "$b $tag rc=$?"
+}
+
 # Build the solutions by hand, in parallel (the same nvcc line a learner uses).
 for lab in "${labs[@]}"; do
   nvcc -O3 -arch=sm_90 -I labs/common "solutions/$lab.cu" -o "$dir/${lab#*/}" $(libs "$lab") &
@@ -29,16 +38,11 @@ for lab in "${labs[@]}"; do
   done
   WB_TIMING=events WORKBOOK_RESULTS=$dir/$b.events.jsonl "$dir/$b" seed=1 >/dev/null 2>&1 || echo "$b events rc=$?"
   # ncu flushes the caches before every profiled launch (--cache-control all, its default).
-  ncu --csv --page raw --clock-control none --print-kernel-base function --metrics gpu__time_duration.sum \
-    -k 'regex:^(vecadd|matmul_naive|matmul_tiled|matvec_row|matvec_warp|copy_row_wise|copy_col_wise|.*gemv.*)$' \
-    -c 600 "$dir/$b" seed=1 >"$dir/$b.ncu.csv" 2>"$dir/$b.ncu.err" || echo "$b ncu rc=$?"
+  ncu_times "$b" ncu
   # The same with ncu's own flush off: each profiled launch then sees the caches exactly as
   # the harness leaves them (its read flush before a cold sample), so any difference left
   # is the clock, not the conditions.
-  ncu --csv --page raw --clock-control none --cache-control none --print-kernel-base function \
-    --metrics gpu__time_duration.sum \
-    -k 'regex:^(vecadd|matmul_naive|matmul_tiled|matvec_row|matvec_warp|copy_row_wise|copy_col_wise|.*gemv.*)$' \
-    -c 600 "$dir/$b" seed=1 >"$dir/$b.ncu_nocache.csv" 2>"$dir/$b.ncu_nocache.err" || echo "$b ncu nocache rc=$?"
+  ncu_times "$b" ncu_nocache --cache-control none
 done
 
 # Settling after the flush (WB_SETTLE_US: the GPU idles that long between the flush and

@@ -14,15 +14,13 @@ for mode in kernels events events-traced; do
     else WB_TIMING=$mode WORKBOOK_RESULTS="$d/$mode.$k.jsonl" "$d/va" seed=$k >/dev/null 2>&1; fi
   done
 done
-python3 - "$d" >"$OUT/traced.txt" <<'PY'
-import glob, json, statistics, sys
+PYTHONPATH=scripts/device python3 - "$d" >"$OUT/traced.txt" <<'PY'
+import statistics, sys
+from pathlib import Path
+from timing_study import metrics  # the results-file reader of the main study
 for mode in ("kernels", "events", "events-traced"):
-    vals = []
-    for p in sorted(glob.glob(f"{sys.argv[1]}/{mode}.*.jsonl")):
-        for line in open(p):
-            r = json.loads(line)
-            if r.get("type") == "metric" and r.get("name") == "kernel_us":
-                vals.append(r["value"])
+    runs = [metrics(p) for p in sorted(Path(sys.argv[1]).glob(f"{mode}.*.jsonl"))]
+    vals = [m["kernel_us"]["value"] for m in runs if "kernel_us" in m]
     print(mode, f"{statistics.median(vals):.2f}" if vals else "-", " ".join(f"{v:.2f}" for v in vals))
 PY
 cat "$OUT/traced.txt"

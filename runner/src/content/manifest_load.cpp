@@ -4,10 +4,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <fstream>
 #include <optional>
 #include <regex>
-#include <sstream>
 #include <set>
 
 #include "content/lab_id.hpp"
@@ -17,6 +15,7 @@
 #include "grade/expr.hpp"
 #include "run/device_context.hpp"
 #include "util/error.hpp"
+#include "util/file_text.hpp"
 
 namespace workbook {
 
@@ -152,10 +151,7 @@ VariantSpec read_variant(MapReader& r) {
 void check_variants(const LabSpec& lab, const std::filesystem::path& solution, const std::string& file,
                     Problems& problems) {
   if (lab.variants.empty() || !std::filesystem::is_regular_file(solution)) return;
-  std::ifstream in(solution, std::ios::binary);
-  std::stringstream buf;
-  buf << in.rdbuf();
-  const std::string text = buf.str();
+  const std::string text = read_file_text(solution).value_or("");
   for (const auto& v : lab.variants) {
     try {
       apply_variant(text, v, file, "labs." + lab.name + ".variants");

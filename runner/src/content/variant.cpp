@@ -4,9 +4,9 @@
 #include <fmt/format.h>
 
 #include <fstream>
-#include <sstream>
 
 #include "util/error.hpp"
+#include "util/file_text.hpp"
 
 namespace workbook {
 namespace fs = std::filesystem;
@@ -51,11 +51,9 @@ const VariantSpec& find_variant(const LabSpec& lab, const std::string& id) {
 
 fs::path write_variant_source(const LabSpec& lab, const VariantSpec& variant, const fs::path& solution,
                               const fs::path& dir) {
-  std::ifstream in(solution, std::ios::binary);
-  if (!in) throw UsageError("cannot read the solution " + solution.string());
-  std::stringstream buf;
-  buf << in.rdbuf();
-  const std::string text = apply_variant(buf.str(), variant, "modules/" + lab.id.substr(0, lab.id.find('/')) + "/module.yaml");
+  const std::optional<std::string> source = read_file_text(solution);
+  if (!source) throw UsageError("cannot read the solution " + solution.string());
+  const std::string text = apply_variant(*source, variant, "modules/" + lab.id.substr(0, lab.id.find('/')) + "/module.yaml");
   std::error_code ec;
   fs::create_directories(dir, ec);
   fs::path out = dir / fmt::format("{}.{}{}", lab.name, variant.id, solution.extension().string());

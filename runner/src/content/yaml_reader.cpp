@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "util/error.hpp"
+#include "util/file_text.hpp"
 
 namespace workbook {
 
@@ -124,14 +125,12 @@ void check_duplicate_keys(const YAML::Node& node, const std::string& path, const
 
 YAML::Node load_yaml_file(const std::filesystem::path& file, Problems& problems, const std::string& display_name) {
   const std::string display = display_name.empty() ? file.string() : display_name;
-  std::ifstream in(file, std::ios::binary);
-  if (!in) {
+  const std::optional<std::string> read = read_file_text(file);
+  if (!read) {
     problems.add(display, 0, "", "cannot be read (missing or no permission)");
     return YAML::Node(YAML::NodeType::Undefined);
   }
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  const std::string text = buffer.str();
+  const std::string& text = *read;
   std::vector<YAML::Node> docs;
   try {
     docs = YAML::LoadAll(text);

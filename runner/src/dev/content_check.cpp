@@ -4,8 +4,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <fstream>
-#include <sstream>
 
 #include "build/lab_build.hpp"
 #include "build/toolchain.hpp"
@@ -16,6 +14,7 @@
 #include "device/measured_refs.hpp"
 #include "run/report_print.hpp"
 #include "util/error.hpp"
+#include "util/file_text.hpp"
 
 namespace workbook {
 namespace fs = std::filesystem;
@@ -78,12 +77,10 @@ void validate_content(const Catalog& catalog, std::vector<Module>& modules, std:
   for (const auto& m : modules) {
     for (const auto& lab : m.labs) {
       for (const fs::path& file : {catalog.starter_path(lab), catalog.solution_path(lab)}) {
-        std::ifstream in(file, std::ios::binary);
-        if (!in) continue;  // a missing file is the manifest check's problem
-        std::ostringstream text;
-        text << in.rdbuf();
+        const auto text = read_file_text(file);
+        if (!text) continue;  // a missing file is the manifest check's problem
         const std::string rel = fs::relative(file, catalog.root()).generic_string();
-        for (auto& problem : build_line_problems(lab, rel, text.str())) problems.push_back(std::move(problem));
+        for (auto& problem : build_line_problems(lab, rel, *text)) problems.push_back(std::move(problem));
       }
     }
   }

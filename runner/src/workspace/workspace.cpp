@@ -7,12 +7,12 @@
 #include <cctype>
 #include <cstdlib>
 #include <fstream>
-#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "util/error.hpp"
+#include "util/file_text.hpp"
 
 namespace workbook {
 namespace fs = std::filesystem;
@@ -62,10 +62,6 @@ bool Workspace::ensure_lab_copy(const Catalog& catalog, const LabSpec& lab) cons
   return true;
 }
 
-namespace {
-std::optional<std::string> read_all(const fs::path& p);
-}  // namespace
-
 void Workspace::ensure_common(const Catalog& catalog) const {
   const fs::path dest_dir = root_ / "labs" / "common";
   std::error_code ec;
@@ -75,8 +71,8 @@ void Workspace::ensure_common(const Catalog& catalog) const {
     std::error_code kind;
     if (!it->is_regular_file(kind)) continue;  // probes/ and the like are the runner's own
     const fs::path dest = dest_dir / it->path().filename();
-    const auto text = read_all(it->path());
-    if (!text || read_all(dest) == text) continue;
+    const auto text = read_file_text(it->path());
+    if (!text || read_file_text(dest) == text) continue;
     // Write beside, then rename: a reader never sees half a header.
     const fs::path tmp = dest.string() + ".tmp";
     {
@@ -94,15 +90,6 @@ void Workspace::ensure_common(const Catalog& catalog) const {
 }
 
 namespace {
-
-std::optional<std::string> read_all(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) return std::nullopt;
-  return text.str();
-}
 
 // <copy>.bak is backup 0, <copy>.bak.N backup N.
 fs::path backup_name(const fs::path& copy, unsigned long n) {
@@ -146,7 +133,7 @@ fs::path Workspace::next_backup(const LabSpec& lab) const {
 RestoreResult Workspace::restore_starter(const Catalog& catalog, const LabSpec& lab) const {
   const fs::path dest = lab_copy(lab);
   const fs::path starter = catalog.starter_path(lab);
-  const auto starter_text = read_all(starter);
+  const auto starter_text = read_file_text(starter);
   if (!starter_text) {
     throw UsageError(fmt::format("cannot read the starter of {} ({}); nothing was changed", lab.id, starter.string()),
                      "check the content folder (--content DIR or WORKBOOK_CONTENT)");
@@ -156,7 +143,7 @@ RestoreResult Workspace::restore_starter(const Catalog& catalog, const LabSpec& 
   fs::create_directories(dest.parent_path(), ec);
   if (ec) throw UsageError(fmt::format("cannot restore {}: {}", dest.string(), ec.message()));
   if (fs::exists(dest, ec)) {
-    const auto mine = read_all(dest);
+    const auto mine = read_file_text(dest);
     if (!mine) throw UsageError(fmt::format("cannot read your copy {}; nothing was changed", dest.string()));
     if (*mine == *starter_text) {
       result.kind = RestoreResult::Kind::unchanged;
@@ -165,7 +152,7 @@ RestoreResult Workspace::restore_starter(const Catalog& catalog, const LabSpec& 
     result.kind = RestoreResult::Kind::restored;
     const auto existing = backups_of(dest);
     for (const auto& [n, path] : existing) {
-      if (read_all(path) == mine) {
+      if (read_file_text(path) == mine) {
         result.backup = path;
         result.already_kept = true;
         break;
