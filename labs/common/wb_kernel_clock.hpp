@@ -3,10 +3,18 @@
 // CUDA events time everything between two points in a stream: the kernels, and also the
 // gaps the GPU leaves between them (a few microseconds a launch on an H200; seen: a 58 us
 // vector add read as 61 us, an 18.6 us matrix-vector product as 20.3 us). CUPTI's
-// activity records carry each kernel's own start and end on the GPU: the figure Nsight
-// Compute and Nsight Systems report. This file loads CUPTI at run time (dlopen, so a lab
-// needs no extra link flag and still runs where CUPTI is missing) and sums the
-// durations of the kernels a timed region ran.
+// activity records carry each kernel's own start and end on the GPU. This file loads
+// CUPTI at run time (dlopen, so a lab needs no extra link flag and still runs where CUPTI
+// is missing) and sums the durations of the kernels a timed region ran.
+//
+// Which records: the serialising kernel kind (CUPTI_ACTIVITY_KIND_KERNEL). The concurrent
+// kind is what profilers use by default, but CUPTI gets its timestamps by instrumenting
+// the kernel's code, and that costs every block: on an H200 a one-element-per-thread
+// vector add of 65,536 blocks ran 4.2 us (7 %) slower while traced, a grid-stride one of
+// 528 blocks 0.2 us (docs/validation/timing.md, study 5). The serial records leave the
+// kernel alone and read a fixed 0.3-1.5 us more than Nsight Compute's gpu__time_duration
+// instead. time_kernel runs one stream's kernels one after another anyway, so the
+// serialisation costs nothing here.
 //
 // Where it cannot be used (no cupti.h when compiling, no libcupti when running, or
 // another tool already holds CUPTI: nsys, ncu, compute-sanitizer), available() is false
@@ -48,7 +56,7 @@ class KernelClock {
   // Starts recording kernels (records of the harness's own kernels are skipped).
   bool start() {
     if (!ok_) return false;
-    if (enable_(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) != CUPTI_SUCCESS) {
+    if (enable_(kind_) != CUPTI_SUCCESS) {
       ok_ = false;
       return false;
     }
@@ -69,7 +77,7 @@ class KernelClock {
   void stop() {
     if (!ok_) return;
     flush_(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
-    disable_(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+    disable_(kind_);
     total_ns() = 0;
     count() = 0;
   }
@@ -138,10 +146,14 @@ class KernelClock {
     flush_ = reinterpret_cast<FlushFn>(dlsym(lib, "cuptiActivityFlushAll"));
     next_fn() = reinterpret_cast<NextFn>(dlsym(lib, "cuptiActivityGetNextRecord"));
     if (!reg || !enable_ || !disable_ || !flush_ || !next_fn()) return;
+    // WB_TIMING=concurrent records with the concurrent kind instead (timing study 5).
+    if (forced && std::string(forced).find("concurrent") != std::string::npos)
+      kind_ = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
     ok_ = reg(requested, completed) == CUPTI_SUCCESS;
   }
 
   bool ok_ = false;
+  CUpti_ActivityKind kind_ = CUPTI_ACTIVITY_KIND_KERNEL;
   KindFn enable_ = nullptr, disable_ = nullptr;
   FlushFn flush_ = nullptr;
 };

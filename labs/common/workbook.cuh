@@ -383,7 +383,8 @@ Stats time_kernel(F&& launch, TimingOptions opt = {}) {
   // For timing studies (scripts/device/timing_study.sh compares the methods with Nsight
   // Compute): WB_TIMING=single makes warm samples single launches, WB_TIMING=events
   // keeps CUPTI out (CUDA events only), WB_TIMING=events-traced times with events while
-  // CUPTI records the kernels anyway (does tracing itself slow a kernel?); comma-separated.
+  // CUPTI records the kernels anyway (does tracing itself slow a kernel?), and
+  // WB_TIMING=concurrent makes CUPTI use its concurrent-kernel records; comma-separated.
   bool traced = false;
   if (const char* mode = std::getenv("WB_TIMING")) {
     if (std::string(mode).find("single") != std::string::npos) batch = 1;
