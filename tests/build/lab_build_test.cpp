@@ -197,6 +197,38 @@ TEST_CASE("a compile error gives ok=false and diagnostics in the learner's terms
   CHECK(contains(again.diagnostics, "labs/fixture/hello.cpp:3: error:"));
 }
 
+TEST_CASE("a Python lab is byte-compiled into the cache, and a syntax error is a compile error at its line", "[build][python]") {
+  if (!workbook::find_in_path("python3")) {  // Catch2 v2 has no SKIP
+    WARN("skipped: no python3 on PATH");
+    return;
+  }
+  TempDir tmp;
+  const fs::path src = tmp.path / "labs" / "fixture" / "hello.py";
+  write(src, "import sys\nprint('hello', len(sys.argv))\n");
+  BuildRequest req;
+  req.source = src;
+  req.display_name = "labs/fixture/hello.py";
+  req.language = Language::python;
+  req.cache_dir = tmp.path / "ws" / ".workbook" / "build";
+  BuildResult first = workbook::build_lab(req, nullptr);
+  INFO(first.raw_output);
+  REQUIRE(first.ok);
+  CHECK(first.binary.filename() == "lab.pyc");
+  REQUIRE(first.interpreter.size() == 1);
+  workbook::ProcessOptions o;
+  o.argv = {first.interpreter[0], first.binary.string(), "x=1"};
+  workbook::ProcessResult r = workbook::run_process(o);
+  CHECK(r.out == "hello 2\n");
+  BuildResult second = workbook::build_lab(req, nullptr);
+  CHECK(second.cached);
+  CHECK(second.key == first.key);
+
+  write(src, "x = 1\n\ndef broken(:\n    pass\n");
+  BuildResult bad = workbook::build_lab(req, nullptr);
+  CHECK_FALSE(bad.ok);
+  CHECK(contains(bad.diagnostics, "labs/fixture/hello.py:3: error: SyntaxError"));
+}
+
 TEST_CASE("a compile that runs past its limit fails with a time-out line", "[build]") {
   HostLab lab;
   auto req = lab.request();

@@ -309,6 +309,44 @@ TEST_CASE("duplicate names, a reserved parameter and bad build options are repor
   CHECK(has_problem(p, {":13: labs[0].params[0].name: must be", "reserved seed or quick"}));
 }
 
+TEST_CASE("a Python lab has a .py source and no build options, and a .py source needs language python", "[manifest]") {
+  TempRoot root;
+  root.write("labs/module05/lab.py", "print('starter')\n");
+  root.write("solutions/module05/lab.py", "print('solution')\n");
+  auto with = [&](const std::string& lines) {
+    std::string text = manifest_text(lines);
+    text.replace(text.find("source: lab.cu"), std::string("source: lab.cu").size(), "source: lab.py");
+    return text;
+  };
+  {
+    Problems p;
+    Module m = read_module(root.manifest(with("    language: python\n")), 5, root.path, p);
+    INFO(all(p));
+    CHECK(p.empty());
+    REQUIRE(m.labs.size() == 1);
+    CHECK(m.labs[0].language == workbook::LabLanguage::python);
+    CHECK(std::string(workbook::to_string(m.labs[0].language)) == "python");
+  }
+  {
+    Problems p;
+    read_module(root.manifest(with("")), 5, root.path, p);
+    INFO(all(p));
+    CHECK(has_problem(p, {"labs[0].source: a .py source needs `language: python`"}));
+  }
+  {
+    Problems p;
+    read_module(root.manifest(with("    language: python\n    build: {flags: [\"-O3\"]}\n")), 5, root.path, p);
+    INFO(all(p));
+    CHECK(has_problem(p, {"labs[0].build.flags: a Python lab is not compiled with flags or libraries"}));
+  }
+  {
+    Problems p;
+    read_module(root.manifest(manifest_text("    language: python\n")), 5, root.path, p);  // lab.cu
+    INFO(all(p));
+    CHECK(has_problem(p, {"labs[0].source: a Python lab's source must be a .py file"}));
+  }
+}
+
 TEST_CASE("format_version, module number and timeout are checked", "[manifest]") {
   TempRoot root;
   std::string text = manifest_text("    timeout_s: 0\n    language: rust\n");
@@ -320,7 +358,7 @@ TEST_CASE("format_version, module number and timeout are checked", "[manifest]")
   CHECK(has_problem(p, {":1: format_version: is 2, this runner reads version 1"}));
   CHECK(has_problem(p, {":2: module: says 6 but the file is in module05"}));
   CHECK(has_problem(p, {":19: labs[0].timeout_s: must be between 0 and 3600 seconds"}));
-  CHECK(has_problem(p, {":20: labs[0].language: must be cuda or host"}));
+  CHECK(has_problem(p, {":20: labs[0].language: must be cuda, host or python"}));
   CHECK(p.list().size() == 4);
 }
 

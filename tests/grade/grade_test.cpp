@@ -176,6 +176,17 @@ TEST_CASE("verdict runtime_error: exit 4, with the lab's error as the reason whe
   CHECK(grade(make_lab(), results(1000, 2), {false, 2, 0}).verdict == Verdict::runtime_error);
 }
 
+TEST_CASE("exit 3 is not_run: a requirement is missing, named by the lab's last line", "[grade]") {
+  LabResults r = results(1000, 2, true, true, false);
+  Grade g = grade(make_lab(), r, {false, 3, 0, 20.0, "triton is missing: pip install triton"});
+  CHECK(g.verdict == Verdict::not_run);
+  CHECK(g.verdict_reason == "the lab could not run: triton is missing: pip install triton");
+  CHECK(workbook::exit_for(g.verdict) == workbook::Exit::usage);
+  // Without a line it still says what exit 3 means; a signal is never "missing".
+  CHECK(grade(make_lab(), r, {false, 3, 0}).verdict_reason.find("exit 3") != std::string::npos);
+  CHECK(grade(make_lab(), r, {false, -1, 3}).verdict == Verdict::runtime_error);
+}
+
 TEST_CASE("verdict runtime_error: exit 0 without an end record", "[grade]") {
   Grade g = grade(make_lab(), results(1000, 2, true, true, false), {false, 0, 0});
   CHECK(g.verdict == Verdict::runtime_error);

@@ -90,3 +90,11 @@ TEST_CASE("split_assignment: a name made only of spaces is an empty name, so no 
   CHECK_FALSE(split_assignment(" =5"));
   CHECK_FALSE(split_assignment("\t = 5"));
 }
+
+TEST_CASE("first and last non-blank lines, trimmed", "[text]") {
+  CHECK(workbook::first_nonblank_line("\n  \n  first \nsecond\n") == "first");
+  CHECK(workbook::last_nonblank_line("first\n second \n\n \t\n") == "second");
+  CHECK(workbook::last_nonblank_line("only") == "only");
+  CHECK(workbook::first_nonblank_line("") == "");
+  CHECK(workbook::last_nonblank_line(" \n\n") == "");
+}

@@ -19,6 +19,7 @@
 #include "exec/process.hpp"
 #include "util/error.hpp"
 #include "util/hash.hpp"
+#include "util/text.hpp"
 
 namespace fs = std::filesystem;
 
@@ -39,14 +40,6 @@ std::vector<std::string> split_words(std::string_view s) {
   return words;
 }
 
-std::string first_nonblank_line(std::string_view text) {
-  std::istringstream in{std::string(text)};
-  for (std::string line; std::getline(in, line);) {
-    if (line.find_first_not_of(" \t\r") != std::string::npos) return line;
-  }
-  return {};
-}
-
 Compiler host_compiler() {
   const char* cxx = std::getenv("CXX");
   auto words = split_words(cxx != nullptr && *cxx != '\0' ? cxx : "c++");
@@ -64,6 +57,26 @@ Compiler host_compiler() {
   ProcessResult r = run_process(o);
   c.version = first_nonblank_line(r.out);
   for (std::size_t i = 1; i < words.size(); ++i) c.version += " " + words[i];
+  return c;
+}
+
+// python3 byte-compiles a Python lab: the interpreter that will also run it.
+Compiler python_compiler() {
+  const char* forced = std::getenv("WORKBOOK_PYTHON");
+  const std::string name = forced != nullptr && *forced != '\0' ? forced : "python3";
+  auto found = find_in_path(name);
+  if (!found)
+    throw UsageError(fmt::format("`{}` (Python 3) was not found, so Python labs cannot be run", name),
+                     "install Python 3 (Debian/Ubuntu: apt install python3; Fedora: dnf install python3), "
+                     "or set WORKBOOK_PYTHON=/path/to/python3");
+  Compiler c;
+  c.argv = {found->string()};
+  c.path = found->string();
+  ProcessOptions o;
+  o.argv = {c.path, "--version"};
+  o.timeout_s = 30;
+  ProcessResult r = run_process(o);
+  c.version = first_nonblank_line(r.out + r.err);
   return c;
 }
 
@@ -156,7 +169,7 @@ std::string cache_key(const BuildRequest& req, const Compiler& compiler, const f
                       const std::vector<fs::path>& include_dirs) {
   Hasher h;
   h.add("workbook-build/1");
-  h.add(req.language == Language::cuda ? "cuda" : "host");
+  h.add(req.language == Language::cuda ? "cuda" : req.language == Language::python ? "python" : "host");
   h.add(compiler.path);
   h.add(compiler.version);
   h.add(req.language == Language::cuda ? req.arch : std::string());
@@ -173,9 +186,25 @@ std::string cache_key(const BuildRequest& req, const Compiler& compiler, const f
   return h.hex();
 }
 
+// Byte-compiles argv[1] into argv[2]; a syntax error is printed as "<file>:<line>: error:
+// <kind>: <message>", the form clean_diagnostics reads.
+constexpr const char* kPythonCompile =
+    "import py_compile, sys\n"
+    "try:\n"
+    "    py_compile.compile(sys.argv[1], cfile=sys.argv[2], doraise=True)\n"
+    "except py_compile.PyCompileError as e:\n"
+    "    x = e.exc_value\n"
+    "    sys.stderr.write('%s:%s: error: %s: %s\\n' % (sys.argv[1], getattr(x, 'lineno', None) or 1,\n"
+    "                     e.exc_type_name, getattr(x, 'msg', x)))\n"
+    "    sys.exit(1)\n";
+
 std::vector<std::string> compile_command(const BuildRequest& req, const Compiler& compiler, const fs::path& source,
                                          const std::vector<fs::path>& include_dirs, const fs::path& output) {
   std::vector<std::string> cmd = compiler.argv;
+  if (req.language == Language::python) {
+    cmd.insert(cmd.end(), {"-c", kPythonCompile, source.string(), output.string()});
+    return cmd;
+  }
   cmd.push_back("-std=c++17");
   if (req.language == Language::cuda) {
     cmd.push_back("-lineinfo");
@@ -343,15 +372,18 @@ BuildResult build_lab(const BuildRequest& req, const Toolchain* nvcc) {
   if (req.cache_dir.empty()) throw Error(Exit::usage, "build_lab: no cache directory given");
   if (req.language == Language::cuda) check_paths_for_nvcc(source, include_dirs, fs::absolute(req.cache_dir));
 
-  Compiler compiler = req.language == Language::cuda ? cuda_compiler(nvcc) : host_compiler();
+  const bool python = req.language == Language::python;
+  Compiler compiler = req.language == Language::cuda ? cuda_compiler(nvcc) : python ? python_compiler() : host_compiler();
 
   BuildResult result;
   result.key = cache_key(req, compiler, source, include_dirs);
   fs::path dir = fs::absolute(req.cache_dir) / result.key;
-  result.binary = dir / "lab";
+  result.binary = dir / (python ? "lab.pyc" : "lab");
+  if (python) result.interpreter = compiler.argv;
   result.command = compile_command(req, compiler, source, include_dirs, result.binary);
   remove_stale_temporaries(fs::absolute(req.cache_dir));
-  if (is_executable(result.binary)) {
+  std::error_code ready_ec;
+  if (python ? fs::is_regular_file(result.binary, ready_ec) : is_executable(result.binary)) {
     result.ok = true;
     result.cached = true;
     return result;

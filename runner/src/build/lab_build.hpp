@@ -1,5 +1,6 @@
-// Compiling a lab (nvcc for CUDA labs, the host C++ compiler for fixture labs) into a
-// content-addressed cache, and turning compiler output into learner-readable diagnostics.
+// Compiling a lab (nvcc for CUDA labs, the host C++ compiler for fixture labs, python3's
+// byte compiler for Python labs) into a content-addressed cache, and turning compiler
+// output into learner-readable diagnostics.
 #pragma once
 
 #include <filesystem>
@@ -15,6 +16,8 @@ namespace workbook {
 enum class Language {
   cuda,  // a .cu file compiled with nvcc
   host,  // a C++17 program compiled with $CXX (or c++): the fixture labs of the tests
+  python,  // a .py file byte-compiled by python3 ($WORKBOOK_PYTHON) into a .pyc that
+           // python3 runs: a syntax error is a compile error, found before the run
 };
 
 // One lab to compile.
@@ -36,7 +39,9 @@ struct BuildResult {
   bool cached = false;               // true: it was already there, nothing was compiled
   bool timed_out = false;            // the compiler ran past the time limit and was killed
   bool interrupted = false;          // Ctrl-C while compiling
-  std::filesystem::path binary;      // cache_dir/<key>/lab
+  std::filesystem::path binary;      // cache_dir/<key>/lab (Python: cache_dir/<key>/lab.pyc)
+  std::vector<std::string> interpreter;  // what runs `binary`: empty for a compiled lab,
+                                         // {python3's path} for a Python lab
   std::vector<std::string> command;  // the compile command (its -o names `binary`; the compiler
                                      // actually writes a temporary name that is then renamed)
   std::string diagnostics;           // clean_diagnostics() of the compiler output, plus a line
@@ -53,8 +58,9 @@ struct BuildResult {
 // temporary file that is renamed into place, so concurrent runs or a Ctrl-C never leave
 // a half-written binary. Failed builds are not cached.
 //
-// `nvcc` may be null for host labs; a CUDA lab with a null `nvcc` throws UsageError
-// saying how to install or point WORKBOOK_NVCC. A missing source or include dir throws
+// `nvcc` may be null for host and Python labs; a CUDA lab with a null `nvcc` throws
+// UsageError saying how to install or point WORKBOOK_NVCC; a Python lab without python3
+// throws UsageError saying how to install it or point WORKBOOK_PYTHON. A missing source or include dir throws
 // UsageError. A compile error, time-out or interruption gives ok=false.
 BuildResult build_lab(const BuildRequest& request, const Toolchain* nvcc);
 

@@ -98,14 +98,14 @@ struct VariantSpec {
   int line = 0;
 };
 
-enum class LabLanguage { cuda, host };
+enum class LabLanguage { cuda, host, python };
 
 struct LabSpec {
   std::string name;   // "tiled_gemm"
   std::string id;     // "module14/tiled_gemm"
   std::string title;
   std::string goal;
-  std::string source;  // file name under labs/moduleNN/ and solutions/moduleNN/
+  std::string source;  // file name under labs/moduleNN/ and solutions/moduleNN/ (.cu, .cpp, .py)
   LabLanguage language = LabLanguage::cuda;
   std::vector<std::string> steps;
   double timeout_s = 60;

@@ -29,7 +29,12 @@ const char* to_string(PredictionKind kind) {
 }
 
 const char* to_string(LabLanguage language) {
-  return language == LabLanguage::cuda ? "cuda" : "host";
+  switch (language) {
+    case LabLanguage::cuda: return "cuda";
+    case LabLanguage::host: return "host";
+    case LabLanguage::python: return "python";
+  }
+  return "?";
 }
 
 namespace {
@@ -305,7 +310,7 @@ LabSpec read_lab(MapReader& r, const Module& module, const std::filesystem::path
   lab.title = r.str("title", true).value_or("");
   lab.goal = r.str("goal", true).value_or("");
   lab.source = r.str("source", true).value_or("");
-  static const std::regex source_pattern("^[a-z][a-z0-9_]*\\.(cu|cpp)$");
+  static const std::regex source_pattern("^[a-z][a-z0-9_]*\\.(cu|cpp|py)$");
   if (!lab.source.empty()) {
     if (!std::regex_match(lab.source, source_pattern)) {
       r.problem("source", "must be a plain file name such as tiled_gemm.cu (no folders)");
@@ -321,7 +326,13 @@ LabSpec read_lab(MapReader& r, const Module& module, const std::filesystem::path
   std::string language = r.str("language", false).value_or("cuda");
   if (language == "cuda") lab.language = LabLanguage::cuda;
   else if (language == "host") lab.language = LabLanguage::host;
-  else r.problem("language", "must be cuda or host");
+  else if (language == "python") lab.language = LabLanguage::python;
+  else r.problem("language", "must be cuda, host or python");
+  const bool py_source = lab.source.size() > 3 && lab.source.compare(lab.source.size() - 3, 3, ".py") == 0;
+  if (!lab.source.empty() && py_source != (lab.language == LabLanguage::python)) {
+    r.problem("source", py_source ? "a .py source needs `language: python`"
+                                  : "a Python lab's source must be a .py file");
+  }
   lab.steps = r.str_list("steps", true);
   if (YAML::Node st = r.node("steps"); st.IsSequence() && st.size() == 0) r.problem("steps", "needs at least one step");
   lab.timeout_s = r.number("timeout_s", false).value_or(60);
@@ -336,6 +347,8 @@ LabSpec read_lab(MapReader& r, const Module& module, const std::filesystem::path
     for (const auto& l : lab.libs) {
       if (l.rfind("-l", 0) != 0) br.problem("libs", fmt::format("'{}' must be written -lNAME", l));
     }
+    if (lab.language == LabLanguage::python && (!lab.flags.empty() || !lab.libs.empty()))
+      br.problem("flags", "a Python lab is not compiled with flags or libraries: leave `build` out");
     br.finish();
   }
   for_each_map(r, "params", false, [&](MapReader& pr) { lab.params.push_back(read_param(pr)); });

@@ -127,7 +127,13 @@ DevLabRow compile_one(const RunContext& ctx, const LabSpec& lab, RowPlan& plan, 
     }
   }
   BuildRequest b = lab_build_request(ctx, lab, plan.source, arch);
-  BuildResult r = build_lab(b, nvcc ? &*nvcc : nullptr);
+  BuildResult r;
+  try {
+    r = build_lab(b, nvcc ? &*nvcc : nullptr);
+  } catch (const UsageError& e) {  // no python3 for a Python lab, say: this row only
+    row.problem = e.what();
+    return row;
+  }
   row.compiled = r.ok;
   row.diagnostics = r.diagnostics;
   row.ok = r.ok;

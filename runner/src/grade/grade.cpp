@@ -289,6 +289,10 @@ Grade grade_run(const LabSpec& lab, const LabResults& results, const RunOutcome&
     g.verdict = Verdict::timeout;
     g.verdict_reason = fmt::format("the lab did not finish within {:g} s",
                                    outcome.timeout_s > 0 ? outcome.timeout_s : lab.timeout_s);
+  } else if (outcome.signal == 0 && outcome.exit_code == kLabExitMissing) {
+    g.verdict = Verdict::not_run;
+    g.verdict_reason = outcome.last_line.empty() ? "the lab stopped: something it needs is missing (exit 3)"
+                                                 : "the lab could not run: " + outcome.last_line;
   } else if (outcome.signal != 0 || (outcome.exit_code != 0 && outcome.exit_code != 1)) {
     g.verdict = Verdict::runtime_error;
     g.verdict_reason = !results.errors.empty() ? results.errors.back()

@@ -92,7 +92,12 @@ struct RunOutcome {
   int exit_code = -1;      // -1: did not exit normally
   int signal = 0;
   double timeout_s = 0;    // the limit the lab ran under (--timeout or the manifest's)
+  std::string last_line = {};  // the last non-blank line the lab wrote to stderr (or stdout):
+                           // with exit 3 it names the missing requirement
 };
+
+// Exit status 3 of a lab: a requirement (a Python package, a GPU) is missing.
+inline constexpr int kLabExitMissing = 3;
 
 struct Grade {
   Verdict verdict = Verdict::fail;

@@ -149,7 +149,9 @@ RunReport run_lab(const RunContext& ctx, const RunRequest& req) {
   BuildRequest build = lab_build_request(ctx, lab, report.source, report.arch);
   if (req.verbose) {
     fmt::print("{} {} {} ...\n", ctx.style.dim("Building"), build.display_name,
-               lab.language == LabLanguage::cuda ? "for " + report.arch : std::string("(host C++)"));
+               lab.language == LabLanguage::cuda     ? "for " + report.arch
+               : lab.language == LabLanguage::python ? std::string("(Python: syntax check)")
+                                                     : std::string("(host C++)"));
     std::fflush(stdout);
   }
   BuildResult built = build_lab(build, nvcc ? &*nvcc : nullptr);
@@ -182,9 +184,16 @@ RunReport run_lab(const RunContext& ctx, const RunRequest& req) {
   report.results_file = ctx.workspace.runs_dir() / fmt::format("run-{}.jsonl", report.run_id);
   fs::remove(report.results_file);
   ProcessOptions proc;
-  proc.argv = {built.binary.string(), fmt::format("seed={}", report.seed), fmt::format("quick={}", req.quick ? 1 : 0)};
+  proc.argv = built.interpreter;
+  proc.argv.insert(proc.argv.end(), {built.binary.string(), fmt::format("seed={}", report.seed),
+                                     fmt::format("quick={}", req.quick ? 1 : 0)});
   for (const auto& [k, v] : report.params) proc.argv.push_back(k + "=" + format_param(v));
   proc.env = {{"WORKBOOK_RESULTS", report.results_file.string()}};
+  if (lab.language == LabLanguage::python) {  // the harness module (wb.py) sits in labs/common
+    proc.env.push_back({"PYTHONPATH", ctx.catalog.common_dir().string()});
+    proc.env.push_back({"PYTHONDONTWRITEBYTECODE", "1"});  // no __pycache__ in the content
+    proc.env.push_back({"PYTHONUNBUFFERED", "1"});         // its lines in order with ours
+  }
   if (nvcc) {
     const fs::path cupti = cupti_library(*nvcc);
     if (!cupti.empty()) proc.env.push_back({"WB_CUPTI_LIB", cupti.string()});
@@ -207,7 +216,8 @@ RunReport run_lab(const RunContext& ctx, const RunRequest& req) {
   for (const auto& [k, v] : results.params) scope_params[k] = v;
 
   // 4. Grade and record.
-  RunOutcome outcome{pr.timed_out, pr.signal == 0 ? pr.exit_code : -1, pr.signal, pr.timeout_s};
+  RunOutcome outcome{pr.timed_out, pr.signal == 0 ? pr.exit_code : -1, pr.signal, pr.timeout_s,
+                     last_nonblank_line(pr.err.empty() ? pr.out : pr.err)};
   report.grade = grade_run(lab, results, outcome, dev.figures, dev.note, scope_params, predictions,
                            dev.reference ? dev.reference->name : "T4",
                            grade_basis(dev, lab, report.params, req.quick, false));
@@ -232,6 +242,10 @@ RunReport run_lab(const RunContext& ctx, const RunRequest& req) {
     case Verdict::interrupted:
       report.next_step = "nothing was graded; your predictions are kept in the journal: run it again when you are ready";
       break;
+    case Verdict::not_run:
+      report.next_step = "install what the line above names (or move to a machine that has it: Colab has torch and "
+                         "triton), then run again";
+      break;
     case Verdict::out_of_range:
       report.next_step = "the result is right but the figure says the design is not yet what the module teaches: "
                          "read the hint, compare your access pattern with the reading, and run again";
@@ -250,7 +264,9 @@ BuildRequest lab_build_request(const RunContext& ctx, const LabSpec& lab, const 
   build.flags = lab.flags;
   build.libs = lab.libs;
   build.arch = arch;
-  build.language = lab.language == LabLanguage::cuda ? Language::cuda : Language::host;
+  build.language = lab.language == LabLanguage::cuda     ? Language::cuda
+                   : lab.language == LabLanguage::python ? Language::python
+                                                         : Language::host;
   build.cache_dir = ctx.workspace.build_cache();
   return build;
 }

@@ -97,7 +97,7 @@ void print_report(const RunReport& r, const Style& s) {
   if (!r.build_diagnostics.empty()) {
     fmt::print("\n{}\n{}\n", s.bold(r.built ? "Compiler warnings" : "Compiler errors"), r.build_diagnostics);
   }
-  if (r.ran) {
+  if (r.ran && r.grade.verdict != Verdict::not_run) {  // not_run: it stopped before any check
     print_checks(r, s);
     print_metrics(r, s);
     print_predictions(r, s);

@@ -14,6 +14,30 @@ std::string trim(const std::string& s) {
   return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
 }
 
+std::string first_nonblank_line(const std::string& text) {
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    std::string line = trim(text.substr(start, end - start));
+    if (!line.empty()) return line;
+    start = end + 1;
+  }
+  return {};
+}
+
+std::string last_nonblank_line(const std::string& text) {
+  std::size_t end = text.size();
+  while (end > 0) {
+    std::size_t start = text.rfind('\n', end - 1);
+    start = start == std::string::npos ? 0 : start + 1;
+    std::string line = trim(text.substr(start, end - start));
+    if (!line.empty()) return line;
+    end = start == 0 ? 0 : start - 1;
+  }
+  return {};
+}
+
 std::optional<double> parse_learner_number(const std::string& text) {
   auto q = parse_quantity(text);  // the one grammar of util/quantity.hpp
   if (!q) return std::nullopt;

@@ -11,6 +11,10 @@ namespace workbook {
 
 std::string trim(const std::string& s);
 
+// The first / last line of `text` holding more than blanks, trimmed; "" if none.
+std::string first_nonblank_line(const std::string& text);
+std::string last_nonblank_line(const std::string& text);
+
 // Parses a number as a learner types it, in the grammar of util/quantity.hpp: "2.5",
 // "2.5x", "2.5×", "1,024", "1 024", "3e-4", "1.72 x 10^10", "−3", "75%", "0.8 ms". A
 // trailing unit word or symbol is ignored (it is not converted). nullopt if the text is
