@@ -246,45 +246,60 @@ bool environ_holds(int proc_fd, const char* pid_name, const std::string& entry) 
   return false;
 }
 
-// The process group of /proc/<pid>/stat, or -1.
-pid_t process_group_of(int proc_fd, const char* pid_name) {
+// What /proc/<pid>/stat says of a process: its group and its start (clock ticks after
+// boot); pgrp -1 when it is gone or unreadable.
+struct ProcStat {
+  pid_t pgrp = -1;
+  unsigned long long start = 0;
+};
+
+ProcStat stat_of(int proc_fd, const char* pid_name) {
   int fd = ::openat(proc_fd, (std::string(pid_name) + "/stat").c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return -1;
+  if (fd < 0) return {};
   char buffer[1024];
   ssize_t n;
   do n = ::read(fd, buffer, sizeof buffer - 1);
   while (n < 0 && errno == EINTR);
   ::close(fd);
-  if (n <= 0) return -1;
+  if (n <= 0) return {};
   buffer[n] = '\0';
-  // "pid (comm) state ppid pgrp ...": comm may hold spaces and ')', so start after the last ')'.
+  // "pid (comm) state ppid pgrp ... starttime(22nd)": comm may hold spaces and ')', so
+  // start after the last ')'.
   const char* close = std::strrchr(buffer, ')');
-  if (close == nullptr) return -1;
+  if (close == nullptr) return {};
+  ProcStat st;
   char state = 0;
   int ppid = 0, pgrp = 0;
-  if (std::sscanf(close + 1, " %c %d %d", &state, &ppid, &pgrp) != 3) return -1;
-  return static_cast<pid_t>(pgrp);
+  if (std::sscanf(close + 1, " %c %d %d %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %llu",
+                  &state, &ppid, &pgrp, &st.start) != 4)
+    return {};
+  st.pgrp = static_cast<pid_t>(pgrp);
+  return st;
 }
 
 // Kills the runner's processes that carry `entry` in their environment but are not in
 // process group `group` (which the caller kills as a whole), until a pass finds no new
-// one; `killed` collects them.
+// one; `killed` collects them. Only processes started no earlier than the group's leader
+// (the child, kept as a zombie until this returns) can be its descendants, so only their
+// environments are read: reading every process's environment cost tens of ms a run.
 void kill_escaped(const std::string& entry, pid_t group, std::set<pid_t>& killed) {
   const uid_t me = ::geteuid();
   const pid_t self = ::getpid();
   for (int pass = 0; pass < 5; ++pass) {
     DIR* dir = ::opendir("/proc");
     if (dir == nullptr) return;
+    const ProcStat leader = stat_of(::dirfd(dir), std::to_string(group).c_str());
     bool found_new = false;
     while (const dirent* e = ::readdir(dir)) {
       char* end = nullptr;
       long value = std::strtol(e->d_name, &end, 10);
-      if (end == e->d_name || *end != '\0' || value <= 0 || value == self) continue;
+      if (end == e->d_name || *end != '\0' || value <= 0 || value == self || value == group) continue;
       struct stat st {};
       if (::fstatat(::dirfd(dir), e->d_name, &st, 0) != 0 || st.st_uid != me) continue;
+      const ProcStat ps = stat_of(::dirfd(dir), e->d_name);
+      if (ps.pgrp == group || ps.pgrp < 0) continue;  // still in the group (being killed with it), or gone
+      if (leader.pgrp >= 0 && ps.start < leader.start) continue;  // older than the child: not its descendant
       if (!environ_holds(::dirfd(dir), e->d_name, entry)) continue;
-      pid_t pgrp = process_group_of(::dirfd(dir), e->d_name);
-      if (pgrp == group || pgrp < 0) continue;  // still in the group (being killed with it), or gone
       auto pid = static_cast<pid_t>(value);
       ::kill(pid, SIGKILL);
       if (killed.insert(pid).second) found_new = true;
