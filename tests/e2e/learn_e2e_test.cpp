@@ -249,8 +249,39 @@ TEST_CASE("learn e2e: drills score covered points, name what to reread, schedule
 
   r = c.run({"drill", "14"});
   CHECK(r.exit_code == 2);
-  r = c.run({"drill", "24"});
-  CHECK(r.exit_code == 2);  // the fixture has no module24 bank
+  CHECK(r.err.find("oral drills are in modules 11 and 24") != std::string::npos);
+}
+
+TEST_CASE("learn e2e: the weekly drill is module 11's until December 1, then 11's and 24's together", "[e2e][learn]") {
+  LearnCourse c;
+  e2e::CommandResult r;
+  c.now = "2026-11-30T12:00:00Z";  // the day before: module 24 is not offered yet
+  json j = c.run_json({"drill", "--status", "--json"}, "", &r);
+  SHOW(r);
+  CHECK(r.exit_code == 0);
+  CHECK(j["modules"] == json::array({11}));
+  CHECK(j["drills"].size() == 2);
+
+  c.now = "2026-12-01T09:00:00Z";
+  j = c.run_json({"drill", "--status", "--json"}, "", &r);
+  CHECK(j["modules"] == json::array({11, 24}));
+  REQUIRE(j["drills"].size() == 3);
+  CHECK(j["drills"][2]["drill"] == "roofline-defence");
+  CHECK(j["drills"][2]["module"] == 24);
+
+  // Answering the weekly drill records each question under its own module.
+  j = c.run_json({"drill", "--json"}, "\nall\n\nall\n\n1\n", &r);
+  SHOW(r);
+  REQUIRE(j["drills"].size() == 3);
+  CHECK(j["covered"] == 3 + 4 + 1);
+  j = c.run_json({"drill", "24", "--status", "--json"}, "", &r);
+  CHECK(j["module"] == 24);
+  CHECK(j["drills"][0]["attempts"] == 1);
+  CHECK(j["drills"][0]["last_covered"] == 1);
+
+  r = c.run({"drill"});
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("No drill of module11 and module24 is due today") != std::string::npos);
 }
 
 TEST_CASE("learn e2e: Ctrl-C keeps every answer already given", "[e2e][learn]") {

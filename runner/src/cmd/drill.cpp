@@ -9,12 +9,13 @@ void setup_drill(CLI::App& app, CommandContext& ctx) {
   auto* cmd = app.add_subcommand("drill", "Oral-exam drills (modules 11 and 24): a minute a question, then a checklist");
   auto o = std::make_shared<learn::DrillRequest>();
   auto json = std::make_shared<bool>(false);
-  cmd->add_option("module", o->module, "11 or 24")->required();
+  cmd->add_option("module", o->module, "11 or 24; leave it out for this week's drills (11, and 24 from December)");
   cmd->add_flag("--status", o->status, "Readiness per question and when each is next due");
   cmd->add_flag("--all", o->all, "Every drill, due or not");
   cmd->add_option("--drill", o->drill, "Only this drill (its id)");
   cmd->add_flag("--json", *json, "Read lines from stdin without prompts or clock; print one JSON object");
   cmd->footer(R"(Examples:
+  workbook drill              this week's: module 11's due drills, and 24's from December 1
   workbook drill 11
   workbook drill 24 --status
 Answer out loud while the clock runs, press Enter, then type the numbers of the points

@@ -180,6 +180,10 @@ ExerciseBank read_exercises(const std::filesystem::path& file, int module, const
     if (d.seconds < 10 || d.seconds > 600) dr.problem("seconds", "must be between 10 and 600");
     bank.drills.push_back(std::move(d));
   });
+  bank.weekly_from = r.str("weekly_from", false).value_or("");
+  static const std::regex kDate("^[0-9]{4}-[0-9]{2}-[0-9]{2}$");
+  if (!bank.weekly_from.empty() && !std::regex_match(bank.weekly_from, kDate))
+    r.problem("weekly_from", "must be a date written YYYY-MM-DD");
   r.finish();
   return bank;
 }

@@ -73,6 +73,8 @@ struct ExerciseBank {
   std::vector<ExerciseItem> items;
   std::vector<WorkedExample> worked_examples;
   std::vector<DrillItem> drills;
+  std::string weekly_from;  // "YYYY-MM-DD": the weekly `workbook drill` offers these drills from
+                            // that date on (module 24: December, as the workbook asks); "": always
 };
 
 // Reads exercises/moduleNN.yaml; problems are added to `problems` as file:line: field: what.

@@ -41,6 +41,11 @@ ExerciseBank load_bank(const Catalog& catalog, int module) {
   return bank;
 }
 
+std::optional<ExerciseBank> find_bank(const Catalog& catalog, int module) {
+  if (!fs::is_regular_file(bank_path(catalog, module))) return std::nullopt;
+  return load_bank(catalog, module);
+}
+
 std::vector<ExerciseBank> load_all_banks(const Catalog& catalog) {
   std::vector<ExerciseBank> out;
   for (int n : bank_modules(catalog)) out.push_back(load_bank(catalog, n));

@@ -55,4 +55,18 @@ std::string iso_utc(long long unix_seconds) {
 
 std::string date_of_day(long long day) { return iso_utc(day * 86400).substr(0, 10); }
 
+std::optional<long long> day_of_date(const std::string& date) {
+  static const std::regex pattern("^([0-9]{4})-([0-9]{2})-([0-9]{2})$");
+  std::smatch m;
+  if (!std::regex_match(date, m, pattern)) return std::nullopt;
+  std::tm tm{};
+  tm.tm_year = std::stoi(m[1]) - 1900;
+  tm.tm_mon = std::stoi(m[2]) - 1;
+  tm.tm_mday = std::stoi(m[3]);
+  if (tm.tm_mon < 0 || tm.tm_mon > 11 || tm.tm_mday < 1 || tm.tm_mday > 31) return std::nullopt;
+  const long long seconds = static_cast<long long>(timegm(&tm));
+  if (date_of_day(seconds / 86400) != date) return std::nullopt;  // 2026-02-31 and the like
+  return seconds / 86400;
+}
+
 }  // namespace workbook::learn

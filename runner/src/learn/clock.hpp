@@ -4,6 +4,7 @@
 // or Unix seconds), so tests and demos can let days pass.
 #pragma once
 
+#include <optional>
 #include <string>
 
 namespace workbook::learn {
@@ -17,5 +18,8 @@ long long day_of(long long unix_seconds);
 std::string iso_utc(long long unix_seconds);
 // The calendar date of a day number: "2026-09-01".
 std::string date_of_day(long long day);
+// The day number of a calendar date "YYYY-MM-DD" (the inverse of date_of_day); nullopt
+// if the text is not such a date.
+std::optional<long long> day_of_date(const std::string& date);
 
 }  // namespace workbook::learn

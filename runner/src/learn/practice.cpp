@@ -246,56 +246,99 @@ int run_follow(LearnContext& ctx, const FollowRequest& req) {
   return exit_for(session);
 }
 
-int run_drill(LearnContext& ctx, const DrillRequest& req) {
-  int module = parse_module(req.module);
-  if (module != 11 && module != 24) {
-    throw UsageError(fmt::format("oral drills are in modules 11 and 24, not {}", module_name(module)),
-                     "workbook drill 11   or   workbook drill 24");
+namespace {
+
+// The banks a drill command covers: the module asked for, or (none asked) this week's
+// drills: module 11, and module 24 from its bank's `weekly_from` date on.
+std::vector<ExerciseBank> drill_banks(const LearnContext& ctx, const std::string& asked, long long today) {
+  std::vector<ExerciseBank> banks;
+  if (!asked.empty()) {
+    int module = parse_module(asked);
+    if (module != 11 && module != 24) {
+      throw UsageError(fmt::format("oral drills are in modules 11 and 24, not {}", module_name(module)),
+                       "workbook drill 11   or   workbook drill 24   (or `workbook drill` for this week's)");
+    }
+    banks.push_back(load_bank(ctx.catalog, module));
+    if (banks.back().drills.empty()) throw UsageError(fmt::format("{} has no drills yet", module_name(module)));
+    return banks;
   }
-  ExerciseBank bank = load_bank(ctx.catalog, module);
-  if (bank.drills.empty()) throw UsageError(fmt::format("{} has no drills yet", module_name(module)));
-  ReviewStore store(ctx.journal);
+  for (int module : {11, 24}) {
+    std::optional<ExerciseBank> bank = find_bank(ctx.catalog, module);
+    if (!bank || bank->drills.empty()) continue;
+    const auto from = bank->weekly_from.empty() ? std::nullopt : day_of_date(bank->weekly_from);
+    if (from && today < *from) continue;
+    banks.push_back(std::move(*bank));
+  }
+  if (banks.empty()) throw UsageError("no module has drills yet", "the drills live in exercises/module11.yaml and module24.yaml");
+  return banks;
+}
+
+std::string modules_text(const std::vector<ExerciseBank>& banks) {
+  std::string text;
+  for (const auto& b : banks) text += (text.empty() ? "" : " and ") + module_name(b.module);
+  return text;
+}
+
+}  // namespace
+
+int run_drill(LearnContext& ctx, const DrillRequest& req) {
   const long long today = day_of(now_unix());
+  const std::vector<ExerciseBank> banks = drill_banks(ctx, req.module, today);
+  const bool weekly = req.module.empty();
+  ReviewStore store(ctx.journal);
+  nlohmann::json modules = nlohmann::json::array();
+  for (const auto& b : banks) modules.push_back(b.module);
   if (req.status) {
     nlohmann::json all = nlohmann::json::array();
     if (!ctx.json) {
-      fmt::print("{}\n", ctx.style.bold(fmt::format("{} drills, {} (weekly until easy)", module_name(module),
+      fmt::print("{}\n", ctx.style.bold(fmt::format("{} drills, {} (weekly until easy)", modules_text(banks),
                                                     date_of_day(today))));
       fmt::print("{:<28} {:>8} {:>6} {:>10} {:<12}\n", "drill", "attempts", "last", "readiness", "next due");
     }
-    for (const auto& d : bank.drills) {
-      DrillStatus s = drill_status(store, module, d, today);
-      all.push_back(to_json(s));
-      if (ctx.json) continue;
-      std::string last = s.last_covered ? fmt::format("{}/{}", *s.last_covered, *s.total) : "-";
-      std::string readiness = s.attempts ? fmt::format("{:.0f} %", s.readiness * 100) : "-";
-      std::string due = s.due ? ctx.style.yellow("due now") : date_of_day(s.next_due_day) + (s.easy ? " (easy)" : "");
-      fmt::print("{:<28} {:>8} {:>6} {:>10} {}\n", d.id, s.attempts, last, readiness, due);
+    for (const auto& bank : banks) {
+      for (const auto& d : bank.drills) {
+        DrillStatus s = drill_status(store, bank.module, d, today);
+        all.push_back(to_json(s));
+        if (ctx.json) continue;
+        std::string last = s.last_covered ? fmt::format("{}/{}", *s.last_covered, *s.total) : "-";
+        std::string readiness = s.attempts ? fmt::format("{:.0f} %", s.readiness * 100) : "-";
+        std::string due = s.due ? ctx.style.yellow("due now") : date_of_day(s.next_due_day) + (s.easy ? " (easy)" : "");
+        fmt::print("{:<28} {:>8} {:>6} {:>10} {}\n", d.id, s.attempts, last, readiness, due);
+      }
     }
-    if (ctx.json) print_json({{"module", module}, {"date", date_of_day(today)}, {"drills", all}});
+    if (ctx.json) {
+      nlohmann::json j = {{"modules", modules}, {"date", date_of_day(today)}, {"drills", all}};
+      if (!weekly) j["module"] = banks.front().module;
+      print_json(j);
+    }
     return 0;
   }
-  std::vector<const DrillItem*> queue;
-  for (const auto& d : bank.drills) {
-    if (req.drill && d.id != *req.drill) continue;
-    if (!req.drill && !req.all && !drill_status(store, module, d, today).due) continue;
-    queue.push_back(&d);
+  std::vector<std::pair<int, const DrillItem*>> queue;
+  for (const auto& bank : banks) {
+    for (const auto& d : bank.drills) {
+      if (req.drill && d.id != *req.drill) continue;
+      if (!req.drill && !req.all && !drill_status(store, bank.module, d, today).due) continue;
+      queue.emplace_back(bank.module, &d);
+    }
   }
   if (req.drill && queue.empty()) {
     std::string ids;
-    for (const auto& d : bank.drills) ids += (ids.empty() ? "" : ", ") + d.id;
-    throw UsageError(fmt::format("{} has no drill '{}'", module_name(module), *req.drill), "drills: " + ids);
+    for (const auto& bank : banks)
+      for (const auto& d : bank.drills) ids += (ids.empty() ? "" : ", ") + d.id;
+    throw UsageError(fmt::format("{} has no drill '{}'", modules_text(banks), *req.drill), "drills: " + ids);
   }
   fsrs::Scheduler sched;
   LearnerInput in(interactive_terminal(), ctx.json);
   Session session(in, ctx.style, store, sched);
   if (queue.empty() && !ctx.json) {
-    fmt::print("No drill of {} is due today. `workbook drill {} --status` shows when; --all drills anyway.\n",
-               module_name(module), module);
+    fmt::print("No drill of {} is due today. `workbook drill {}--status` shows when; --all drills anyway.\n",
+               modules_text(banks), weekly ? "" : std::to_string(banks.front().module) + " ");
+  } else if (weekly && !ctx.json) {
+    fmt::print("{}\n", ctx.style.dim(fmt::format("This week's drills: {} ({} due).", modules_text(banks), queue.size())));
   }
   nlohmann::json results = nlohmann::json::array();
   int covered = 0, total = 0;
-  for (const DrillItem* d : queue) {
+  for (const auto& [module, d] : queue) {
     auto r = session.drill(module, *d);
     if (!r) break;
     covered += r->covered;
@@ -303,11 +346,13 @@ int run_drill(LearnContext& ctx, const DrillRequest& req) {
     results.push_back(to_json(*r));
   }
   if (ctx.json) {
-    print_json({{"module", module},
-                {"drills", results},
-                {"covered", covered},
-                {"total", total},
-                {"stopped", to_string(session.stop())}});
+    nlohmann::json j = {{"modules", modules},
+                        {"drills", results},
+                        {"covered", covered},
+                        {"total", total},
+                        {"stopped", to_string(session.stop())}};
+    if (!weekly) j["module"] = banks.front().module;
+    print_json(j);
   } else if (!results.empty()) {
     fmt::print("\n{}\n", ctx.style.bold(fmt::format("{} drill{}: {}/{} points covered.", results.size(),
                                                     results.size() == 1 ? "" : "s", covered, total)));
