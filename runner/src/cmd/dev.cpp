@@ -60,6 +60,7 @@ void setup_dev(CLI::App& app, CommandContext& ctx) {
   cmd->add_flag("--quick", o->check.quick, "Run with each parameter's quick value");
   cmd->add_option("--arch", o->check.arch, "Compile for this architecture, e.g. sm_90 (works without a GPU)");
   cmd->add_option("--lab,--only", o->check.only, "Only this lab, e.g. module14/tiled_gemm (repeatable)");
+  cmd->add_option("--jobs,-j", o->check.jobs, "Compile this many labs at once (default: one per core)");
   cmd->add_option("--report", o->report, "Write the markdown report here, e.g. docs/validation/H200.md");
   cmd->add_flag("--json", o->json, "Print JSON");
   cmd->footer("Examples:\n  workbook dev check --arch sm_90\n  workbook dev check --run --report docs/validation/H200.md\n  workbook dev check --only module14/tiled_gemm --arch sm_90");

@@ -4,6 +4,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <thread>
 
 #include "build/lab_build.hpp"
 #include "build/toolchain.hpp"
@@ -207,6 +212,34 @@ void run_one(const RunContext& ctx, const LabSpec& lab, const RowPlan& plan, Dev
   row.report = std::move(report);
 }
 
+// Calls compile(i) for i in [0, count) on up to `jobs` threads (<= 0: one per core). A
+// call returning true (interrupted) stops the calls not yet started; an exception in any
+// call is rethrown here once all threads have stopped.
+void compile_all(std::size_t count, int jobs, const std::function<bool(std::size_t)>& compile) {
+  std::size_t threads = jobs > 0 ? static_cast<std::size_t>(jobs) : std::max(1u, std::thread::hardware_concurrency());
+  threads = std::min(threads, count);
+  std::atomic<std::size_t> next{0};
+  std::atomic<bool> stop{false};
+  std::mutex failure_mutex;
+  std::exception_ptr failure;
+  auto worker = [&] {
+    for (std::size_t i; !stop && (i = next++) < count;) {
+      try {
+        if (compile(i)) stop = true;
+      } catch (...) {
+        std::lock_guard lock(failure_mutex);
+        if (!failure) failure = std::current_exception();
+        stop = true;
+      }
+    }
+  };
+  std::vector<std::thread> pool;
+  for (std::size_t t = 1; t < threads; ++t) pool.emplace_back(worker);
+  worker();
+  for (auto& t : pool) t.join();
+  if (failure) std::rethrow_exception(failure);
+}
+
 }  // namespace
 
 DevCheckResult dev_check(const RunContext& ctx, const DevCheckOptions& o) {
@@ -230,22 +263,48 @@ DevCheckResult dev_check(const RunContext& ctx, const DevCheckOptions& o) {
   result.arch = arch_for_gpu(o.arch, dev.gpu ? dev.gpu->compute_cap : "");
   std::optional<Toolchain> nvcc = find_nvcc();
   ctx.workspace.ensure();
+
+  // Every row to check, in content order.
+  struct Job {
+    const LabSpec* lab;
+    RowPlan plan;
+    DevLabRow row;
+    bool compiled_or_tried = false;
+  };
+  std::vector<Job> jobs;
   for (const auto& m : modules) {
     for (const auto& lab : m.labs) {
       if (!selected(lab)) continue;
-      for (RowPlan& plan : plan_rows(ctx, lab)) {
-        DevLabRow row = compile_one(ctx, lab, plan, result.arch, nvcc);
-        if (row.compiled && o.run) run_one(ctx, lab, plan, row, o);
-        const bool stopped = row.problem == "interrupted while compiling" ||
-                             (row.report && row.report->grade.verdict == Verdict::interrupted);
-        result.rows.push_back(std::move(row));
-        if (o.on_row) o.on_row(result, result.rows.back());
-        if (stopped) {  // the author (or the system) asked to stop: check nothing more
-          result.interrupted = true;
-          result.problems.push_back("interrupted: the rows after the last one shown were not checked");
-          return result;
-        }
-      }
+      for (RowPlan& plan : plan_rows(ctx, lab)) jobs.push_back({&lab, std::move(plan), {}, false});
+    }
+  }
+
+  // Compile them all, several at once (each compiler is a child process; build_lab is
+  // safe to call from several threads, and a Ctrl-C reaches every running compile).
+  compile_all(jobs.size(), o.jobs, [&](std::size_t i) {
+    jobs[i].row = compile_one(ctx, *jobs[i].lab, jobs[i].plan, result.arch, nvcc);
+    jobs[i].compiled_or_tried = true;
+    return jobs[i].row.problem == "interrupted while compiling";
+  });
+
+  // Then run them one at a time, in order (timings must not share the GPU).
+  for (Job& job : jobs) {
+    DevLabRow& row = job.row;
+    if (!job.compiled_or_tried) {  // not started: a compile before it was interrupted
+      row.lab = job.lab->id;
+      row.variant = job.plan.name;
+      row.expected = job.plan.expected;
+      row.problem = "interrupted while compiling";
+    }
+    if (row.compiled && o.run) run_one(ctx, *job.lab, job.plan, row, o);
+    const bool stopped = row.problem == "interrupted while compiling" ||
+                         (row.report && row.report->grade.verdict == Verdict::interrupted);
+    result.rows.push_back(std::move(row));
+    if (o.on_row) o.on_row(result, result.rows.back());
+    if (stopped) {  // the author (or the system) asked to stop: check nothing more
+      result.interrupted = true;
+      result.problems.push_back("interrupted: the rows after the last one shown were not checked");
+      return result;
     }
   }
   return result;
