@@ -10,7 +10,7 @@
 
 #include "content/exercises.hpp"
 #include "content/manifest_load.hpp"
-#include "content/yaml_reader.hpp"
+#include "util/yaml_reader.hpp"
 
 #include "../support/temp_dir.hpp"
 

@@ -8,8 +8,8 @@
 #include <string>
 
 #include "device/calibration.hpp"
-#include "device/figures.hpp"
-#include "device/gpu_specs.hpp"
+#include "model/figures.hpp"
+#include "specs/gpu_specs.hpp"
 #include "grade/results.hpp"
 #include "journal/journal.hpp"
 #include "run/device_context.hpp"

@@ -20,7 +20,7 @@
 #include "../support/temp_dir.hpp"
 #include "content/exercises.hpp"
 #include "content/manifest_load.hpp"
-#include "grade/expr.hpp"
+#include "model/expr.hpp"
 #include "grade/results.hpp"
 #include "learn/answer_check.hpp"
 #include "util/error.hpp"

@@ -7,7 +7,7 @@
 #include <regex>
 #include <set>
 
-#include "grade/expr.hpp"
+#include "model/expr.hpp"
 #include "util/error.hpp"
 
 namespace workbook {

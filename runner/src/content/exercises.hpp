@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "content/yaml_reader.hpp"
+#include "util/yaml_reader.hpp"
 
 namespace workbook {
 

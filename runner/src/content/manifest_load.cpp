@@ -10,10 +10,9 @@
 
 #include "content/lab_id.hpp"
 #include "content/variant.hpp"
-#include "device/figures.hpp"
-#include "device/gpu_specs.hpp"
-#include "grade/expr.hpp"
-#include "run/device_context.hpp"
+#include "model/figures.hpp"
+#include "specs/gpu_specs.hpp"
+#include "model/expr.hpp"
 #include "util/error.hpp"
 #include "util/file_text.hpp"
 

@@ -4,7 +4,7 @@
 #include <filesystem>
 
 #include "content/manifest.hpp"
-#include "content/yaml_reader.hpp"
+#include "util/yaml_reader.hpp"
 
 namespace workbook {
 

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "device/calibration.hpp"
-#include "device/gpu_specs.hpp"
+#include "specs/gpu_specs.hpp"
 #include "grade/results.hpp"
 
 namespace workbook {

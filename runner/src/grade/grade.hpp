@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "content/manifest.hpp"
-#include "device/measured_refs.hpp"
-#include "grade/expr.hpp"
+#include "specs/measured_refs.hpp"
+#include "model/expr.hpp"
 #include "grade/results.hpp"
 #include "util/error.hpp"
 

@@ -5,7 +5,7 @@
 // alone), "2.98x", "4.6×", "75%", "3e-4", "1.72 x 10^10", "−3", "215 ms"; "1,5" and
 // "1.5.5" are errors (said in `notes`), never numbers. An answer is read by its results,
 // never by the operands of its working: a chain "2*2048^3 = 1.72e10" gives 1.72e10, an
-// arithmetic expression alone ("2*2048^3") its value (grade/expr.hpp), and a number that
+// arithmetic expression alone ("2*2048^3") its value (model/expr.hpp), and a number that
 // is an operand of working that names a variable or carries units ("2*N", "68.7 GB /
 // 320 GB/s") is not a result. A dash between two numbers with no space is a range ("3-6x").
 //
@@ -27,7 +27,7 @@
 #include <vector>
 
 #include "content/exercises.hpp"
-#include "grade/expr.hpp"
+#include "model/expr.hpp"
 
 namespace workbook::learn {
 

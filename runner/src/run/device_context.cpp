@@ -5,7 +5,7 @@
 
 #include <regex>
 
-#include "device/figures.hpp"
+#include "model/figures.hpp"
 #include "journal/journal.hpp"
 #include "util/error.hpp"
 
@@ -36,20 +36,6 @@ std::set<std::string> apply_calibration(Figures& figures, const Calibration& c) 
   for (const char* name : {"fp32_tflops", "fp64_tflops"}) take(name, name);
   for (const auto& name : measured_only_figure_names()) take(name.c_str(), name.c_str());
   return set;
-}
-
-Figures nominal_measured_figures(const GpuSpec& spec) {
-  double per_lane = 0, lanes = 0;
-  std::smatch m;
-  static const std::regex kPcie(R"(gen\s*([0-9]+)\s*x\s*([0-9]+))", std::regex::icase);
-  if (std::regex_search(spec.pcie, m, kPcie)) {
-    int gen = std::stoi(m[1].str());
-    lanes = std::stod(m[2].str());
-    per_lane = gen <= 3 ? 0.985 : gen == 4 ? 1.969 : 3.938;
-  }
-  double pinned = per_lane > 0 ? 0.8 * per_lane * lanes : 12.0;
-  return {{"h2d_pinned_gbps", pinned}, {"d2h_pinned_gbps", pinned},  {"h2d_pageable_gbps", pinned / 2},
-          {"d2h_pageable_gbps", pinned / 2}, {"launch_us", 5.0}};
 }
 
 DeviceContext load_device_context(const Catalog& catalog, const std::optional<std::string>& gpu_override,

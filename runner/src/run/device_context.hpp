@@ -6,7 +6,7 @@
 // Figures: the spec sheet's, then, when this GPU (by UUID) has a calibration, the
 // measured dram_gbps (the copy kernel's d2d_gbps), fp32_tflops, fp64_tflops,
 // h2d/d2h pinned/pageable GB/s and launch_us replace them. Without a calibration the
-// measured-only figures take nominal values (nominal_measured_figures), and
+// measured-only figures take nominal values (nominal_measured_figures, specs/gpu_specs.hpp), and
 // figures_source says so.
 #pragma once
 
@@ -17,8 +17,8 @@
 
 #include "content/catalog.hpp"
 #include "device/calibration.hpp"
-#include "device/gpu_specs.hpp"
-#include "device/measured_refs.hpp"
+#include "specs/gpu_specs.hpp"
+#include "specs/measured_refs.hpp"
 #include "device/local_gpu.hpp"
 #include "workspace/workspace.hpp"
 
@@ -57,11 +57,6 @@ DeviceContext load_device_context(const Catalog& catalog, const std::optional<st
 // fp64_tflops, h2d_*, d2h_*, launch_us. Returns the names it set.
 std::set<std::string> apply_calibration(Figures& figures, const Calibration& c);
 
-// Nominal values of the measured-only figures for a spec sheet, used until the GPU is
-// calibrated: pinned H2D and D2H at 80 % of the PCIe link's per-direction rate (from
-// `pcie`: gen3 0.985, gen4 1.969, gen5 3.938 GB/s a lane, times the lanes; 12 GB/s when
-// it cannot be read), pageable at half of pinned, launch_us = 5.
-Figures nominal_measured_figures(const GpuSpec& spec);
 
 inline constexpr const char* kReferenceGpuId = "t4";
 

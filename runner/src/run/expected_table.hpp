@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "content/manifest.hpp"
-#include "grade/expr.hpp"
+#include "model/expr.hpp"
 #include "grade/grade.hpp"
 
 namespace workbook {

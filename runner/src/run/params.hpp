@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "content/manifest.hpp"
-#include "grade/expr.hpp"
+#include "model/expr.hpp"
 
 namespace workbook {
 

@@ -1,4 +1,4 @@
-// Tests for content/yaml_reader: problems as file:line: field: what, strict typed reads,
+// Tests for util/yaml_reader: problems as file:line: field: what, strict typed reads,
 // unknown keys, and files that are missing, empty or not YAML (never an exception).
 #include <catch2/catch.hpp>
 
@@ -10,7 +10,7 @@
 #include <fstream>
 #include <string>
 
-#include "content/yaml_reader.hpp"
+#include "util/yaml_reader.hpp"
 #include "util/error.hpp"
 
 #include "../support/temp_dir.hpp"

@@ -1,13 +1,14 @@
 // Loading data/gpus.yaml (see gpu_specs.hpp).
-#include "device/gpu_specs.hpp"
+#include "specs/gpu_specs.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cctype>
+#include <regex>
 
-#include "content/yaml_reader.hpp"
-#include "device/figures.hpp"
+#include "util/yaml_reader.hpp"
+#include "model/figures.hpp"
 
 namespace workbook {
 
@@ -103,5 +104,20 @@ const GpuSpec* find_gpu(const std::vector<GpuSpec>& specs, const std::string& id
   }
   return nullptr;
 }
+
+Figures nominal_measured_figures(const GpuSpec& spec) {
+  double per_lane = 0, lanes = 0;
+  std::smatch m;
+  static const std::regex kPcie(R"(gen\s*([0-9]+)\s*x\s*([0-9]+))", std::regex::icase);
+  if (std::regex_search(spec.pcie, m, kPcie)) {
+    int gen = std::stoi(m[1].str());
+    lanes = std::stod(m[2].str());
+    per_lane = gen <= 3 ? 0.985 : gen == 4 ? 1.969 : 3.938;
+  }
+  double pinned = per_lane > 0 ? 0.8 * per_lane * lanes : 12.0;
+  return {{"h2d_pinned_gbps", pinned}, {"d2h_pinned_gbps", pinned},  {"h2d_pageable_gbps", pinned / 2},
+          {"d2h_pageable_gbps", pinned / 2}, {"launch_us", 5.0}};
+}
+
 
 }  // namespace workbook

@@ -1,5 +1,5 @@
-// Tests for device/gpu_specs (data/gpus.yaml loads; match_gpu takes the longest match),
-// device/figures (names a manifest may use) and device/device_report (the comparison table).
+// Tests for specs/gpu_specs (data/gpus.yaml loads; match_gpu takes the longest match),
+// model/figures (names a manifest may use) and device/device_report (the comparison table).
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -7,8 +7,8 @@
 #include <string>
 
 #include "device/device_report.hpp"
-#include "device/figures.hpp"
-#include "device/gpu_specs.hpp"
+#include "model/figures.hpp"
+#include "specs/gpu_specs.hpp"
 
 using namespace workbook;
 

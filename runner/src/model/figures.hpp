@@ -21,7 +21,7 @@ const std::vector<std::string>& tensor_figure_names();
 
 // Figures only a calibration measures (`workbook device --calibrate`): host<->device
 // rates and launch overhead. Without a calibration they take nominal values (see
-// nominal_measured_figures in run/device_context.hpp and docs/authoring.md).
+// nominal_measured_figures in specs/gpu_specs.hpp and docs/authoring.md).
 const std::vector<std::string>& measured_only_figure_names();
 
 }  // namespace workbook

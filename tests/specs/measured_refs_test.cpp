@@ -1,11 +1,11 @@
-// Tests for device/measured_refs: data/measured/*.yaml loads with its label, default and
+// Tests for specs/measured_refs: data/measured/*.yaml loads with its label, default and
 // per-figure bands; problems name file, line and field; find_measured picks by GPU and lab.
 #include <catch2/catch.hpp>
 
 #include <fstream>
 
 #include "../support/temp_dir.hpp"
-#include "device/measured_refs.hpp"
+#include "specs/measured_refs.hpp"
 #include "util/error.hpp"
 
 using namespace workbook;

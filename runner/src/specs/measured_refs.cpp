@@ -1,11 +1,11 @@
 // Loading data/measured/*.yaml (see measured_refs.hpp).
-#include "device/measured_refs.hpp"
+#include "specs/measured_refs.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 
-#include "content/yaml_reader.hpp"
+#include "util/yaml_reader.hpp"
 
 namespace workbook {
 namespace fs = std::filesystem;

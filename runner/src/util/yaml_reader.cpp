@@ -1,5 +1,5 @@
 // Strict YAML reading with file:line problems (see yaml_reader.hpp).
-#include "content/yaml_reader.hpp"
+#include "util/yaml_reader.hpp"
 
 #include <fmt/format.h>
 

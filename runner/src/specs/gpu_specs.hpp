@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "grade/expr.hpp"
+#include "model/expr.hpp"
 
 namespace workbook {
 
@@ -34,5 +34,11 @@ std::vector<GpuSpec> load_gpu_specs(const std::filesystem::path& file);
 const GpuSpec* match_gpu(const std::vector<GpuSpec>& specs, const std::string& device_name);
 
 const GpuSpec* find_gpu(const std::vector<GpuSpec>& specs, const std::string& id);
+
+// Nominal values of the measured-only figures for a spec sheet, used until the GPU is
+// calibrated: pinned H2D and D2H at 80 % of the PCIe link's per-direction rate (from
+// `pcie`: gen3 0.985, gen4 1.969, gen5 3.938 GB/s a lane, times the lanes; 12 GB/s when
+// it cannot be read), pageable at half of pinned, launch_us = 5.
+Figures nominal_measured_figures(const GpuSpec& spec);
 
 }  // namespace workbook

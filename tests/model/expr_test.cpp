@@ -1,9 +1,9 @@
-// Tests for grade/expr: muparser-backed expressions over named figures.
+// Tests for model/expr: muparser-backed expressions over named figures.
 #include <catch2/catch.hpp>
 
 #include <string>
 
-#include "grade/expr.hpp"
+#include "model/expr.hpp"
 #include "util/error.hpp"
 
 using workbook::evaluate;

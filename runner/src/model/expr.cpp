@@ -1,5 +1,5 @@
 // muparser-backed expression evaluation (see expr.hpp).
-#include "grade/expr.hpp"
+#include "model/expr.hpp"
 
 #include <fmt/format.h>
 #include <muParser.h>

@@ -1,5 +1,5 @@
 // The list of device figure names (see figures.hpp and docs/authoring.md).
-#include "device/figures.hpp"
+#include "model/figures.hpp"
 
 namespace workbook {
 
