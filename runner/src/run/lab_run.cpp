@@ -103,23 +103,36 @@ void show_header(const RunContext& ctx, const LabSpec& lab, const DeviceContext&
 
 }  // namespace
 
-RunReport run_lab(const RunContext& ctx, const RunRequest& req) {
+namespace {
+
+// The pipeline's steps: each fills its part of the report (and the journal); run_lab
+// calls them in order and stops where one says so.
+
+// Step 0, before anything is recorded: the lab, its parameters, the source, the device,
+// the architecture and the seed. Bad requests and content throw here.
+struct Prepared {
+  std::optional<Toolchain> nvcc;  // CUDA labs only
+  DeviceContext dev;
+  double timeout_s = 0;
+  std::vector<RecordedPrediction> predictions;  // given with --predict
+};
+
+Prepared prepare(const RunContext& ctx, const RunRequest& req, RunReport& report) {
   LabRef ref = parse_lab_ref_or_throw(req.lab);
   if (ref.name.empty()) {
     throw UsageError(fmt::format("'{}' names a module; run one of its labs", req.lab), "`workbook show " + req.lab + "` lists them");
   }
-  RunReport report;
+  Prepared p;
   report.lab = ctx.catalog.find_lab(ref);
   const LabSpec& lab = report.lab;
   report.variant = req.variant;
   report.params = resolve_params(lab, req.params, req.quick);
-  std::vector<RecordedPrediction> predictions = predictions_from_flags(lab, req.predict);
-  double timeout_s = req.timeout_s.value_or(lab.timeout_s);
-  if (timeout_s <= 0) throw UsageError("--timeout must be positive");
-  std::optional<Toolchain> nvcc;
+  p.predictions = predictions_from_flags(lab, req.predict);
+  p.timeout_s = req.timeout_s.value_or(lab.timeout_s);
+  if (p.timeout_s <= 0) throw UsageError("--timeout must be positive");
   if (lab.language == LabLanguage::cuda) {
-    nvcc = find_nvcc();
-    if (!nvcc) {
+    p.nvcc = find_nvcc();
+    if (!p.nvcc) {
       throw UsageError("nvcc (the CUDA compiler) was not found",
                        "install the CUDA Toolkit (https://developer.nvidia.com/cuda-downloads), put its bin/ on "
                        "PATH, or set WORKBOOK_NVCC to the nvcc to use");
@@ -127,34 +140,41 @@ RunReport run_lab(const RunContext& ctx, const RunRequest& req) {
   }
   ctx.workspace.ensure();
   report.source = choose_source(ctx, lab, req);
-  DeviceContext dev = load_device_context(ctx.catalog, req.gpu, &ctx.journal);
-  report.device = dev.describe();
-  report.figures_source = dev.figures_source;
-  report.arch = arch_for_gpu(req.arch, dev.gpu ? dev.gpu->compute_cap : "");
+  p.dev = load_device_context(ctx.catalog, req.gpu, &ctx.journal);
+  report.device = p.dev.describe();
+  report.figures_source = p.dev.figures_source;
+  report.arch = arch_for_gpu(req.arch, p.dev.gpu ? p.dev.gpu->compute_cap : "");
   report.seed = req.seed ? *req.seed : std::random_device{}() * 4294967296ULL + std::random_device{}();
-  if (req.verbose) show_header(ctx, lab, dev, report);
+  return p;
+}
 
-  // 1. Predictions: each written to the journal as soon as it is given (a Ctrl-C at a
-  //    later prompt keeps the earlier ones), all before anything is built.
+// Step 1: the run is opened in the journal and each prediction is written as soon as it
+// is given (a Ctrl-C at a later prompt keeps the earlier ones), all before the build.
+void predict(const RunContext& ctx, const RunRequest& req, Prepared& p, RunReport& report) {
+  const LabSpec& lab = report.lab;
   nlohmann::json params_json = nlohmann::json::object();
   for (const auto& [k, v] : report.params) params_json[k] = v;
   report.run_id = ctx.journal.begin_run({lab.id, to_string(req.variant), report.source.string(), params_json.dump(),
-                                         report.seed, dev.gpu ? dev.gpu->name : "", report.arch});
-  auto record = [&](const RecordedPrediction& p) { ctx.journal.record_prediction(report.run_id, lab.id, p); };
-  for (const auto& p : predictions) record(p);
-  if (!req.no_predict && req.interactive) ask_missing_predictions(lab, predictions, ctx.style, record);
-  report.predictions = predictions;
+                                         report.seed, p.dev.gpu ? p.dev.gpu->name : "", report.arch});
+  auto record = [&](const RecordedPrediction& r) { ctx.journal.record_prediction(report.run_id, lab.id, r); };
+  for (const auto& r : p.predictions) record(r);
+  if (!req.no_predict && req.interactive) ask_missing_predictions(lab, p.predictions, ctx.style, record);
+  report.predictions = p.predictions;
+}
 
-  // 2. Build (content-hash cached).
-  BuildRequest build = lab_build_request(ctx, lab, report.source, report.arch);
+// Step 2: the build (content-hash cached). Returns the result when there is something to
+// run; otherwise the report holds the compile error.
+std::optional<BuildResult> build(const RunContext& ctx, const RunRequest& req, const Prepared& p, RunReport& report) {
+  const LabSpec& lab = report.lab;
+  BuildRequest request = lab_build_request(ctx, lab, report.source, report.arch);
   if (req.verbose) {
-    fmt::print("{} {} {} ...\n", ctx.style.dim("Building"), build.display_name,
+    fmt::print("{} {} {} ...\n", ctx.style.dim("Building"), request.display_name,
                lab.language == LabLanguage::cuda     ? "for " + report.arch
                : lab.language == LabLanguage::python ? std::string("(Python: syntax check)")
                                                      : std::string("(host C++)"));
     std::fflush(stdout);
   }
-  BuildResult built = build_lab(build, nvcc ? &*nvcc : nullptr);
+  BuildResult built = build_lab(request, p.nvcc ? &*p.nvcc : nullptr);
   report.build_cached = built.cached;
   report.build_command = built.command;
   report.build_diagnostics = built.diagnostics;
@@ -164,23 +184,18 @@ RunReport run_lab(const RunContext& ctx, const RunRequest& req) {
     ctx.journal.finish_run(report.run_id, Verdict::interrupted, -1, "interrupted during the build");
     throw Error(Exit::interrupted, "interrupted during the build; your predictions are kept in the journal");
   }
-  if (!built.ok) {
-    report.grade.verdict = Verdict::compile_error;
-    report.grade.verdict_reason = "the compiler rejected the lab";
-    report.next_step = fmt::format("fix the first error above in {}, then run again", build.display_name);
-    ctx.journal.finish_run(report.run_id, Verdict::compile_error, -1, report.build_diagnostics);
-    return report;
-  }
+  if (built.ok) return built;
+  report.grade.verdict = Verdict::compile_error;
+  report.grade.verdict_reason = "the compiler rejected the lab";
+  report.next_step = fmt::format("fix the first error above in {}, then run again", request.display_name);
+  ctx.journal.finish_run(report.run_id, Verdict::compile_error, -1, report.build_diagnostics);
+  return std::nullopt;
+}
 
-  // 3. Run, unless there is no GPU to run a CUDA lab on.
-  if (lab.language == LabLanguage::cuda && !dev.gpu) {
-    report.not_run_reason = "no NVIDIA GPU was found (nvidia-smi lists none), so the lab was compiled but not run";
-    report.grade.verdict = Verdict::not_run;
-    report.grade.verdict_reason = report.not_run_reason;
-    report.next_step = "run it on a machine with a GPU (Colab, the cluster), or by hand there with the nvcc line in the lab's header";
-    ctx.journal.finish_run(report.run_id, Verdict::not_run, -1, report.not_run_reason);
-    return report;
-  }
+// Step 3: the lab runs with a time limit; its results file is read back.
+ProcessResult execute(const RunContext& ctx, const RunRequest& req, const Prepared& p, const BuildResult& built,
+                      RunReport& report, LabResults& results) {
+  const LabSpec& lab = report.lab;
   report.results_file = ctx.workspace.runs_dir() / fmt::format("run-{}.jsonl", report.run_id);
   fs::remove(report.results_file);
   ProcessOptions proc;
@@ -194,13 +209,13 @@ RunReport run_lab(const RunContext& ctx, const RunRequest& req) {
     proc.env.push_back({"PYTHONDONTWRITEBYTECODE", "1"});  // no __pycache__ in the content
     proc.env.push_back({"PYTHONUNBUFFERED", "1"});         // its lines in order with ours
   }
-  if (nvcc) {
-    const fs::path cupti = cupti_library(*nvcc);
+  if (p.nvcc) {
+    const fs::path cupti = cupti_library(*p.nvcc);
     if (!cupti.empty()) proc.env.push_back({"WB_CUPTI_LIB", cupti.string()});
   }
-  proc.timeout_s = timeout_s;
+  proc.timeout_s = p.timeout_s;
   proc.echo = req.verbose;
-  if (req.verbose) fmt::print("{}\n", ctx.style.dim(fmt::format("Running (time limit {:g} s) ...", timeout_s)));
+  if (req.verbose) fmt::print("{}\n", ctx.style.dim(fmt::format("Running (time limit {:g} s) ...", p.timeout_s)));
   std::fflush(stdout);  // our lines first, then the lab's own output
   ProcessResult pr = run_process(proc);
   report.ran = true;
@@ -208,50 +223,76 @@ RunReport run_lab(const RunContext& ctx, const RunRequest& req) {
   report.err = pr.err;
   report.wall_s = pr.wall_s;
   report.process_summary = describe(pr);
-  LabResults results = read_results_file(report.results_file, report.seed);
+  results = read_results_file(report.results_file, report.seed);
   ctx.workspace.prune_runs();  // runs/ keeps the newest results files only
   report.errors = results.errors;
   report.protocol_problems = results.protocol_problems;
+  return pr;
+}
+
+// Step 4: the verdict and the figures, recorded in the journal.
+void grade_and_record(const RunContext& ctx, const RunRequest& req, const Prepared& p, const ProcessResult& pr,
+                      const LabResults& results, RunReport& report) {
   Figures scope_params = report.params;
   for (const auto& [k, v] : results.params) scope_params[k] = v;
-
-  // 4. Grade and record.
   RunOutcome outcome{pr.timed_out, pr.signal == 0 ? pr.exit_code : -1, pr.signal, pr.timeout_s,
                      last_nonblank_line(pr.err.empty() ? pr.out : pr.err)};
-  report.grade = grade_run(lab, results, outcome, dev.figures, dev.note, scope_params, predictions,
-                           dev.reference ? dev.reference->name : "T4",
-                           grade_basis(dev, lab, report.params, req.quick, false));
+  report.grade = grade_run(report.lab, results, outcome, p.dev.figures, p.dev.note, scope_params, report.predictions,
+                           p.dev.reference ? p.dev.reference->name : "T4",
+                           grade_basis(p.dev, report.lab, report.params, req.quick, false));
   if (pr.interrupted) {  // Ctrl-C, SIGTERM or SIGHUP: nothing to grade, nothing to fix
     report.grade.verdict = Verdict::interrupted;
     report.grade.verdict_reason = report.process_summary;
   }
   ctx.journal.record_grade(report.run_id, report.grade);
   ctx.journal.finish_run(report.run_id, report.grade.verdict, pr.exit_code, report.grade.verdict_reason);
-  switch (report.grade.verdict) {
+}
+
+// What to do after a run with this verdict ("" when there is nothing to add).
+std::string next_step_for(const LabSpec& lab, Verdict verdict) {
+  switch (verdict) {
     case Verdict::runtime_error:
-      report.next_step = fmt::format(
+      return fmt::format(
           "re-run it under compute-sanitizer to find the bad access: build with the nvcc line in its header, then "
           "`compute-sanitizer --tool memcheck ./{}`",
           lab.name);
-      break;
     case Verdict::timeout:
-      report.next_step = "look for a loop that never ends or a __syncthreads() inside a branch not all threads take; "
-                         "raise the limit with --timeout S if the lab is only slow";
-      break;
-    case Verdict::fail: report.next_step = "read the failing check's detail above, fix the kernel, and run again"; break;
+      return "look for a loop that never ends or a __syncthreads() inside a branch not all threads take; "
+             "raise the limit with --timeout S if the lab is only slow";
+    case Verdict::fail: return "read the failing check's detail above, fix the kernel, and run again";
     case Verdict::interrupted:
-      report.next_step = "nothing was graded; your predictions are kept in the journal: run it again when you are ready";
-      break;
+      return "nothing was graded; your predictions are kept in the journal: run it again when you are ready";
     case Verdict::not_run:
-      report.next_step = "install what the line above names (or move to a machine that has it: Colab has torch and "
-                         "triton), then run again";
-      break;
+      return "install what the line above names (or move to a machine that has it: Colab has torch and triton), "
+             "then run again";
     case Verdict::out_of_range:
-      report.next_step = "the result is right but the figure says the design is not yet what the module teaches: "
-                         "read the hint, compare your access pattern with the reading, and run again";
-      break;
-    default: break;
+      return "the result is right but the figure says the design is not yet what the module teaches: "
+             "read the hint, compare your access pattern with the reading, and run again";
+    default: return "";
   }
+}
+
+}  // namespace
+
+RunReport run_lab(const RunContext& ctx, const RunRequest& req) {
+  RunReport report;
+  Prepared p = prepare(ctx, req, report);
+  if (req.verbose) show_header(ctx, report.lab, p.dev, report);
+  predict(ctx, req, p, report);
+  std::optional<BuildResult> built = build(ctx, req, p, report);
+  if (!built) return report;
+  if (report.lab.language == LabLanguage::cuda && !p.dev.gpu) {  // nothing to run a CUDA lab on
+    report.not_run_reason = "no NVIDIA GPU was found (nvidia-smi lists none), so the lab was compiled but not run";
+    report.grade.verdict = Verdict::not_run;
+    report.grade.verdict_reason = report.not_run_reason;
+    report.next_step = "run it on a machine with a GPU (Colab, the cluster), or by hand there with the nvcc line in the lab's header";
+    ctx.journal.finish_run(report.run_id, Verdict::not_run, -1, report.not_run_reason);
+    return report;
+  }
+  LabResults results;
+  ProcessResult pr = execute(ctx, req, p, *built, report, results);
+  grade_and_record(ctx, req, p, pr, results, report);
+  report.next_step = next_step_for(report.lab, report.grade.verdict);
   return report;
 }
 
