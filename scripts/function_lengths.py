@@ -1,0 +1,57 @@
+#!/usr/bin/env python3
+"""The longest functions of runner/src (issue 13: every function under 80 lines).
+
+A function is a definition that starts at column 0 (namespace scope: free functions and
+out-of-class member definitions) with its opening brace on that line or the next ones,
+and ends at the first line holding only "}" at column 0. Functions defined inside a class
+body are not measured. Prints the N longest (default 15) as "lines  file:line  name".
+  usage: scripts/function_lengths.py [N] [--max LINES]   (exit 1 if one is longer)
+"""
+import re
+import sys
+from pathlib import Path
+
+START = re.compile(r"^(?!namespace|struct|class|enum|union|template|#|//|}|using|extern|static_assert)[A-Za-z_].*\(")
+
+
+def functions(path):
+    lines = path.read_text(errors="replace").splitlines()
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if START.match(line) and not line.rstrip().endswith(";"):
+            # the signature may span lines: find its "{" before any ";"
+            j = i
+            while j < len(lines) and "{" not in lines[j] and not lines[j].rstrip().endswith(";"):
+                j += 1
+            if j < len(lines) and "{" in lines[j]:
+                k = j
+                while k < len(lines) and lines[k] != "}" and not (k == j and lines[k].rstrip().endswith("}")):
+                    k += 1
+                name = re.search(r"([A-Za-z_][A-Za-z0-9_:~]*)\s*\(", line)
+                yield (k - i + 1, i + 1, name.group(1) if name else line.strip()[:40])
+                i = k + 1
+                continue
+        i += 1
+
+
+def main():
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    top = int(args[0]) if args else 15
+    limit = int(sys.argv[sys.argv.index("--max") + 1]) if "--max" in sys.argv else None
+    found = []
+    for f in sorted(Path("runner/src").rglob("*.cpp")):
+        for n, line, name in functions(f):
+            found.append((n, f"{f}:{line}", name))
+    found.sort(reverse=True)
+    for n, where, name in found[:top]:
+        print(f"{n:5d}  {where}  {name}")
+    if limit is not None:
+        over = [x for x in found if x[0] > limit]
+        print(f"{len(over)} of {len(found)} functions are longer than {limit} lines")
+        return 1 if over else 0
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
