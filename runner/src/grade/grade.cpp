@@ -241,13 +241,12 @@ PredictionGrade grade_prediction(const PredictionSpec& spec, const RecordedPredi
 
 }  // namespace
 
-Grade grade_run(const LabSpec& lab, const LabResults& results, const RunOutcome& outcome, const Figures& device,
-                const std::string& device_note, const Figures& params,
-                const std::vector<RecordedPrediction>& predictions, const std::string& reference_gpu_name,
-                const GradeBasis& basis) {
-  Grade g;
-  grade_checks(lab, results, g);
+namespace {
 
+// The reported and derived figures against their ranges, and the predictions scored.
+void grade_figures(const LabSpec& lab, const LabResults& results, const Figures& device, const std::string& device_note,
+                   const Figures& params, const std::vector<RecordedPrediction>& predictions,
+                   const std::string& reference_gpu_name, const GradeBasis& basis, Grade& g) {
   // The scope: device figures (if known), parameters, vars, then every reported and derived metric.
   bool scope_ok = !device.empty();
   Figures scope;
@@ -283,8 +282,28 @@ Grade grade_run(const LabSpec& lab, const LabResults& results, const RunOutcome&
                            [&](const RecordedPrediction& r) { return r.id == spec.id; });
     g.predictions.push_back(grade_prediction(spec, it == predictions.end() ? nullptr : &*it, scope, scope_ok));
   }
+}
 
-  // The verdict, from the most serious failure down.
+bool outside_range(const MetricGrade& m) { return m.status == RangeStatus::below || m.status == RangeStatus::above; }
+
+// "correct, but kernel_ms = 3.1 ms is above the 2.5 ms this GPU should give: <hint>"
+std::string out_of_range_reason(const Grade& g) {
+  auto outside = std::find_if(g.metrics.begin(), g.metrics.end(), outside_range);
+  const bool below = outside->status == RangeStatus::below;
+  const auto bound = below ? outside->lo : outside->hi;
+  const long others = std::count_if(g.metrics.begin(), g.metrics.end(), outside_range) - 1;
+  const std::string unit = outside->unit.empty() || outside->unit == "count" ? "" : " " + outside->unit;
+  const bool exact = outside->lo && outside->hi && *outside->lo == *outside->hi;
+  const std::string where = exact ? fmt::format("is not the expected {:.6g}", *outside->lo)
+                                  : fmt::format("is {} the {:.4g}{} this GPU should give", below ? "below" : "above",
+                                                bound.value_or(0), unit);
+  return fmt::format("correct, but {} = {:.6g}{} {}{}{}", outside->name, *outside->value, unit, where,
+                     others > 0 ? fmt::format(" (and {} more figure{} out of range)", others, others > 1 ? "s" : "") : "",
+                     outside->note.empty() ? "" : ": " + outside->note);
+}
+
+// The verdict, from the most serious failure down.
+void decide_verdict(const LabSpec& lab, const LabResults& results, const RunOutcome& outcome, Grade& g) {
   if (outcome.timed_out) {
     g.verdict = Verdict::timeout;
     g.verdict_reason = fmt::format("the lab did not finish within {:g} s",
@@ -302,27 +321,13 @@ Grade grade_run(const LabSpec& lab, const LabResults& results, const RunOutcome&
     g.verdict = Verdict::runtime_error;
     g.verdict_reason = "the lab stopped before writing its results (no `end` record)";
   } else {
-    bool all_pass = std::all_of(g.checks.begin(), g.checks.end(), [](const CheckGrade& c) { return c.pass; });
-    auto outside = std::find_if(g.metrics.begin(), g.metrics.end(), [](const MetricGrade& m) {
-      return m.status == RangeStatus::below || m.status == RangeStatus::above;
-    });
-    if (all_pass && outcome.exit_code == 0 && results.end_pass && outside == g.metrics.end()) {
+    const bool all_pass = std::all_of(g.checks.begin(), g.checks.end(), [](const CheckGrade& c) { return c.pass; });
+    const bool correct = all_pass && outcome.exit_code == 0 && results.end_pass;
+    if (correct && std::none_of(g.metrics.begin(), g.metrics.end(), outside_range)) {
       g.verdict = Verdict::pass;
-    } else if (all_pass && outcome.exit_code == 0 && results.end_pass) {
+    } else if (correct) {
       g.verdict = Verdict::out_of_range;
-      const bool below = outside->status == RangeStatus::below;
-      const auto bound = below ? outside->lo : outside->hi;
-      const long others = std::count_if(g.metrics.begin(), g.metrics.end(), [](const MetricGrade& m) {
-        return m.status == RangeStatus::below || m.status == RangeStatus::above;
-      }) - 1;
-      const std::string unit = outside->unit.empty() || outside->unit == "count" ? "" : " " + outside->unit;
-      const bool exact = outside->lo && outside->hi && *outside->lo == *outside->hi;
-      const std::string where = exact ? fmt::format("is not the expected {:.6g}", *outside->lo)
-                                      : fmt::format("is {} the {:.4g}{} this GPU should give", below ? "below" : "above",
-                                                    bound.value_or(0), unit);
-      g.verdict_reason = fmt::format("correct, but {} = {:.6g}{} {}{}{}", outside->name, *outside->value, unit, where,
-                                     others > 0 ? fmt::format(" (and {} more figure{} out of range)", others, others > 1 ? "s" : "") : "",
-                                     outside->note.empty() ? "" : ": " + outside->note);
+      g.verdict_reason = out_of_range_reason(g);
     } else {
       g.verdict = Verdict::fail;
       auto bad = std::find_if(g.checks.begin(), g.checks.end(), [](const CheckGrade& c) { return !c.pass; });
@@ -330,6 +335,18 @@ Grade grade_run(const LabSpec& lab, const LabResults& results, const RunOutcome&
                                                : "the lab reported a failure";
     }
   }
+}
+
+}  // namespace
+
+Grade grade_run(const LabSpec& lab, const LabResults& results, const RunOutcome& outcome, const Figures& device,
+                const std::string& device_note, const Figures& params,
+                const std::vector<RecordedPrediction>& predictions, const std::string& reference_gpu_name,
+                const GradeBasis& basis) {
+  Grade g;
+  grade_checks(lab, results, g);
+  grade_figures(lab, results, device, device_note, params, predictions, reference_gpu_name, basis, g);
+  decide_verdict(lab, results, outcome, g);
   return g;
 }
 
