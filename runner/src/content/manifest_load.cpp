@@ -298,16 +298,9 @@ void check_unique(const std::vector<std::string>& names, const std::string& what
   }
 }
 
-LabSpec read_lab(MapReader& r, const Module& module, const std::filesystem::path& content_root, const Figures* t4) {
-  LabSpec lab;
-  lab.line = r.line();
-  lab.name = r.str("id", true).value_or("");
-  if (!lab.name.empty() && !is_valid_lab_name(lab.name)) {
-    r.problem("id", "must be [a-z][a-z0-9_]* (it becomes the lab id moduleNN/<id>)");
-  }
-  lab.id = module.id + "/" + lab.name;
-  lab.title = r.str("title", true).value_or("");
-  lab.goal = r.str("goal", true).value_or("");
+// The lab's source file (in labs/ and solutions/) and its language, which must agree.
+void read_source_and_language(MapReader& r, const Module& module, const std::filesystem::path& content_root,
+                              LabSpec& lab) {
   lab.source = r.str("source", true).value_or("");
   static const std::regex source_pattern("^[a-z][a-z0-9_]*\\.(cu|cpp|py)$");
   if (!lab.source.empty()) {
@@ -332,44 +325,45 @@ LabSpec read_lab(MapReader& r, const Module& module, const std::filesystem::path
     r.problem("source", py_source ? "a .py source needs `language: python`"
                                   : "a Python lab's source must be a .py file");
   }
-  lab.steps = r.str_list("steps", true);
-  if (YAML::Node st = r.node("steps"); st.IsSequence() && st.size() == 0) r.problem("steps", "needs at least one step");
-  lab.timeout_s = r.number("timeout_s", false).value_or(60);
-  if (lab.timeout_s <= 0 || lab.timeout_s > 3600) r.problem("timeout_s", "must be between 0 and 3600 seconds");
-  if (YAML::Node b = r.node("build"); present(b)) {
-    MapReader br(b, r.file(), r.path("build"), r.problems());
-    lab.flags = br.str_list("flags", false);
-    lab.libs = br.str_list("libs", false);
-    for (const auto& f : lab.flags) {
-      if (f.empty() || f[0] != '-') br.problem("flags", fmt::format("'{}' is not a compiler option", f));
-    }
-    for (const auto& l : lab.libs) {
-      if (l.rfind("-l", 0) != 0) br.problem("libs", fmt::format("'{}' must be written -lNAME", l));
-    }
-    if (lab.language == LabLanguage::python && (!lab.flags.empty() || !lab.libs.empty()))
-      br.problem("flags", "a Python lab is not compiled with flags or libraries: leave `build` out");
-    br.finish();
-  }
-  for_each_map(r, "params", false, [&](MapReader& pr) { lab.params.push_back(read_param(pr)); });
-  lab.checks = r.str_list("checks", true);
-  if (YAML::Node v = r.node("vars"); present(v)) {
-    if (!v.IsMap()) {
-      r.problem("vars", "must be a mapping of name: expression");
-    } else {
-      for (const auto& kv : v) {
-        VarSpec var{kv.first.Scalar(), kv.second.IsScalar() ? kv.second.Scalar() : "", line_of(kv.first)};
-        if (!valid_name(var.name)) r.problems().add(r.file(), var.line, r.path("vars"), fmt::format("'{}' must be [a-z][a-z0-9_]*", var.name));
-        if (var.expr.empty()) r.problems().add(r.file(), var.line, r.path("vars." + var.name), "must be an expression");
-        lab.vars.push_back(var);
-      }
-    }
-  }
-  for_each_map(r, "metrics", false, [&](MapReader& mr) { lab.metrics.push_back(read_metric(mr, false)); });
-  for_each_map(r, "derived", false, [&](MapReader& mr) { lab.derived.push_back(read_metric(mr, true)); });
-  for_each_map(r, "predictions", false, [&](MapReader& pr) { lab.predictions.push_back(read_prediction(pr)); });
-  lab.explain_prompt = r.str("explain", false).value_or("");
-  for_each_map(r, "variants", false, [&](MapReader& vr) { lab.variants.push_back(read_variant(vr)); });
+}
 
+// `build: {flags, libs}`: compiler options and libraries (none for a Python lab).
+void read_build(MapReader& r, LabSpec& lab) {
+  YAML::Node b = r.node("build");
+  if (!present(b)) return;
+  MapReader br(b, r.file(), r.path("build"), r.problems());
+  lab.flags = br.str_list("flags", false);
+  lab.libs = br.str_list("libs", false);
+  for (const auto& f : lab.flags) {
+    if (f.empty() || f[0] != '-') br.problem("flags", fmt::format("'{}' is not a compiler option", f));
+  }
+  for (const auto& l : lab.libs) {
+    if (l.rfind("-l", 0) != 0) br.problem("libs", fmt::format("'{}' must be written -lNAME", l));
+  }
+  if (lab.language == LabLanguage::python && (!lab.flags.empty() || !lab.libs.empty()))
+    br.problem("flags", "a Python lab is not compiled with flags or libraries: leave `build` out");
+  br.finish();
+}
+
+// `vars: {name: expression}`, in the order written.
+void read_vars(MapReader& r, LabSpec& lab) {
+  YAML::Node v = r.node("vars");
+  if (!present(v)) return;
+  if (!v.IsMap()) {
+    r.problem("vars", "must be a mapping of name: expression");
+    return;
+  }
+  for (const auto& kv : v) {
+    VarSpec var{kv.first.Scalar(), kv.second.IsScalar() ? kv.second.Scalar() : "", line_of(kv.first)};
+    if (!valid_name(var.name)) r.problems().add(r.file(), var.line, r.path("vars"), fmt::format("'{}' must be [a-z][a-z0-9_]*", var.name));
+    if (var.expr.empty()) r.problems().add(r.file(), var.line, r.path("vars." + var.name), "must be an expression");
+    lab.vars.push_back(var);
+  }
+}
+
+// Names that must be unique within a lab: parameters, figures (metrics, derived, vars),
+// predictions, checks (which may not share a metric's name either) and variants.
+void check_lab_names(MapReader& r, const LabSpec& lab) {
   std::vector<std::string> names;
   for (const auto& p : lab.params) names.push_back(p.name);
   check_unique(names, r.path("params"), r.file(), lab.line, r.problems());
@@ -394,6 +388,33 @@ LabSpec read_lab(MapReader& r, const Module& module, const std::filesystem::path
   names.clear();
   for (const auto& v : lab.variants) names.push_back(v.id);
   check_unique(names, r.path("variants"), r.file(), lab.line, r.problems());
+}
+
+LabSpec read_lab(MapReader& r, const Module& module, const std::filesystem::path& content_root, const Figures* t4) {
+  LabSpec lab;
+  lab.line = r.line();
+  lab.name = r.str("id", true).value_or("");
+  if (!lab.name.empty() && !is_valid_lab_name(lab.name)) {
+    r.problem("id", "must be [a-z][a-z0-9_]* (it becomes the lab id moduleNN/<id>)");
+  }
+  lab.id = module.id + "/" + lab.name;
+  lab.title = r.str("title", true).value_or("");
+  lab.goal = r.str("goal", true).value_or("");
+  read_source_and_language(r, module, content_root, lab);
+  lab.steps = r.str_list("steps", true);
+  if (YAML::Node st = r.node("steps"); st.IsSequence() && st.size() == 0) r.problem("steps", "needs at least one step");
+  lab.timeout_s = r.number("timeout_s", false).value_or(60);
+  if (lab.timeout_s <= 0 || lab.timeout_s > 3600) r.problem("timeout_s", "must be between 0 and 3600 seconds");
+  read_build(r, lab);
+  for_each_map(r, "params", false, [&](MapReader& pr) { lab.params.push_back(read_param(pr)); });
+  lab.checks = r.str_list("checks", true);
+  read_vars(r, lab);
+  for_each_map(r, "metrics", false, [&](MapReader& mr) { lab.metrics.push_back(read_metric(mr, false)); });
+  for_each_map(r, "derived", false, [&](MapReader& mr) { lab.derived.push_back(read_metric(mr, true)); });
+  for_each_map(r, "predictions", false, [&](MapReader& pr) { lab.predictions.push_back(read_prediction(pr)); });
+  lab.explain_prompt = r.str("explain", false).value_or("");
+  for_each_map(r, "variants", false, [&](MapReader& vr) { lab.variants.push_back(read_variant(vr)); });
+  check_lab_names(r, lab);
   check_expressions(lab, r.file(), r.problems());
   check_values(lab, r.file(), t4, r.problems());
   if (!lab.source.empty()) check_variants(lab, content_root / "solutions" / module.id / lab.source, r.file(), r.problems());
