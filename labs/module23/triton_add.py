@@ -1,0 +1,272 @@
+"""
+Module 23 lab: a vector add written in Triton, against torch's own add. STARTER: the
+body of add_kernel and the grid in launch_add are yours to write (see their TODOs);
+everything else is complete.
+
+Goal: write c = a + b for float32 vectors as a Triton kernel (one program per BLOCK
+elements: program_id, a block of offsets from tl.arange, a mask instead of the CUDA
+bounds check), check it exactly, then time it with triton.testing.do_bench and hold the
+bandwidth it reaches against torch's a + b and against the roofline of Module 4: 12 bytes
+and 1 FLOP an element, so the time is bytes over DRAM bandwidth. Finally sweep BLOCK over
+128, 256, 1024 and 4096 and see how little it matters once each program has enough work.
+
+Correctness comes first, on fresh random inputs in [-1, 1] (no element is zero), with the
+output poisoned (NaN) and set between two canary bands (16384 elements either side, a
+known bit pattern):
+  - at N_ODD = 1000003 elements, which no BLOCK divides, so the last program sticks out
+    past the end: a grid rounded down leaves the tail NaN, and a store without its mask
+    writes into the band after the output (check add_bounds);
+  - at N, the size that is timed (default 2^24 = 16,777,216, as Module 4's CUDA add).
+The check is exact: a single float32 addition is correctly rounded (IEEE 754, round to
+nearest even) on the CPU and on the GPU alike, so the kernel must reproduce the CPU sum
+bit for bit. Only a kernel that passes is timed.
+
+Run by hand (a CUDA GPU with torch and triton: Colab has both):
+  PYTHONPATH=labs/common python3 labs/module23/triton_add.py
+  PYTHONPATH=labs/common python3 labs/module23/triton_add.py N=65536 BLOCK=256 seed=7
+
+Parameters (NAME=VALUE): N (elements, default 2^24, 2^20 with quick=1), BLOCK (elements
+a program, a power of two from 16 to 16384, default 1024), seed, quick=1. Without torch,
+triton or a CUDA GPU the lab exits 3 and says what is missing.
+"""
+
+import sys
+
+import wb
+
+INSTALL_HINT = "pip install torch triton (a CUDA build of torch; Colab has both)"
+torch = wb.require("torch", INSTALL_HINT)
+triton = wb.require("triton", INSTALL_HINT)
+tl = wb.require("triton.language", INSTALL_HINT)
+triton_testing = wb.require("triton.testing", INSTALL_HINT)
+
+# The correctness size no BLOCK divides (1000003 is prime).
+N_ODD = 1000003
+# Canary band on either side of every output: 16384 float32 = 64 KiB, as the CUDA
+# harness uses, wider than the largest BLOCK's overhang.
+BAND = 16384
+# The band's bit pattern as int32: every byte 0xA5 (as float32, about -2.9e-16). No sum
+# of two inputs has these bits, so any store into a band shows.
+CANARY = 0xA5A5A5A5 - (1 << 32)
+# Bytes each element moves: loads of a[i] and b[i], the store of c[i].
+BYTES_PER_ELEMENT = 12
+# The BLOCK sweep (timed at N, reported as gbps_block<B>).
+SWEEP = (128, 256, 1024, 4096)
+
+
+# ----------------------------------------------------------------------------
+# CPU reference
+
+def add_cpu(a, b):
+    """a + b on the CPU (torch CPU tensors): one correctly rounded float32 addition per
+    element, the same bits the GPU's addition gives."""
+    return a + b
+
+
+# ----------------------------------------------------------------------------
+# Kernels
+
+@triton.jit
+def add_kernel(a_ptr, b_ptr, c_ptr, n, BLOCK: tl.constexpr):
+    """c[i] = a[i] + b[i] for the BLOCK elements this program owns."""
+    pid = tl.program_id(axis=0)  # which block of the vectors this program owns: CUDA's blockIdx.x
+    # TODO (Module 23.1): the body. Until you write it the kernel stores nothing, c keeps
+    # its NaN poison, add_ok and add_odd_ok fail, and nothing is timed.
+    #
+    # 1. offsets: the BLOCK indices this program owns, all at once: program pid starts at
+    #    pid * BLOCK, and tl.arange(0, BLOCK) is the vector 0, 1, ..., BLOCK - 1 (the range
+    #    of threadIdx.x in a CUDA block, as one value).
+    # 2. mask: which of those offsets lie inside the vector (below n). The last program
+    #    sticks out past the end whenever BLOCK does not divide n; the lab checks
+    #    N_ODD = 1000003 for exactly that, with canary bands after c (add_bounds).
+    # 3. Load a and b at a_ptr + offsets and b_ptr + offsets with tl.load, passing the
+    #    mask so that lanes outside the vector read nothing; add them; tl.store the sum
+    #    at c_ptr + offsets, with the mask again so that they write nothing.
+    #
+    # Before you run it: 12 bytes move for each element. From Module 4, what bandwidth
+    # should this reach on your GPU, and should BLOCK change it?
+
+
+# ----------------------------------------------------------------------------
+# Launcher (enqueue only; the caller synchronizes)
+
+def launch_add(a, b, c, n, block):
+    """One program per BLOCK elements, the last one partly masked."""
+    # TODO (Module 23.1): one program per BLOCK elements, rounded up so that the last,
+    # partial block gets a program too (triton.cdiv, CUDA's (n + block - 1) / block). A
+    # grid is a tuple: one entry per axis.
+    grid = (1,)
+    add_kernel[grid](a, b, c, n, BLOCK=block)
+
+
+# ----------------------------------------------------------------------------
+# main
+
+def need_gpu():
+    """The CUDA device torch will use; exit 3 (a requirement is missing) without one."""
+    if not torch.cuda.is_available():
+        built = torch.version.cuda or "none: a CPU-only build"
+        wb.missing("a CUDA GPU is needed, and torch sees none (torch %s, CUDA %s): run on a machine with an "
+                   "NVIDIA GPU and a CUDA build of torch (Colab: Runtime > Change runtime type > T4 GPU)"
+                   % (torch.__version__, built))
+    return torch.device("cuda", torch.cuda.current_device())
+
+
+def random_vector(n, stream):
+    """n float32 values uniform in [-1, 1) from the run's seed and a stream number, on
+    the CPU: 2u - 1 for u from torch.rand, with any element that comes out exactly 0 set
+    to 1, so that no input is zero."""
+    gen = torch.Generator(device="cpu")
+    gen.manual_seed(wb.stream_seed(stream))
+    x = torch.rand(n, generator=gen, dtype=torch.float32) * 2 - 1
+    x[x == 0] = 1.0
+    return x
+
+
+class Output:
+    """A float32 output of n elements between two canary bands: the kernel gets `inner`,
+    a view of the middle; the bands around it must come back untouched."""
+
+    def __init__(self, n, device):
+        self.n = n
+        self.full = torch.empty(n + 2 * BAND, dtype=torch.float32, device=device)
+        self.inner = self.full[BAND:BAND + n]
+        self.rearm()
+
+    def rearm(self):
+        """Bands to the canary pattern, the interior to NaN (an unwritten element stays NaN)."""
+        self.full.view(torch.int32).fill_(CANARY)
+        self.inner.fill_(float("nan"))
+
+    def damage(self):
+        """(elements written before the start, the farthest of them before it, elements
+        written after the end, the farthest of them after it)."""
+        bits = self.full.view(torch.int32)
+        before = torch.nonzero(bits[:BAND] != CANARY).flatten()
+        after = torch.nonzero(bits[BAND + self.n:] != CANARY).flatten()
+        far_before = BAND - int(before[0].item()) if before.numel() else 0
+        far_after = int(after[-1].item()) + 1 if after.numel() else 0
+        return before.numel(), far_before, after.numel(), far_after
+
+
+class Problem:
+    """Two random input vectors on the GPU, their CPU sum (kept on the GPU for the
+    comparison) and an output between canary bands."""
+
+    def __init__(self, n, stream, device):
+        a = random_vector(n, stream)
+        b = random_vector(n, stream + 1)
+        self.n = n
+        self.ref = add_cpu(a, b).to(device)
+        self.a = a.to(device)
+        self.b = b.to(device)
+        self.out = Output(n, device)
+
+
+def mismatches(got, want):
+    """(elements that differ, of them NaN, text naming the first one). NaN never equals
+    anything, so an unwritten element counts."""
+    bad = got != want
+    count = int(bad.sum().item())
+    nans = int(torch.isnan(got).sum().item())
+    if count == 0:
+        return 0, 0, ""
+    first = int(torch.argmax(bad.to(torch.uint8)).item())  # argmax returns the first maximum
+    return count, nans, "first at %d: got %r, want %r" % (first, got[first].item(), want[first].item())
+
+
+def run_and_check(p, block, check_name):
+    """Launches once at p.n, records the exact comparison as check_name and returns
+    (values passed, a line about the bands for add_bounds, elements found in the bands)."""
+    p.out.rearm()
+    launch_add(p.a, p.b, p.out.inner, p.n, block)
+    torch.cuda.synchronize()
+    count, nans, first = mismatches(p.out.inner, p.ref)
+    detail = "%d of %d elements differ from the CPU sum" % (count, p.n)
+    if count:
+        detail += " (%d of them NaN: never written); %s" % (nans, first)
+    ok = wb.check(check_name, count == 0, count, 0, detail)
+    n_before, far_before, n_after, far_after = p.out.damage()
+    if n_before == 0 and n_after == 0:
+        bands = "n=%d: no element written outside the output" % p.n
+    else:
+        bands = "n=%d:" % p.n
+        if n_after:
+            bands += " wrote %d elements past the end (the farthest %d after it)" % (n_after, far_after)
+        if n_before:
+            bands += " wrote %d elements before the start (the farthest %d before it)" % (n_before, far_before)
+    return ok, bands, n_before + n_after
+
+
+def bench(fn):
+    """Times fn with triton.testing.do_bench: it runs fn once, then repeatedly for about
+    100 ms, zeroing a 256 MB buffer before each call so that the L2 holds no input, and
+    times each call with CUDA events. quantiles=[0.5, 0, 1] asks for the median, the
+    fastest and the slowest call in ms (do_bench does not say how many it took)."""
+    median, fastest, slowest = triton_testing.do_bench(fn, quantiles=[0.5, 0.0, 1.0])
+    return wb.Stats(median, fastest, slowest, clock="events")
+
+
+def gbps(n, ms):
+    return BYTES_PER_ELEMENT * n / (ms * 1e-3) / 1e9
+
+
+def main():
+    wb.init("module23/triton_add")
+    n = wb.param("N", 1 << 24, 1 << 20)
+    block = wb.param("BLOCK", 1024)
+    wb.params_done()
+    if not 1 <= n <= 1 << 30:
+        wb.bad_argument("N must be between 1 and 2^30")
+    if not (16 <= block <= 16384 and block & (block - 1) == 0):
+        wb.bad_argument("BLOCK must be a power of two from 16 to 16384 (tl.arange needs a power of two)")
+    device = need_gpu()
+    wb.device_from_torch(torch, device.index)
+
+    # Correctness at the odd size first, then at N.
+    odd = Problem(N_ODD, 2, device)
+    odd_ok, odd_bands, odd_damage = run_and_check(odd, block, "add_odd_ok")
+    del odd
+    p = Problem(n, 0, device)
+    ok, bands, damage = run_and_check(p, block, "add_ok")
+    bounds_ok = wb.check("add_bounds", odd_damage + damage == 0, odd_damage + damage, 0,
+                         "%s; %s" % (odd_bands, bands) + ("" if odd_damage + damage == 0 else
+                                                          ": a store without its mask, or a grid larger than the data"))
+
+    if ok and odd_ok and bounds_ok:
+        # The Triton kernel at BLOCK, then torch's own add into a preallocated output,
+        # timed the same way: the same bytes, so the same memory-bound ceiling.
+        t = bench(lambda: launch_add(p.a, p.b, p.out.inner, n, block))
+        wb.metric("triton_ms", t, "ms")
+        triton_gbps = gbps(n, t.median)
+        wb.metric("triton_gbps", triton_gbps, "GB/s")
+        c_torch = torch.empty_like(p.a)
+        t_torch = bench(lambda: torch.add(p.a, p.b, out=c_torch))
+        wb.metric("torch_ms", t_torch, "ms")
+        torch_gbps = gbps(n, t_torch.median)
+        wb.metric("torch_gbps", torch_gbps, "GB/s")
+        wb.metric("triton_vs_torch", triton_gbps / torch_gbps, "x")
+
+        # The BLOCK sweep: each size is checked once at N (exactly, bands included)
+        # before it is timed.
+        wrong = []
+        for sweep_block in SWEEP:
+            p.out.rearm()
+            launch_add(p.a, p.b, p.out.inner, n, sweep_block)
+            torch.cuda.synchronize()
+            count, _, _ = mismatches(p.out.inner, p.ref)
+            spilled = sum(p.out.damage()[0::2])
+            if count or spilled:
+                wrong.append("BLOCK=%d: %d wrong elements, %d outside the output" % (sweep_block, count, spilled))
+            t_sweep = bench(lambda blk=sweep_block: launch_add(p.a, p.b, p.out.inner, n, blk))
+            wb.metric("gbps_block%d" % sweep_block, gbps(n, t_sweep.median), "GB/s")
+        wb.check("sweep_ok", not wrong, len(wrong), 0,
+                 "; ".join(wrong) if wrong else "every BLOCK of the sweep gives the exact sum at N")
+    else:
+        print("the kernel failed a check: not timed")
+
+    sys.exit(wb.finish())
+
+
+if __name__ == "__main__":
+    main()
