@@ -157,6 +157,30 @@ void Session::show_numbers(const AnswerCheck& check) {
   for (const auto& note : check.notes) in_.say("  " + s_.yellow(note) + "\n");
 }
 
+std::optional<fsrs::Rating> Session::ask_rating(bool pass_fail) {
+  std::optional<fsrs::Rating> rating;
+  while (!rating) {
+    std::string q = pass_fail ? "Did you get it? p pass / f fail (q stops): "
+                        : "Grade yourself: 1 Again  2 Hard  3 Good  4 Easy (q stops): ";
+    auto g = read(s_.cyan(q));
+    if (!g) return std::nullopt;
+    if (*g == "q" || *g == "quit") {
+      stop_ = Stop::quit;
+      return std::nullopt;
+    }
+    if (pass_fail) {
+      if (auto p = fsrs::parse_pass_fail(*g)) rating = fsrs::from_pass_fail(*p);
+    } else {
+      rating = fsrs::parse_rating(*g);
+    }
+    if (!rating) {
+      in_.say(pass_fail ? "Please answer p (pass) or f (fail).\n"
+                  : "Please answer 1-4 (again, hard, good, easy).\n");
+    }
+  }
+  return rating;
+}
+
 std::optional<ItemResult> Session::item(int module, const ExerciseItem& it, const ItemOptions& opt) {
   ItemResult r;
   r.module = module;
@@ -199,26 +223,8 @@ std::optional<ItemResult> Session::item(int module, const ExerciseItem& it, cons
     for (const auto& k : it.key_points) in_.say(wrap_text(k, text_width(), "  • ", "    ") + "\n");
   }
 
-  std::optional<fsrs::Rating> rating;
-  while (!rating) {
-    std::string q = opt.pass_fail ? "Did you get it? p pass / f fail (q stops): "
-                                  : "Grade yourself: 1 Again  2 Hard  3 Good  4 Easy (q stops): ";
-    auto g = read(s_.cyan(q));
-    if (!g) return std::nullopt;
-    if (*g == "q" || *g == "quit") {
-      stop_ = Stop::quit;
-      return std::nullopt;
-    }
-    if (opt.pass_fail) {
-      if (auto p = fsrs::parse_pass_fail(*g)) rating = fsrs::from_pass_fail(*p);
-    } else {
-      rating = fsrs::parse_rating(*g);
-    }
-    if (!rating) {
-      in_.say(opt.pass_fail ? "Please answer p (pass) or f (fail).\n"
-                            : "Please answer 1-4 (again, hard, good, easy).\n");
-    }
-  }
+  std::optional<fsrs::Rating> rating = ask_rating(opt.pass_fail);
+  if (!rating) return std::nullopt;
   r.rating = *rating;
   r.duration_s = seconds_since(t0);
 

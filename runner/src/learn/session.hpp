@@ -97,6 +97,9 @@ class Session {
 
  private:
   std::optional<std::string> read(const std::string& prompt);
+  // The learner's self-grade (1-4, or p/f with pass_fail); nullopt at the end of input or
+  // on q (then stop() says quit).
+  std::optional<fsrs::Rating> ask_rating(bool pass_fail);
   void show_numbers(const AnswerCheck& check);
 
   LearnerInput& in_;
