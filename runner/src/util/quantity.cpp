@@ -190,6 +190,62 @@ std::optional<Unit> find_unit(const std::string& text) {
   return u->first;
 }
 
+namespace {
+
+// An exponent after the mantissa at i, glued ("1.72e10") or as "x 10^N": appended to
+// `clean` as "eN"; returns where the number continues (i when there is none).
+std::size_t scan_exponent(const std::string& s, std::size_t i, std::string& clean) {
+  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+    bool neg = false;
+    const std::size_t sl = sign_len(s, i + 1, &neg);
+    const std::size_t n = digit_run(s, i + 1 + sl);
+    if (n) {
+      clean += std::string("e") + (neg ? "-" : "") + s.substr(i + 1 + sl, n);
+      i += 1 + sl + n;
+    }
+  } else {
+    std::size_t j = skip_spaces(s, i);
+    if (const std::size_t tl = times_len(s, j)) {
+      j = skip_spaces(s, j + tl);
+      if (at(s, j, "10") && !is_digit(s, j + 2)) {
+        j = skip_spaces(s, j + 2);
+        if (j < s.size() && s[j] == '^') {
+          j = skip_spaces(s, j + 1);
+          bool neg = false;
+          const std::size_t sl = sign_len(s, j, &neg);
+          const std::size_t n = digit_run(s, j + sl);
+          if (n && !(j + sl + n < s.size() && s[j + sl + n] == '.' && is_digit(s, j + sl + n + 1))) {
+            clean += std::string("e") + (neg ? "-" : "") + s.substr(j + sl, n);
+            i = j + sl + n;
+          }
+        }
+      }
+    }
+  }
+  return i;
+}
+
+// A scale word after the number ending at i ("1.2 million"): multiplies `value`;
+// returns where the number continues.
+std::size_t scale_word(const std::string& s, std::size_t i, double& value) {
+  const std::size_t j = skip_spaces(s, i);
+  std::size_t k = j;
+  while (is_alpha(s, k)) ++k;
+  static const std::map<std::string, double> scales = {
+      {"thousand", 1e3}, {"million", 1e6}, {"billion", 1e9}, {"trillion", 1e12}};
+  std::string word = s.substr(j, k - j);
+  std::transform(word.begin(), word.end(), word.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  if (j > i && k > j && boundary(s, k)) {
+    if (auto it = scales.find(word); it != scales.end()) {
+      value *= it->second;
+      return k;
+    }
+  }
+  return i;
+}
+
+}  // namespace
+
 std::optional<NumberToken> scan_number(const std::string& s, std::size_t pos, bool spaced_groups) {
   NumberToken tok;
   tok.begin = pos;
@@ -245,34 +301,7 @@ std::optional<NumberToken> scan_number(const std::string& s, std::size_t pos, bo
   }
   if (i < s.size() && s[i] == '.' && is_digit(s, i + 1)) return misread("it has two decimal points");
 
-  // An exponent, glued ("1.72e10") or as "x 10^N".
-  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
-    bool neg = false;
-    const std::size_t sl = sign_len(s, i + 1, &neg);
-    const std::size_t n = digit_run(s, i + 1 + sl);
-    if (n) {
-      clean += std::string("e") + (neg ? "-" : "") + s.substr(i + 1 + sl, n);
-      i += 1 + sl + n;
-    }
-  } else {
-    std::size_t j = skip_spaces(s, i);
-    if (const std::size_t tl = times_len(s, j)) {
-      j = skip_spaces(s, j + tl);
-      if (at(s, j, "10") && !is_digit(s, j + 2)) {
-        j = skip_spaces(s, j + 2);
-        if (j < s.size() && s[j] == '^') {
-          j = skip_spaces(s, j + 1);
-          bool neg = false;
-          const std::size_t sl = sign_len(s, j, &neg);
-          const std::size_t n = digit_run(s, j + sl);
-          if (n && !(j + sl + n < s.size() && s[j + sl + n] == '.' && is_digit(s, j + sl + n + 1))) {
-            clean += std::string("e") + (neg ? "-" : "") + s.substr(j + sl, n);
-            i = j + sl + n;
-          }
-        }
-      }
-    }
-  }
+  i = scan_exponent(s, i, clean);  // "1.72e10" or "1.72 x 10^10"
   tok.text = s.substr(pos, i - pos);
   double value = 0;
   auto [end, ec] = std::from_chars(clean.data(), clean.data() + clean.size(), value);
@@ -283,22 +312,7 @@ std::optional<NumberToken> scan_number(const std::string& s, std::size_t pos, bo
   }
   tok.value = negative ? -value : value;
 
-  // A scale word: "1.2 million".
-  {
-    const std::size_t j = skip_spaces(s, i);
-    std::size_t k = j;
-    while (is_alpha(s, k)) ++k;
-    static const std::map<std::string, double> scales = {
-        {"thousand", 1e3}, {"million", 1e6}, {"billion", 1e9}, {"trillion", 1e12}};
-    std::string word = s.substr(j, k - j);
-    std::transform(word.begin(), word.end(), word.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    if (j > i && k > j && boundary(s, k)) {
-      if (auto it = scales.find(word); it != scales.end()) {
-        tok.value *= it->second;
-        i = k;
-      }
-    }
-  }
+  i = scale_word(s, i, tok.value);  // "1.2 million"
 
   // The unit: glued ("2.1ms") or after spaces; an 'x' with an operand after it multiplies.
   const bool glued = i < s.size() && s[i] != ' ' && s[i] != '\t';
