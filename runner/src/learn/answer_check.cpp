@@ -107,6 +107,80 @@ std::optional<double> number_word(const std::string& word) {
   return std::nullopt;
 }
 
+// The operator, parenthesis, '=', ',' or other character at i (ASCII or UTF-8: − × · ⋅
+// ÷ ≈), into t's kind, op and end.
+void symbol_token(const std::string& s, std::size_t i, Token& t) {
+  std::size_t len = 1;
+  switch (s[i]) {
+    case '+': case '-': case '*': case '/': case '^':
+      t.kind = Tok::op;
+      t.op = s[i];
+      break;
+    case '(': t.kind = Tok::lparen; break;
+    case ')': t.kind = Tok::rparen; break;
+    case '=': t.kind = Tok::eq; break;
+    case ',': t.kind = Tok::comma; break;
+    default:
+      if (starts(s, i, "\xE2\x88\x92")) {  // U+2212 as an operator
+        t.kind = Tok::op;
+        t.op = '-';
+        len = 3;
+      } else if (starts(s, i, "\xC3\x97") || starts(s, i, "\xC2\xB7")) {  // × ·
+        t.kind = Tok::op;
+        t.op = '*';
+        len = 2;
+      } else if (starts(s, i, "\xE2\x8B\x85")) {  // ⋅
+        t.kind = Tok::op;
+        t.op = '*';
+        len = 3;
+      } else if (starts(s, i, "\xC3\xB7")) {  // ÷
+        t.kind = Tok::op;
+        t.op = '/';
+        len = 2;
+      } else if (starts(s, i, "\xE2\x89\x88")) {  // ≈
+        t.kind = Tok::eq;
+        len = 3;
+      } else {
+        len = utf8_len(static_cast<unsigned char>(s[i]));
+      }
+  }
+  t.end = std::min(s.size(), i + len);
+}
+
+// True when an operand (a number or a parenthesis) starts at j, after spaces.
+bool next_starts_operand(const std::string& s, std::size_t j) {
+  while (space_at(s, j)) ++j;
+  if (digit_at(s, j) || (j < s.size() && s[j] == '(')) return true;
+  return j < s.size() && s[j] == '.' && digit_at(s, j + 1);
+}
+
+// The word at i (a letter or '_' starts it): a small number written out ("two"), an x
+// that multiplies between operands, a function before '(', or a plain word; into t.
+void word_token(const std::string& s, std::size_t i, const std::vector<Token>& out, Token& t) {
+  std::size_t j = i;
+  while (j < s.size() && (alpha_at(s, j) || digit_at(s, j) || s[j] == '_')) ++j;
+  t.end = j;
+  t.text = s.substr(i, j - i);
+  std::size_t k = j;
+  while (space_at(s, k)) ++k;
+  const bool operand = !out.empty() && ((out.back().kind == Tok::number && out.back().num.error.empty()) ||
+                                        out.back().kind == Tok::rparen);
+  if (auto n = number_word(t.text)) {
+    t.kind = Tok::number;
+    t.num.begin = i;
+    t.num.end = j;
+    t.num.value = *n;
+    t.num.text = t.text;
+  } else if ((t.text == "x" || t.text == "X") && operand && next_starts_operand(s, j)) {
+    t.kind = Tok::op;
+    t.op = '*';
+  } else if (is_function(t.text) && k < s.size() && s[k] == '(') {
+    t.kind = Tok::func;
+  } else {
+    t.kind = Tok::word;
+  }
+}
+
 // Splits an answer into numbers (with their units; small numbers written as words too),
 // operators, parentheses, '=' and the rest. A sign belongs to a number where no operand
 // precedes it ("= -3", "from −2"), a dash between two numbers with no space is a range
@@ -118,12 +192,7 @@ std::vector<Token> tokenize(const std::string& s) {
     return !out.empty() && ((out.back().kind == Tok::number && out.back().num.error.empty()) ||
                             out.back().kind == Tok::rparen || out.back().kind == Tok::word);
   };
-  auto next_starts_operand = [&](std::size_t j) {
-    while (space_at(s, j)) ++j;
-    if (digit_at(s, j) || (j < s.size() && s[j] == '(')) return true;
-    if (j < s.size() && s[j] == '.' && digit_at(s, j + 1)) return true;
-    return false;
-  };
+
   while (i < s.size()) {
     if (space_at(s, i)) {
       ++i;
@@ -170,67 +239,12 @@ std::vector<Token> tokenize(const std::string& s) {
       continue;
     }
     if (alpha_at(s, i) || s[i] == '_') {
-      std::size_t j = i;
-      while (j < s.size() && (alpha_at(s, j) || digit_at(s, j) || s[j] == '_')) ++j;
-      t.end = j;
-      t.text = s.substr(i, j - i);
-      std::size_t k = j;
-      while (space_at(s, k)) ++k;
-      const bool operand = !out.empty() && ((out.back().kind == Tok::number && out.back().num.error.empty()) ||
-                                            out.back().kind == Tok::rparen);
-      if (auto n = number_word(t.text)) {
-        t.kind = Tok::number;
-        t.num.begin = i;
-        t.num.end = j;
-        t.num.value = *n;
-        t.num.text = t.text;
-      } else if ((t.text == "x" || t.text == "X") && operand && next_starts_operand(j)) {
-        t.kind = Tok::op;
-        t.op = '*';
-      } else if (is_function(t.text) && k < s.size() && s[k] == '(') {
-        t.kind = Tok::func;
-      } else {
-        t.kind = Tok::word;
-      }
+      word_token(s, i, out, t);
       out.push_back(t);
-      i = j;
+      i = t.end;
       continue;
     }
-    std::size_t len = 1;
-    switch (s[i]) {
-      case '+': case '-': case '*': case '/': case '^':
-        t.kind = Tok::op;
-        t.op = s[i];
-        break;
-      case '(': t.kind = Tok::lparen; break;
-      case ')': t.kind = Tok::rparen; break;
-      case '=': t.kind = Tok::eq; break;
-      case ',': t.kind = Tok::comma; break;
-      default:
-        if (starts(s, i, "\xE2\x88\x92")) {  // U+2212 as an operator
-          t.kind = Tok::op;
-          t.op = '-';
-          len = 3;
-        } else if (starts(s, i, "\xC3\x97") || starts(s, i, "\xC2\xB7")) {  // × ·
-          t.kind = Tok::op;
-          t.op = '*';
-          len = 2;
-        } else if (starts(s, i, "\xE2\x8B\x85")) {  // ⋅
-          t.kind = Tok::op;
-          t.op = '*';
-          len = 3;
-        } else if (starts(s, i, "\xC3\xB7")) {  // ÷
-          t.kind = Tok::op;
-          t.op = '/';
-          len = 2;
-        } else if (starts(s, i, "\xE2\x89\x88")) {  // ≈
-          t.kind = Tok::eq;
-          len = 3;
-        } else {
-          len = utf8_len(static_cast<unsigned char>(s[i]));
-        }
-    }
-    t.end = std::min(s.size(), i + len);
+    symbol_token(s, i, t);
     out.push_back(t);
     i = t.end;
   }
