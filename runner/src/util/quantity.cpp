@@ -244,6 +244,16 @@ std::size_t scale_word(const std::string& s, std::size_t i, double& value) {
   return i;
 }
 
+// Why a number typed with a ',' or '_' that does not group thousands is misread.
+std::string misgrouped(const std::string& typed, const std::string& sep) {
+  if (sep == "_") return "'_' only groups thousands, in threes (1_000_000)";
+  const bool one_comma = std::count(typed.begin(), typed.end(), ',') == 1 && typed.find('.') == std::string::npos;
+  std::string decimal = typed;
+  std::replace(decimal.begin(), decimal.end(), ',', '.');
+  return fmt::format("a comma only groups thousands, in threes (1,000,000); {}",
+                     one_comma ? "write the decimal point as '.': " + decimal : "write the decimal point as '.'");
+}
+
 }  // namespace
 
 std::optional<NumberToken> scan_number(const std::string& s, std::size_t pos, bool spaced_groups) {
@@ -280,16 +290,7 @@ std::optional<NumberToken> scan_number(const std::string& s, std::size_t pos, bo
         kind = sep;
         continue;
       }
-      if (sep == "," || sep == "_") {
-        const std::string typed = s.substr(pos, misread_end(s, i) - pos);
-        const bool one_comma = std::count(typed.begin(), typed.end(), ',') == 1 && typed.find('.') == std::string::npos;
-        std::string decimal = typed;
-        std::replace(decimal.begin(), decimal.end(), ',', '.');
-        return misread(sep == "," ? fmt::format("a comma only groups thousands, in threes (1,000,000); {}",
-                                                one_comma ? "write the decimal point as '.': " + decimal
-                                                          : "write the decimal point as '.'")
-                                  : "'_' only groups thousands, in threes (1_000_000)");
-      }
+      if (sep == "," || sep == "_") return misread(misgrouped(s.substr(pos, misread_end(s, i) - pos), sep));
       break;  // a space that does not group: the number ends before it
     }
     i = j;
