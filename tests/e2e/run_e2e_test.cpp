@@ -10,6 +10,7 @@
 #include <set>
 
 #include "e2e_support.hpp"
+#include "exec/process.hpp"
 
 using e2e::CommandResult;
 using e2e::Course;
@@ -580,4 +581,50 @@ TEST_CASE("e2e: a CUDA lab on a machine without a GPU is not_run (exit 2) in the
   CHECK(j["reason"].get<std::string>().find("no NVIDIA GPU") != std::string::npos);
   CHECK(journal_value(c.journal(), "SELECT verdict FROM runs WHERE id = " + std::to_string(j["run_id"].get<long long>())) ==
         "not_run");
+}
+
+TEST_CASE("e2e: a Python lab speaks the contract through wb.py; a missing package is not_run, a syntax error a compile error",
+          "[e2e][python]") {
+  if (!workbook::find_in_path("python3")) {  // Catch2 v2 has no SKIP
+    WARN("skipped: no python3 on PATH");
+    return;
+  }
+  Course c;
+  std::ofstream(c.content / "modules/module01/module.yaml", std::ios::app)
+      << "  - id: py_lab\n    title: \"A Python lab\"\n    goal: \"Sums in Python.\"\n    source: py_lab.py\n"
+      << "    language: python\n    steps: [\"Run it.\"]\n    timeout_s: 30\n"
+      << "    params:\n      - {name: N, default: 100, quick: 10}\n    checks: [sum_ok]\n"
+      << "    metrics:\n      - {name: count, unit: count, expected: {equals: \"N\"}}\n";
+  const std::string program =
+      "# PYTHONPATH=labs/common python3 labs/module01/py_lab.py\n"
+      "import os, sys\n"
+      "import wb\n"
+      "wb.init('module01/py_lab')\n"
+      "if os.environ.get('NEEDS_MISSING'):\n"
+      "    wb.require('no_such_module_for_the_test', 'pip install no-such-module')\n"
+      "n = wb.param('N', 100, 10)\n"
+      "wb.metric('count', n, 'count')\n"
+      "wb.check('sum_ok', sum(range(1, n + 1)) == n * (n + 1) // 2)\n"
+      "sys.exit(wb.finish())\n";
+  e2e::write_file(c.content / "labs/module01/py_lab.py", program);
+  e2e::write_file(c.content / "solutions/module01/py_lab.py", program);
+
+  json j = c.run_json({"run", "module01/py_lab", "--solution", "--no-predict", "--json", "-p", "N=37"});
+  CHECK(j["verdict"] == "pass");
+  json count = find_by(j["metrics"], "name", "count");
+  CHECK(count["value"] == 37);
+
+  CommandResult r = c.run({"run", "module01/py_lab", "--solution", "--no-predict", "--json"}, {{"NEEDS_MISSING", "1"}});
+  SHOW(r);
+  CHECK(r.exit_code == 2);
+  j = json::parse(r.out, nullptr, false);
+  REQUIRE_FALSE(j.is_discarded());
+  CHECK(j["verdict"] == "not_run");
+  CHECK(j["reason"].get<std::string>().find("pip install no-such-module") != std::string::npos);
+
+  e2e::write_file(c.workspace / "labs/module01/py_lab.py", "x = 1\n\ndef broken(:\n    pass\n");
+  r = c.run({"run", "module01/py_lab", "--no-predict"});
+  SHOW(r);
+  CHECK(r.exit_code == 3);
+  CHECK(r.out.find("labs/module01/py_lab.py:3: error: SyntaxError") != std::string::npos);
 }

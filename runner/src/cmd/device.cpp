@@ -5,7 +5,6 @@
 #include <fmt/format.h>
 
 #include <cmath>
-#include <random>
 
 #include "build/toolchain.hpp"
 #include "cmd/registry.hpp"
@@ -15,6 +14,7 @@
 #include "journal/journal.hpp"
 #include "run/device_context.hpp"
 #include "util/error.hpp"
+#include "util/seed.hpp"
 
 namespace workbook {
 
@@ -88,7 +88,7 @@ int calibrate(const CommandContext& ctx, const DeviceOptions& o, const Catalog& 
               const LocalGpu& gpu, const Style& s) {
   ProbeRequest req;
   req.name = "calibrate";
-  unsigned long long seed = std::random_device{}() * 4294967296ULL + std::random_device{}();
+  unsigned long long seed = new_seed();
   req.args = {fmt::format("seed={}", seed), fmt::format("quick={}", o.quick ? 1 : 0)};
   req.timeout_s = o.timeout_s;
   req.echo = !o.json;

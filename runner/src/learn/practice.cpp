@@ -4,12 +4,12 @@
 #include <fmt/format.h>
 
 #include <map>
-#include <random>
 
 #include "learn/banks.hpp"
 #include "learn/clock.hpp"
 #include "learn/session.hpp"
 #include "util/error.hpp"
+#include "util/seed.hpp"
 
 namespace workbook::learn {
 
@@ -48,11 +48,6 @@ nlohmann::json results_json(const std::vector<ItemResult>& results) {
   return a;
 }
 
-std::uint64_t fresh_seed() {
-  std::random_device rd;
-  return (static_cast<std::uint64_t>(rd()) << 32) ^ rd();
-}
-
 }  // namespace
 
 int run_exercises(LearnContext& ctx, const ExercisesRequest& req) {
@@ -74,7 +69,7 @@ int run_exercises(LearnContext& ctx, const ExercisesRequest& req) {
                                    "items: " + (ids.empty() ? std::string("(none)") : ids));
     throw UsageError(fmt::format("{} has no {}", module_name(module), req.variant ? "items with variants" : "items"));
   }
-  std::uint64_t seed = req.seed ? *req.seed : fresh_seed();
+  std::uint64_t seed = req.seed ? *req.seed : new_seed();
   ReviewStore store(ctx.journal);
   fsrs::Scheduler sched;
   LearnerInput in(interactive_terminal(), ctx.json);

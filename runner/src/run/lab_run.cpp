@@ -5,7 +5,6 @@
 
 #include <nlohmann/json.hpp>
 #include <algorithm>
-#include <random>
 
 #include "build/lab_build.hpp"
 #include "build/toolchain.hpp"
@@ -15,6 +14,7 @@
 #include "run/predictions.hpp"
 #include "util/error.hpp"
 #include "util/text.hpp"
+#include "util/seed.hpp"
 
 namespace workbook {
 namespace fs = std::filesystem;
@@ -144,7 +144,7 @@ Prepared prepare(const RunContext& ctx, const RunRequest& req, RunReport& report
   report.device = p.dev.describe();
   report.figures_source = p.dev.figures_source;
   report.arch = arch_for_gpu(req.arch, p.dev.gpu ? p.dev.gpu->compute_cap : "");
-  report.seed = req.seed ? *req.seed : std::random_device{}() * 4294967296ULL + std::random_device{}();
+  report.seed = req.seed ? *req.seed : new_seed();
   return p;
 }
 
