@@ -103,7 +103,7 @@ TEST_CASE("module_numbers lists the modules that have a manifest", "[catalog]") 
   CHECK(std::find(real.begin(), real.end(), 14) != real.end());
 }
 
-TEST_CASE("find_lab returns the lab; an unknown name lists the labs that exist", "[catalog]") {
+TEST_CASE("find_lab returns the lab, an unknown name lists the labs that exist", "[catalog]") {
   Catalog cat(kCourse);
   auto lab = cat.find_lab(LabRef{1, "fail_lab"});
   CHECK(lab.id == "module01/fail_lab");

@@ -88,7 +88,7 @@ TEST_CASE("the real exercises/module14.yaml loads clean: 6 items, 1 worked examp
   CHECK(ex.steps[0].numeric[0].value == Approx(1.718e10));
 }
 
-TEST_CASE("a small bank with a variant loads clean; min/max/step expands to values", "[exercises]") {
+TEST_CASE("a small bank with a variant loads clean, min/max/step expands to values", "[exercises]") {
   TempDir dir;
   Problems p;
   ExerciseBank bank = read_exercises(dir.write(bank_text()), 5, "module05.yaml", p);

@@ -225,7 +225,7 @@ TEST_CASE("an expression naming an unknown figure is reported with its line", "[
                         "expression uses unknown name 'dram_gbs'"}));
 }
 
-TEST_CASE("a derived metric may use reported metrics; a var may not use a later var", "[manifest]") {
+TEST_CASE("a derived metric may use reported metrics, a var may not use a later var", "[manifest]") {
   TempRoot root;
   Problems ok;
   read_module(root.manifest(manifest_text("    derived:\n      - {name: gbps, expr: \"bytes / t_ms / 1e6\"}\n")), 5,

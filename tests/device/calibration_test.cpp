@@ -93,7 +93,7 @@ TEST_CASE("calibration_key falls back to the name", "[device][calibration]") {
   CHECK(calibration_key("", "NVIDIA H200") == "name:NVIDIA H200");
 }
 
-TEST_CASE("a calibration overrides the spec sheet's figures; nominal values until then", "[device][calibration]") {
+TEST_CASE("a calibration overrides the spec sheet's figures, nominal values until then", "[device][calibration]") {
   auto specs = load_gpu_specs(fs::path(WORKBOOK_SOURCE_DIR) / "data" / "gpus.yaml");
   const GpuSpec* h200 = find_gpu(specs, "h200-sxm");
   const GpuSpec* t4 = find_gpu(specs, "t4");

@@ -123,7 +123,7 @@ TEST_CASE("e2e: wrong predictions are graded wrong, and -p changes what the lab 
   CHECK(big["right_answer"] == "no");
 }
 
-TEST_CASE("e2e: fail_lab fails (exit 1); its solution passes (exit 0)", "[e2e]") {
+TEST_CASE("e2e: fail_lab fails (exit 1), its solution passes (exit 0)", "[e2e]") {
   Course c;
   CommandResult r;
   json j = c.run_json({"run", "module01/fail_lab", "--json", "--no-predict"}, &r);
@@ -146,7 +146,7 @@ TEST_CASE("e2e: fail_lab fails (exit 1); its solution passes (exit 0)", "[e2e]")
   CHECK(find_by(sol["checks"], "name", "sum_ok")["pass"] == true);
 }
 
-TEST_CASE("e2e: crash_lab is a runtime error (exit 4); records before the crash are kept", "[e2e]") {
+TEST_CASE("e2e: crash_lab is a runtime error (exit 4), records before the crash are kept", "[e2e]") {
   Course c;
   CommandResult r;
   json j = c.run_json({"run", "module01/crash_lab", "--json"}, &r);
@@ -507,7 +507,7 @@ TEST_CASE("e2e: a correct run with a figure out of range is out_of_range (exit 5
   CHECK(text.out.find("Verdict: OUT OF RANGE") != std::string::npos);
 }
 
-TEST_CASE("e2e: --variant runs a known-wrong variant of the solution; an unknown id lists the variants", "[e2e][variants]") {
+TEST_CASE("e2e: --variant runs a known-wrong variant of the solution, an unknown id lists the variants", "[e2e][variants]") {
   Course c;
   CommandResult r;
   json j = c.run_json({"run", "module01/fail_lab", "--json", "--variant", "loop_stops_early"}, &r);
@@ -583,7 +583,7 @@ TEST_CASE("e2e: a CUDA lab on a machine without a GPU is not_run (exit 2) in the
         "not_run");
 }
 
-TEST_CASE("e2e: a Python lab speaks the contract through wb.py; a missing package is not_run, a syntax error a compile error",
+TEST_CASE("e2e: a Python lab speaks the contract through wb.py, a missing package is not_run, a syntax error a compile error",
           "[e2e][python]") {
   if (!workbook::find_in_path("python3")) {  // Catch2 v2 has no SKIP
     WARN("skipped: no python3 on PATH");

@@ -33,7 +33,7 @@ const std::string kFFFD = "\xEF\xBF\xBD";
 
 }  // namespace
 
-TEST_CASE("e2e: reset twice keeps both backups; resetting an untouched copy keeps nothing new", "[e2e][reset]") {
+TEST_CASE("e2e: reset twice keeps both backups, resetting an untouched copy keeps nothing new", "[e2e][reset]") {
   Course c;
   REQUIRE(c.run({"init"}).exit_code == 0);
   const fs::path copy = c.lab_copy("pass_lab.cpp");
@@ -112,7 +112,7 @@ TEST_CASE("e2e: a --file whose compiler errors quote bytes that are not UTF-8 st
   CHECK(j["verdict"] == "compile_error");
 }
 
-TEST_CASE("e2e: runs/ keeps the newest 200 run files; the journal and other files stay", "[e2e][prune]") {
+TEST_CASE("e2e: runs/ keeps the newest 200 run files, the journal and other files stay", "[e2e][prune]") {
   Course c;
   REQUIRE(c.run({"init"}).exit_code == 0);
   const fs::path runs = c.workspace / ".workbook/runs";

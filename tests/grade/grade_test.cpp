@@ -109,7 +109,7 @@ TEST_CASE("verdict out_of_range: every check passed but a graded figure is outsi
   CHECK(std::string(to_string(Verdict::out_of_range)) == "out_of_range");
 }
 
-TEST_CASE("a failing check wins over a figure out of range; an unknown range never makes it out_of_range", "[grade]") {
+TEST_CASE("a failing check wins over a figure out of range, an unknown range never makes it out_of_range", "[grade]") {
   CHECK(grade(make_lab(), results(1000, 0.25, false), {false, 1, 0}).verdict == Verdict::fail);
   // Without device figures the sum_ms range cannot be evaluated: unknown, not out of range.
   Grade g = grade_run(make_lab(), results(1000, 0.25), {false, 0, 0}, {}, "no GPU", kParams, {}, "Tesla T4");
@@ -211,7 +211,7 @@ TEST_CASE("a time-out names the limit the lab ran under, not the manifest's", "[
 
 // --- metric ranges ----------------------------------------------------------------------
 
-TEST_CASE("a metric inside its range is in range; the range comes from device figures", "[grade]") {
+TEST_CASE("a metric inside its range is in range, the range comes from device figures", "[grade]") {
   Grade g = grade(make_lab(), results(1000, 2));
   const auto& m = metric(g, "sum_ms");
   CHECK(m.status == RangeStatus::in_range);
@@ -266,7 +266,7 @@ TEST_CASE("with no device figures a range is unknown and says why", "[grade]") {
   CHECK(g.verdict == Verdict::pass);  // ranges never decide the verdict
 }
 
-TEST_CASE("a metric that was not reported is missing; one without a range has no range", "[grade]") {
+TEST_CASE("a metric that was not reported is missing, one without a range has no range", "[grade]") {
   LabResults r = results(1000, 2);
   r.metrics.erase(r.metrics.begin() + 1);  // no sum_ms
   r.metrics.push_back({"other", "", 5, std::nullopt, std::nullopt, std::nullopt, std::nullopt});

@@ -69,7 +69,7 @@ TEST_CASE("every record type of the contract is read", "[results]") {
   CHECK(r.check("absent") == nullptr);
 }
 
-TEST_CASE("end pass true is read; a repeated metric name keeps the last value", "[results]") {
+TEST_CASE("end pass true is read, a repeated metric name keeps the last value", "[results]") {
   LabResults r = parse_results(
       "{\"type\":\"metric\",\"name\":\"t\",\"value\":1}\n"
       "{\"type\":\"metric\",\"name\":\"t\",\"value\":2}\n"

@@ -173,7 +173,7 @@ TEST_CASE("answer_check: a malformed number is an error, not a number", "[learn]
   CHECK_FALSE(notes_of(c).empty());
 }
 
-TEST_CASE("answer_check: units of one dimension convert; another dimension is named", "[learn][answer]") {
+TEST_CASE("answer_check: units of one dimension convert, another dimension is named", "[learn][answer]") {
   auto ms = [](double v) { return std::vector<NumericAnswer>{in_unit("t", v, "ms")}; };
   auto s = check_answer("1.5 s", ms(1.5));
   CHECK_FALSE(s.all_ok());

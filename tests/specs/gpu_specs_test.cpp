@@ -46,7 +46,7 @@ TEST_CASE("data/gpus.yaml loads with every spec figure", "[device][gpu_specs]") 
   CHECK(find_gpu(specs(), "no-such-gpu") == nullptr);
 }
 
-TEST_CASE("Tensor Core peaks: every sheet has FP16; TF32 falls back to FP32 where there is none", "[device][gpu_specs]") {
+TEST_CASE("Tensor Core peaks: every sheet has FP16, TF32 falls back to FP32 where there is none", "[device][gpu_specs]") {
   for (const GpuSpec& s : specs()) {
     INFO(s.id);
     for (const auto& f : tensor_figure_names()) CHECK(s.figures.count(f) == 1);

@@ -142,7 +142,7 @@ TEST_CASE("typed reads return the values they find", "[yaml_reader]") {
   CHECK(p.empty());
 }
 
-TEST_CASE("a missing required key is reported at the map's line; an optional one is not", "[yaml_reader]") {
+TEST_CASE("a missing required key is reported at the map's line, an optional one is not", "[yaml_reader]") {
   YAML::Node n = YAML::Load("outer:\n  inner: 1\n");
   Problems p;
   MapReader r(n["outer"], "f.yaml", "outer", p);
@@ -201,7 +201,7 @@ TEST_CASE("load_yaml_file: tabs, duplicate-looking junk and binary bytes never t
   }
 }
 
-TEST_CASE("load_yaml_file: an empty file gives a null node and no problem; a missing one a problem", "[yaml_reader]") {
+TEST_CASE("load_yaml_file: an empty file gives a null node and no problem, a missing one a problem", "[yaml_reader]") {
   TempDir dir;
   auto empty = dir.write("empty.yaml", "");
   Problems p;
