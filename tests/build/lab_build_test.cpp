@@ -18,6 +18,7 @@
 #include "util/error.hpp"
 
 #include "../support/temp_dir.hpp"
+#include "../support/test_paths.hpp"
 
 namespace fs = std::filesystem;
 using workbook::BuildRequest;

@@ -15,6 +15,7 @@
 #include "util/error.hpp"
 
 #include "../support/temp_dir.hpp"
+#include "../support/test_paths.hpp"
 
 namespace fs = std::filesystem;
 using workbook::resolve_arch;

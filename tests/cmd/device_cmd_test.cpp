@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include "../support/test_paths.hpp"
 
 namespace fs = std::filesystem;
 

@@ -13,6 +13,7 @@
 #include "util/yaml_reader.hpp"
 
 #include "../support/temp_dir.hpp"
+#include "../support/test_paths.hpp"
 
 namespace fs = std::filesystem;
 using namespace workbook;

@@ -13,6 +13,7 @@
 #include "content/exercises.hpp"
 
 #include "../support/temp_dir.hpp"
+#include "../support/test_paths.hpp"
 
 namespace fs = std::filesystem;
 using workbook::ExerciseBank;

@@ -15,6 +15,7 @@
 #include <string>
 
 #include "content/manifest_load.hpp"
+#include "../support/test_paths.hpp"
 
 namespace fs = std::filesystem;
 using workbook::Module;

@@ -15,6 +15,7 @@
 #include "run/device_context.hpp"
 
 #include "../support/temp_dir.hpp"
+#include "../support/test_paths.hpp"
 
 namespace fs = std::filesystem;
 using namespace workbook;

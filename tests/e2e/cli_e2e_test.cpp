@@ -8,6 +8,7 @@
 
 #include "e2e_support.hpp"
 #include "learn_support.hpp"
+#include "../support/test_paths.hpp"
 
 using e2e::CommandResult;
 using e2e::Course;

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "../support/temp_dir.hpp"
+#include "../support/test_paths.hpp"
 
 extern char** environ;
 

@@ -7,6 +7,7 @@
 #include <csignal>
 
 #include "learn_support.hpp"
+#include "../support/test_paths.hpp"
 
 using learn_e2e::LearnCourse;
 using nlohmann::json;

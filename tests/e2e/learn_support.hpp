@@ -4,6 +4,7 @@
 #pragma once
 
 #include "e2e_support.hpp"
+#include "../support/test_paths.hpp"
 
 namespace learn_e2e {
 

@@ -13,6 +13,7 @@
 #include <regex>
 
 #include "e2e_support.hpp"
+#include "../support/test_paths.hpp"
 
 using e2e::CommandResult;
 using e2e::Course;

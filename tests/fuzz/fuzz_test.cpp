@@ -24,6 +24,7 @@
 #include "grade/results.hpp"
 #include "learn/answer_check.hpp"
 #include "util/error.hpp"
+#include "../support/test_paths.hpp"
 
 namespace fs = std::filesystem;
 using namespace workbook;

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "learn/answer_check.hpp"
+#include "../support/test_paths.hpp"
 
 using namespace workbook;
 using namespace workbook::learn;

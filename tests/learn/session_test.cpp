@@ -8,6 +8,7 @@
 #include "learn/clock.hpp"
 #include "learn/session.hpp"
 #include "util/error.hpp"
+#include "../support/test_paths.hpp"
 
 using namespace workbook;
 using namespace workbook::learn;

@@ -9,6 +9,7 @@
 #include "device/device_report.hpp"
 #include "model/figures.hpp"
 #include "specs/gpu_specs.hpp"
+#include "../support/test_paths.hpp"
 
 using namespace workbook;
 

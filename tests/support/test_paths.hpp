@@ -1,0 +1,16 @@
+// Where the tests find the sources, the fixtures, the built binary and nvcc. The values
+// are compiled into tests/main.cpp only, so the other test files do not depend on the
+// checkout's path (their objects are the same in every checkout, and ccache shares them).
+#pragma once
+
+namespace workbook_test {
+const char* source_dir();   // the repository root
+const char* fixture_dir();  // tests/fixtures
+const char* binary();       // the built `workbook`
+const char* nvcc_path();    // the nvcc CMake found ("" when none)
+}  // namespace workbook_test
+
+#define WORKBOOK_SOURCE_DIR (::workbook_test::source_dir())
+#define WORKBOOK_FIXTURE_DIR (::workbook_test::fixture_dir())
+#define WORKBOOK_BINARY (::workbook_test::binary())
+#define WORKBOOK_NVCC_PATH (::workbook_test::nvcc_path())
