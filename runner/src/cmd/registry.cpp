@@ -11,7 +11,7 @@ const std::vector<CommandEntry>& command_table() {
   static const std::vector<CommandEntry> table = {
       {"list", setup_list}, {"show", setup_show},   {"run", setup_run},
       {"exercises", setup_exercises}, {"review", setup_review}, {"follow", setup_follow}, {"drill", setup_drill},
-      {"init", setup_init}, {"reset", setup_reset}, {"device", setup_device}, {"dev", setup_dev},
+      {"init", setup_init}, {"reset", setup_reset}, {"device", setup_device}, {"report", setup_report}, {"dev", setup_dev},
   };
   return table;
 }

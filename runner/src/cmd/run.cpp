@@ -1,12 +1,15 @@
 // `workbook run <lab>`: predict, build, run, grade and record one lab.
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include "cmd/registry.hpp"
 #include "exec/process.hpp"
 #include "journal/journal.hpp"
+#include "run/compare.hpp"
 #include "run/lab_run.hpp"
 #include "run/params.hpp"
 #include "run/report_print.hpp"
+#include "run/sweep.hpp"
 #include "ui/prompt.hpp"
 #include "util/error.hpp"
 #include "util/utf8.hpp"
@@ -23,7 +26,34 @@ struct RunOptions {
   bool json = false;
   std::optional<std::string> explain;
   std::optional<std::string> seed, timeout;  // checked by parse_seed and parse_timeout (run/params.hpp)
+  std::string sweep;                         // --sweep NAME=v1,v2,... or NAME (run/sweep.hpp)
+  bool compare = false;                      // --compare (run/compare.hpp)
 };
+
+// --sweep and --compare: several runs, one table (and for a sweep, a chart and an SVG).
+void run_several(CommandContext& ctx, const RunOptions& o, const RunRequest& req) {
+  Style style = ctx.global.style();
+  Session session(ctx.global);
+  const RunContext rc{session.catalog, session.workspace, session.journal, style};
+  if (!o.sweep.empty()) {
+    const bool show = !o.json && isatty(STDOUT_FILENO);
+    SweepResult r = run_sweep(rc, req, o.sweep, [&](const std::string& step) {
+      if (show) fmt::print("{}\n", style.dim("sweep " + step + " ..."));
+      std::fflush(stdout);
+    });
+    if (o.explain && !o.explain->empty() && !r.runs.empty() && r.runs.front().run_id)
+      session.journal.record_explanation(r.runs.front().run_id, *o.explain);
+    if (o.json) print_json(sweep_json(r));
+    else print_sweep(r, style);
+    ctx.exit_code = exit_code_for(r);
+    return;
+  }
+  CompareResult r = run_compare(rc, req);
+  if (o.explain && !o.explain->empty() && r.mine.run_id) session.journal.record_explanation(r.mine.run_id, *o.explain);
+  if (o.json) print_json(compare_json(r));
+  else print_compare(r, style);
+  ctx.exit_code = exit_code_for(r);
+}
 
 void ask_explanation(Journal& journal, const RunReport& report, const Style& s) {
   std::string prompt = report.lab.explain_prompt.empty()
@@ -45,7 +75,7 @@ void setup_run(CLI::App& app, CommandContext& ctx) {
   cmd->add_option("lab", o->req.lab, "The lab, e.g. module14/tiled_gemm")->required();
   auto* sol = cmd->add_flag("--solution", o->solution, "Run the reference solution instead of your copy");
   auto* file = cmd->add_option("--file", o->file, "Run this source file as the lab")->excludes(sol);
-  cmd->add_option("--variant", o->variant,
+  auto* var = cmd->add_option("--variant", o->variant,
                   "Authors: run one of the lab's known-wrong or slow variants of the solution (see `workbook show`)")
       ->excludes(sol)
       ->excludes(file);
@@ -58,12 +88,19 @@ void setup_run(CLI::App& app, CommandContext& ctx) {
   cmd->add_option("--gpu", o->req.gpu, "Take expected ranges from this spec sheet id (data/gpus.yaml)");
   cmd->add_option("--seed", o->seed, "Seed for the random inputs (default: fresh each run)");
   cmd->add_option("--explain", o->explain, "Your explanation of the main figure (instead of the prompt)");
+  auto* sweep = cmd->add_option("--sweep", o->sweep,
+                                "Run once per value: NAME=v1,v2,... or NAME for a sweep the lab declares (one build, one seed)");
+  cmd->add_flag("--compare", o->compare, "Run your copy, then the reference solution, on one seed: figures side by side")
+      ->excludes(sol)->excludes(file)->excludes(var)->excludes(sweep);
   cmd->add_flag("--json", o->json, "Print one JSON object instead of the report");
   cmd->footer(R"(Examples:
   workbook run module14/tiled_gemm
   workbook run module14/tiled_gemm --solution --predict speedup=3 --predict reason=1
   workbook run module14/tiled_gemm --no-predict --json -p N=512 --timeout 30
   workbook run module14/tiled_gemm --variant bank_conflicts --no-predict
+  workbook run module14/conv1d --sweep TILE --no-predict          (the lab's declared sweep)
+  workbook run module14/tiled_gemm --sweep N=256,512,1024 --json
+  workbook run module14/tiled_gemm --compare
 Your copy of the starter lives in the workspace (labs/moduleNN/); predictions are
 recorded before the build and can never be changed.)");
   cmd->callback([&ctx, o] {
@@ -81,6 +118,7 @@ recorded before the build and can never be changed.)");
     if (o->timeout) req.timeout_s = parse_timeout(*o->timeout);
     req.interactive = !o->json && interactive_terminal();
     req.verbose = !o->json;
+    if (!o->sweep.empty() || o->compare) return run_several(ctx, *o, req);
     Style style = ctx.global.style();
     Session session(ctx.global);
     RunReport report = run_lab({session.catalog, session.workspace, session.journal, style}, req);

@@ -98,6 +98,17 @@ struct VariantSpec {
   int line = 0;
 };
 
+// A parameter sweep the lab offers (`sweeps:`): `workbook run <lab> --sweep PARAM` builds
+// once and runs the lab once per value, then tables and plots `metrics` against it.
+struct SweepSpec {
+  std::string param;                 // one of the lab's params
+  std::vector<double> values;        // integers, as params are
+  std::vector<std::string> metrics;  // plotted (reported or derived); empty: chosen by the runner
+  std::string unit;                  // what the parameter counts ("threads", "segments"): the x axis's unit
+  std::string doc;
+  int line = 0;
+};
+
 enum class LabLanguage { cuda, host, python };
 
 struct LabSpec {
@@ -119,6 +130,7 @@ struct LabSpec {
   std::vector<PredictionSpec> predictions;
   std::string explain_prompt;  // the "explain the number with a model" question
   std::vector<VariantSpec> variants;
+  std::vector<SweepSpec> sweeps;
   int line = 0;
 };
 

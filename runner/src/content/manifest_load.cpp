@@ -179,6 +179,36 @@ ParamSpec read_param(MapReader& r) {
   return p;
 }
 
+// `sweeps: [{param, values, metrics, unit, doc}]`: the parameter must be the lab's, the values
+// distinct integers, the metrics the lab's reported or derived ones.
+SweepSpec read_sweep(MapReader& r, const LabSpec& lab) {
+  SweepSpec s;
+  s.line = r.line();
+  s.param = r.str("param", true).value_or("");
+  if (!s.param.empty() && std::none_of(lab.params.begin(), lab.params.end(), [&](const ParamSpec& p) { return p.name == s.param; }))
+    r.problem("param", fmt::format("'{}' is not one of the lab's params", s.param));
+  for (const auto& text : r.str_list("values", true)) {
+    static const std::regex integer("^-?[0-9]{1,15}$");
+    if (!std::regex_match(text, integer)) {
+      r.problem("values", fmt::format("'{}' is not a whole number (parameters are integers)", text));
+      continue;
+    }
+    const double v = std::stod(text);
+    if (std::find(s.values.begin(), s.values.end(), v) != s.values.end()) r.problem("values", fmt::format("{} appears twice", text));
+    s.values.push_back(v);
+  }
+  if (r.has("values") && s.values.size() < 2) r.problem("values", "needs at least two values");
+  s.metrics = r.str_list("metrics", false);
+  for (const auto& m : s.metrics) {
+    auto named = [&](const MetricSpec& x) { return x.name == m; };
+    if (std::none_of(lab.metrics.begin(), lab.metrics.end(), named) && std::none_of(lab.derived.begin(), lab.derived.end(), named))
+      r.problem("metrics", fmt::format("'{}' is not a metric or derived metric of this lab", m));
+  }
+  s.unit = r.str("unit", false).value_or("");
+  s.doc = r.str("doc", false).value_or("");
+  return s;
+}
+
 // Every expression of the lab may only name figures that will exist when it is evaluated.
 void check_expressions(const LabSpec& lab, const std::string& file, Problems& problems) {
   std::set<std::string> known(device_figure_names().begin(), device_figure_names().end());
@@ -414,6 +444,7 @@ LabSpec read_lab(MapReader& r, const Module& module, const std::filesystem::path
   for_each_map(r, "predictions", false, [&](MapReader& pr) { lab.predictions.push_back(read_prediction(pr)); });
   lab.explain_prompt = r.str("explain", false).value_or("");
   for_each_map(r, "variants", false, [&](MapReader& vr) { lab.variants.push_back(read_variant(vr)); });
+  for_each_map(r, "sweeps", false, [&](MapReader& sr) { lab.sweeps.push_back(read_sweep(sr, lab)); });
   check_lab_names(r, lab);
   check_expressions(lab, r.file(), r.problems());
   check_values(lab, r.file(), t4, r.problems());

@@ -1,8 +1,12 @@
 // Reading a whole file (see file_text.hpp).
 #include "util/file_text.hpp"
 
+#include <fmt/format.h>
+
 #include <fstream>
 #include <sstream>
+
+#include "util/error.hpp"
 
 namespace workbook {
 
@@ -13,6 +17,23 @@ std::optional<std::string> read_file_text(const std::filesystem::path& file) {
   text << in.rdbuf();
   if (in.bad()) return std::nullopt;
   return text.str();
+}
+
+void write_file_text(const std::filesystem::path& file, const std::string& text) {
+  std::error_code ec;
+  if (file.has_parent_path()) std::filesystem::create_directories(file.parent_path(), ec);
+  const std::filesystem::path tmp = file.string() + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    out << text;
+    out.flush();
+    if (!out) {
+      std::filesystem::remove(tmp, ec);
+      throw Error(Exit::io_error, fmt::format("cannot write {}", file.string()), "check the folder is writable and the disk is not full");
+    }
+  }
+  std::filesystem::rename(tmp, file, ec);
+  if (ec) throw Error(Exit::io_error, fmt::format("cannot write {}: {}", file.string(), ec.message()));
 }
 
 }  // namespace workbook

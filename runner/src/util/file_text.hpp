@@ -1,4 +1,4 @@
-// Reading a whole file as bytes.
+// Reading and writing a whole file as bytes.
 #pragma once
 
 #include <filesystem>
@@ -9,5 +9,9 @@ namespace workbook {
 
 // The file's whole content, byte for byte; nullopt when it cannot be opened or read.
 std::optional<std::string> read_file_text(const std::filesystem::path& file);
+
+// Writes `text` to `file` (its folders created), through a temporary file renamed into
+// place, so a reader never sees half a file. Throws Error (Exit::io_error) on failure.
+void write_file_text(const std::filesystem::path& file, const std::string& text);
 
 }  // namespace workbook

@@ -1,0 +1,168 @@
+// Gathering and writing a report (see report_data.hpp).
+#include "report/report_data.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+
+#include "util/error.hpp"
+#include "util/file_text.hpp"
+
+namespace workbook {
+
+namespace fs = std::filesystem;
+
+const RunRow* run_to_show(const std::vector<RunRow>& runs) {
+  const RunRow* finished = nullptr;
+  for (auto it = runs.rbegin(); it != runs.rend(); ++it) {
+    if (it->verdict == "pass") return &*it;
+    if (!finished && it->verdict != "unfinished") finished = &*it;
+  }
+  if (finished) return finished;
+  return runs.empty() ? nullptr : &runs.back();
+}
+
+std::optional<plot::Roof> roof_for(const std::string& gpu, const std::optional<CalibrationRow>& calibration,
+                                   const GpuSpec* spec) {
+  plot::Roof roof;
+  roof.gpu = gpu;
+  if (calibration) {
+    auto f = calibration->figures.find("fp32_tflops"), b = calibration->figures.find("d2d_gbps");
+    if (f != calibration->figures.end() && b != calibration->figures.end() && f->second > 0 && b->second > 0) {
+      roof.peak_gflops = f->second * 1e3;
+      roof.peak_gbps = b->second;
+      roof.source = "calibrated " + calibration->measured_at.substr(0, 10);
+      return roof;
+    }
+  }
+  if (spec) {
+    auto f = spec->figures.find("fp32_tflops"), b = spec->figures.find("dram_gbps");
+    if (f != spec->figures.end() && b != spec->figures.end() && f->second > 0 && b->second > 0) {
+      roof.peak_gflops = f->second * 1e3;
+      roof.peak_gbps = b->second;
+      roof.source = "spec sheet " + spec->id + ", not calibrated";
+      return roof;
+    }
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+// "module14/tiled_gemm" -> its title in the content ("" when it is gone).
+std::string lab_title(const Catalog& catalog, const std::string& lab, std::map<int, std::optional<Module>>& cache) {
+  auto ref = parse_lab_ref(lab);
+  if (!ref || ref->name.empty()) return "";
+  auto it = cache.find(ref->module);
+  if (it == cache.end()) {
+    std::optional<Module> m;
+    try {
+      m = catalog.load_module(ref->module);
+    } catch (const Error&) {
+      // a module that no longer loads: its labs are reported without titles
+    }
+    it = cache.emplace(ref->module, std::move(m)).first;
+  }
+  if (!it->second) return "";
+  for (const auto& l : it->second->labs) {
+    if (l.id == lab) return l.title;
+  }
+  return "";
+}
+
+std::string normalised_scope(const Catalog& catalog, const std::string& scope) {
+  if (scope.empty()) return "";
+  const LabRef ref = parse_lab_ref_or_throw(scope);
+  if (ref.name.empty()) return ref.module_id();
+  catalog.find_lab(ref);  // throws UsageError naming the labs there are
+  return ref.id();
+}
+
+std::string file_slug(const std::string& s) {
+  std::string out;
+  for (char c : s) out += std::isalnum(static_cast<unsigned char>(c)) ? static_cast<char>(std::tolower(static_cast<unsigned char>(c))) : '-';
+  return out;
+}
+
+MachineLine machine_of(Journal& journal, const std::vector<GpuSpec>& specs, const std::string& gpu) {
+  MachineLine m;
+  m.gpu = gpu;
+  m.calibration = latest_calibration_named(journal, gpu);
+  if (const GpuSpec* s = match_gpu(specs, gpu)) m.spec_id = s->id;
+  if (!m.calibration) m.missing.push_back("driver and clocks (no calibration of this GPU: `workbook device --calibrate`)");
+  else if (!m.calibration->sm_clock_mhz) m.missing.push_back("SM clock");
+  m.missing.push_back("CUDA version");
+  m.missing.push_back("power state");
+  return m;
+}
+
+void add_roofs(const std::vector<GpuSpec>& specs, ReportData& data) {
+  for (const auto& machine : data.machines) {
+    const GpuSpec* spec = machine.spec_id.empty() ? nullptr : find_gpu(specs, machine.spec_id);
+    std::vector<plot::RoofPoint> points;
+    for (const auto& lab : data.labs) {
+      if (lab.run.device != machine.gpu) continue;
+      for (const auto& k : lab.kernels.placed) points.push_back({lab.lab + ": " + k.stem, k.intensity, k.gflops});
+    }
+    if (points.empty()) continue;
+    auto roof = roof_for(machine.gpu, machine.calibration, spec);
+    if (!roof) {
+      data.notes.push_back(fmt::format("{}: no roof (neither a calibration nor a spec sheet gives its FP32 rate and bandwidth), so {} kernel(s) are not drawn",
+                                       machine.gpu, points.size()));
+      continue;
+    }
+    data.roofs.push_back({*roof, points, "roofline-" + file_slug(machine.gpu) + ".svg"});
+  }
+}
+
+}  // namespace
+
+ReportData collect_report(Journal& journal, const Catalog& catalog, const std::string& scope, const std::string& now) {
+  ReportData data;
+  data.scope = normalised_scope(catalog, scope);
+  data.generated_at = now;
+  std::map<std::string, std::vector<RunRow>> by_lab;
+  for (auto& r : runs_in_scope(journal, data.scope)) by_lab[r.lab].push_back(r);
+  std::map<int, std::optional<Module>> modules;
+  std::vector<std::string> gpus;
+  for (const auto& [lab, runs] : by_lab) {
+    LabEvidence e;
+    e.lab = lab;
+    e.title = lab_title(catalog, lab, modules);
+    e.run = *run_to_show(runs);
+    e.runs_total = static_cast<int>(runs.size());
+    e.metrics = metrics_of_run(journal, e.run.id);
+    e.predictions = predictions_of_run(journal, e.run.id);
+    e.explanations = explanations_of_run(journal, e.run.id);
+    e.kernels = kernels_of(e.metrics);
+    for (const auto& n : e.kernels.not_placed) data.notes.push_back(fmt::format("{} (run #{}): {}", lab, e.run.id, n));
+    if (!e.run.device.empty() && std::find(gpus.begin(), gpus.end(), e.run.device) == gpus.end()) gpus.push_back(e.run.device);
+    data.labs.push_back(std::move(e));
+  }
+  std::vector<GpuSpec> specs;
+  if (const fs::path sheets = catalog.root() / "data" / "gpus.yaml"; fs::is_regular_file(sheets)) specs = load_gpu_specs(sheets);
+  for (const auto& gpu : gpus) {
+    MachineLine m = machine_of(journal, specs, gpu);
+    for (const auto& lab : data.labs) {
+      if (lab.run.device == gpu && std::find(m.arches.begin(), m.arches.end(), lab.run.arch) == m.arches.end()) m.arches.push_back(lab.run.arch);
+    }
+    data.machines.push_back(m);
+  }
+  add_roofs(specs, data);
+  return data;
+}
+
+std::vector<fs::path> write_report(const ReportData& data, const fs::path& dir) {
+  std::vector<fs::path> written;
+  for (const auto& roof : data.roofs) {
+    written.push_back(dir / roof.svg_name);
+    write_file_text(written.back(), plot::render_svg(plot::roofline_chart(roof.roof, roof.points)));
+  }
+  written.push_back(dir / "report.md");
+  write_file_text(written.back(), render_markdown(data));
+  return written;
+}
+
+}  // namespace workbook

@@ -1,0 +1,76 @@
+// `workbook report [module|lab]`: what the learner hands in, gathered from the journal:
+// per lab the latest passing run (else the latest run) with its figures beside their
+// expected ranges, the predictions beside the measurements, the explanations; the
+// machine line of every GPU those runs used (as far as the journal records it); and a
+// roofline per GPU of the kernels whose runs report both FLOP and byte rates.
+#pragma once
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "content/catalog.hpp"
+#include "journal/report_queries.hpp"
+#include "plot/roofline.hpp"
+#include "report/roofline_points.hpp"
+#include "specs/gpu_specs.hpp"
+
+namespace workbook {
+
+struct LabEvidence {
+  std::string lab, title;  // title "" when the content no longer has the lab
+  RunRow run;              // the run shown
+  int runs_total = 0;      // runs of this lab in the journal
+  std::vector<MetricRow> metrics;
+  std::vector<PredictionRow> predictions;
+  std::vector<ExplanationRow> explanations;
+  RunKernels kernels;
+};
+
+struct MachineLine {
+  std::string gpu;                           // the runs' device name
+  std::vector<std::string> arches;           // compiled for
+  std::optional<CalibrationRow> calibration; // the latest of a GPU of that name
+  std::string spec_id;                       // its spec sheet in data/gpus.yaml, "" if none
+  std::vector<std::string> missing;          // what the journal does not record
+};
+
+struct RoofSection {
+  plot::Roof roof;
+  std::vector<plot::RoofPoint> points;
+  std::string svg_name;  // file name beside the Markdown
+};
+
+struct ReportData {
+  std::string scope;         // "", "module14" or "module14/tiled_gemm"
+  std::string generated_at;  // ISO 8601 UTC
+  std::vector<LabEvidence> labs;
+  std::vector<MachineLine> machines;
+  std::vector<RoofSection> roofs;
+  std::vector<std::string> notes;  // e.g. kernels not placed, GPUs without a roof
+};
+
+// The run a report shows among a lab's runs (oldest first): the latest pass, else the
+// latest finished run, else the latest. Pure; nullptr when `runs` is empty.
+const RunRow* run_to_show(const std::vector<RunRow>& runs);
+
+// The roof of a GPU: the latest calibration's fp32_tflops and d2d_gbps, else the spec
+// sheet's fp32_tflops and dram_gbps; nullopt when neither is known. Pure.
+std::optional<plot::Roof> roof_for(const std::string& gpu, const std::optional<CalibrationRow>& calibration,
+                                   const GpuSpec* spec);
+
+// Gathers the report. `scope` is "" or a module or lab reference ("14", "module14/tiled_gemm");
+// throws UsageError for a malformed one or a lab the content does not have.
+ReportData collect_report(Journal& journal, const Catalog& catalog, const std::string& scope, const std::string& now);
+
+// The Markdown document (pure): links the roofline SVGs by their svg_name.
+std::string render_markdown(const ReportData& data);
+
+nlohmann::json report_data_json(const ReportData& data);
+
+// Writes report.md and the SVGs into `dir` (created); returns the files written.
+std::vector<std::filesystem::path> write_report(const ReportData& data, const std::filesystem::path& dir);
+
+}  // namespace workbook

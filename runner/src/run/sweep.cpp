@@ -1,0 +1,265 @@
+// Parameter sweeps (see sweep.hpp).
+#include "run/sweep.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "run/params.hpp"
+#include "run/report_print.hpp"
+#include "util/error.hpp"
+#include "util/file_text.hpp"
+#include "util/seed.hpp"
+#include "util/text.hpp"
+#include "util/utf8.hpp"
+
+namespace workbook {
+
+namespace {
+
+std::string value_text(double v) { return fmt::format("{:.17g}", v); }
+
+std::string declared_list(const LabSpec& lab) {
+  std::string out;
+  for (const auto& s : lab.sweeps) out += (out.empty() ? "" : ", ") + s.param;
+  return out.empty() ? "none" : out;
+}
+
+std::vector<double> parse_values(const std::string& name, const std::string& list) {
+  std::vector<double> values;
+  std::stringstream in(list);
+  for (std::string item; std::getline(in, item, ',');) {
+    std::string why;
+    auto v = parse_param_value(item, why);
+    if (!v) throw UsageError(fmt::format("--sweep {}: '{}' {}", name, item, why), "parameters are whole numbers: --sweep N=256,512,1024");
+    if (std::find(values.begin(), values.end(), *v) != values.end())
+      throw UsageError(fmt::format("--sweep {}: {} appears twice", name, item));
+    values.push_back(*v);
+  }
+  if (values.size() < 2) throw UsageError(fmt::format("--sweep {}: give at least two values", name), "e.g. --sweep N=256,512,1024");
+  return values;
+}
+
+std::optional<double> metric_value(const RunReport& r, const std::string& name) {
+  for (const auto& m : r.grade.metrics) {
+    if (m.name == name) return m.value;
+  }
+  return std::nullopt;
+}
+
+const MetricGrade* metric_of(const RunReport& r, const std::string& name) {
+  for (const auto& m : r.grade.metrics) {
+    if (m.name == name) return &m;
+  }
+  return nullptr;
+}
+
+bool stops_sweep(const RunReport& r) {
+  const Verdict v = r.grade.verdict;
+  return v == Verdict::compile_error || v == Verdict::interrupted || v == Verdict::not_run || !r.built;
+}
+
+}  // namespace
+
+SweepPlan plan_sweep(const LabSpec& lab, const std::string& flag) {
+  SweepPlan plan;
+  const auto eq = flag.find('=');
+  plan.param = trim(flag.substr(0, eq));
+  const bool known = std::any_of(lab.params.begin(), lab.params.end(), [&](const ParamSpec& p) { return p.name == plan.param; });
+  if (!known) {
+    std::string names;
+    for (const auto& p : lab.params) names += (names.empty() ? "" : ", ") + p.name;
+    throw UsageError(fmt::format("--sweep {}: {} has no parameter '{}'", flag, lab.id, plan.param),
+                     fmt::format("its parameters: {}", names.empty() ? "none" : names));
+  }
+  const SweepSpec* declared = nullptr;
+  for (const auto& s : lab.sweeps) {
+    if (s.param == plan.param) declared = &s;
+  }
+  if (declared) {
+    plan.metrics = declared->metrics;
+    plan.unit = declared->unit;
+  }
+  if (eq != std::string::npos) {
+    plan.values = parse_values(plan.param, flag.substr(eq + 1));
+  } else if (declared) {
+    plan.values = declared->values;
+  } else {
+    throw UsageError(fmt::format("--sweep {}: {} declares no sweep of {}", flag, lab.id, plan.param),
+                     fmt::format("give the values: --sweep {}=v1,v2,... (declared sweeps: {})", plan.param, declared_list(lab)));
+  }
+  if (plan.unit.empty()) plan.unit = "value";
+  return plan;
+}
+
+SweepResult run_sweep(const RunContext& ctx, const RunRequest& base, const std::string& flag,
+                      const std::function<void(const std::string&)>& progress) {
+  SweepResult result;
+  const LabRef ref = parse_lab_ref_or_throw(base.lab);
+  result.lab = ctx.catalog.find_lab(ref);
+  result.plan = plan_sweep(result.lab, flag);
+  result.seed = base.seed ? *base.seed : new_seed();  // one seed: the values differ, the inputs do not
+  resolve_params(result.lab, base.params, base.quick);  // a bad -p fails before any run
+  const std::size_t n = result.plan.values.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    RunRequest req = base;
+    req.seed = result.seed;
+    req.verbose = false;
+    req.params.push_back(result.plan.param + "=" + value_text(result.plan.values[i]));
+    if (i > 0) {  // predictions belong to the sweep's first run only
+      req.predict.clear();
+      req.no_predict = true;
+    }
+    if (progress) progress(fmt::format("{}/{} {}={}", i + 1, n, result.plan.param, value_text(result.plan.values[i])));
+    result.runs.push_back(run_lab(ctx, req));
+    const RunReport& r = result.runs.back();
+    if (stops_sweep(r) && i + 1 < n) {
+      result.stopped = fmt::format("stopped after {}={}: {}", result.plan.param, value_text(result.plan.values[i]),
+                                   r.grade.verdict_reason.empty() ? to_string(r.grade.verdict) : r.grade.verdict_reason);
+      break;
+    }
+  }
+  if (result.plan.metrics.empty()) result.plan.metrics = sweep_metrics(result);
+  const plot::Chart chart = sweep_chart(result);
+  if (!chart.series.empty() && !result.runs.empty()) {
+    result.svg = ctx.workspace.root() / "plots" / ref.module_id() /
+                 fmt::format("{}-sweep-{}-runs{}-{}.svg", result.lab.name, result.plan.param, result.runs.front().run_id,
+                             result.runs.back().run_id);
+    write_file_text(result.svg, plot::render_svg(chart));
+  }
+  return result;
+}
+
+std::vector<std::string> sweep_metrics(const SweepResult& r) {
+  if (!r.plan.metrics.empty()) return r.plan.metrics;
+  auto everywhere = [&](const std::string& name) {
+    return std::all_of(r.runs.begin(), r.runs.end(), [&](const RunReport& x) { return metric_value(x, name).has_value(); });
+  };
+  if (r.runs.empty()) return {};
+  const auto& metrics = r.runs.front().grade.metrics;
+  for (const auto& m : metrics) {
+    if ((m.unit == "ms" || m.unit == "us" || m.unit == "s") && everywhere(m.name)) return {m.name};
+  }
+  for (const auto& m : metrics) {
+    if (everywhere(m.name)) return {m.name};
+  }
+  return {};
+}
+
+plot::Chart sweep_chart(const SweepResult& r) {
+  plot::Chart c;
+  c.title = fmt::format("{}: sweep of {}", r.lab.id, r.plan.param);
+  c.x = {r.plan.param, r.plan.unit, -1};
+  for (const auto& name : sweep_metrics(r)) {
+    plot::Series s;
+    s.name = name;
+    std::string unit;
+    for (std::size_t i = 0; i < r.runs.size() && i < r.plan.values.size(); ++i) {
+      const MetricGrade* m = metric_of(r.runs[i], name);
+      if (!m || !m->value) continue;
+      unit = m->unit;
+      s.x.push_back(r.plan.values[i]);
+      s.y.push_back(*m->value);
+    }
+    if (s.x.empty()) continue;
+    if (c.series.empty()) c.y = {name, unit, -1};
+    else if (unit != c.y.unit) continue;  // one y axis: metrics of the first one's unit
+    c.series.push_back(s);
+  }
+  if (c.series.size() > 1) c.y.label = "figure";
+  return c;
+}
+
+namespace {
+
+// The table's figure columns: the plotted metrics, then the others that change across
+// the sweep, at most six in all.
+std::vector<std::string> table_columns(const SweepResult& r, std::size_t& left_out) {
+  std::vector<std::string> cols = sweep_metrics(r);
+  left_out = 0;
+  if (r.runs.empty()) return cols;
+  for (const auto& m : r.runs.front().grade.metrics) {
+    if (std::find(cols.begin(), cols.end(), m.name) != cols.end()) continue;
+    const bool varies = std::any_of(r.runs.begin(), r.runs.end(), [&](const RunReport& x) { return metric_value(x, m.name) != m.value; });
+    if (!varies) continue;
+    if (cols.size() < 6) cols.push_back(m.name);
+    else ++left_out;
+  }
+  return cols;
+}
+
+std::string cell(const RunReport& r, const std::string& name) {
+  const MetricGrade* m = metric_of(r, name);
+  if (!m || !m->value) return "-";
+  const bool outside = m->status == RangeStatus::below || m->status == RangeStatus::above;
+  return format_figure(*m->value, m->unit) + (outside ? " !" : "");
+}
+
+}  // namespace
+
+void print_sweep(const SweepResult& r, const Style& s) {
+  fmt::print("{} {} {}
+", s.bold(r.lab.id), s.dim("·"), fmt::format("sweep of {} over {} values, seed {}", r.plan.param, r.plan.values.size(), r.seed));
+  for (const auto& run : r.runs) {
+    if (!run.built) print_report(run, s);  // the compiler's errors
+  }
+  std::size_t left_out = 0;
+  const std::vector<std::string> cols = table_columns(r, left_out);
+  std::vector<std::size_t> width;
+  std::string head = fmt::format("  {:>10}  {:<13}", r.plan.param, "verdict");
+  for (const auto& c : cols) {
+    width.push_back(std::max<std::size_t>(c.size(), 12));
+    head += fmt::format("  {:>{}}", c, width.back());
+  }
+  fmt::print("\n{}\n", s.bold(head));
+  for (std::size_t i = 0; i < r.runs.size(); ++i) {
+    const RunReport& run = r.runs[i];
+    const std::string verdict = to_string(run.grade.verdict);
+    std::string line = fmt::format("  {:>10}  {:<13}", value_text(r.plan.values[i]), verdict);
+    for (std::size_t k = 0; k < cols.size(); ++k) line += fmt::format("  {:>{}}", cell(run, cols[k]), width[k]);
+    fmt::print("{}{}\n", line, s.dim(fmt::format("  run #{}", run.run_id)));
+  }
+  if (left_out) fmt::print("{}\n", s.dim(fmt::format("  ({} more changing figures in --json; ! marks a figure out of its range)", left_out)));
+  if (!r.stopped.empty()) fmt::print("{} {}\n", s.yellow("Sweep"), r.stopped);
+  const plot::Chart chart = sweep_chart(r);
+  if (!chart.series.empty() && r.runs.size() > 1) fmt::print("\n{}", plot::render_text(chart, s));
+  if (!r.svg.empty()) fmt::print("\n{} {}\n", s.bold("Plot:"), r.svg.string());
+}
+
+nlohmann::json sweep_json(const SweepResult& r) {
+  nlohmann::json j;
+  j["lab"] = r.lab.id;
+  j["param"] = r.plan.param;
+  j["unit"] = r.plan.unit;
+  j["values"] = r.plan.values;
+  j["seed"] = r.seed;
+  j["plotted"] = sweep_metrics(r);
+  j["svg"] = r.svg.empty() ? nlohmann::json() : nlohmann::json(r.svg.string());
+  j["stopped"] = r.stopped;
+  j["runs"] = nlohmann::json::array();
+  for (std::size_t i = 0; i < r.runs.size(); ++i) {
+    nlohmann::json run = report_json(r.runs[i]);
+    run["sweep_value"] = r.plan.values[i];
+    j["runs"].push_back(run);
+  }
+  j["verdict"] = "pass";  // or the first verdict that is not
+  for (const auto& run : r.runs) {
+    if (run.grade.verdict != Verdict::pass) {
+      j["verdict"] = to_string(run.grade.verdict);
+      break;
+    }
+  }
+  make_valid_utf8(j);
+  return j;
+}
+
+int exit_code_for(const SweepResult& r) {
+  for (const auto& run : r.runs) {
+    if (run.grade.verdict != Verdict::pass) return exit_code_for(run);
+  }
+  return 0;
+}
+
+}  // namespace workbook

@@ -1,0 +1,57 @@
+// `workbook run <lab> --sweep NAME=v1,v2,...` (or `--sweep NAME` for a sweep the lab's
+// manifest declares): one build (the build cache makes every run after the first reuse
+// it), one run per value on one seed, each run journaled; predictions are asked (or
+// taken from --predict) once, with the first run. Then a table of the figures per value,
+// a terminal chart and an SVG plot in the workspace (plots/moduleNN/).
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "plot/chart.hpp"
+#include "run/lab_run.hpp"
+
+namespace workbook {
+
+struct SweepPlan {
+  std::string param;
+  std::string unit;                  // the x axis's unit ("value" when the manifest gives none)
+  std::vector<double> values;
+  std::vector<std::string> metrics;  // plotted; empty: chosen after the first run
+};
+
+// Reads the flag against the lab: "NAME=v1,v2,..." (whole numbers, at least two,
+// distinct) or "NAME" for the lab's declared sweep of NAME. Throws UsageError naming the
+// lab's parameters / declared sweeps when the flag does not fit.
+SweepPlan plan_sweep(const LabSpec& lab, const std::string& flag);
+
+struct SweepResult {
+  LabSpec lab;
+  SweepPlan plan;
+  std::uint64_t seed = 0;
+  std::vector<RunReport> runs;       // in the order of plan.values; fewer when it stopped early
+  std::string stopped;               // why it stopped before the last value ("" when it did not)
+  std::filesystem::path svg;         // written plot (empty when nothing to plot)
+};
+
+// Runs the sweep. `progress` (may be empty) is told "n/N NAME=value" before each run.
+SweepResult run_sweep(const RunContext& ctx, const RunRequest& base, const std::string& flag,
+                      const std::function<void(const std::string&)>& progress = {});
+
+// The metrics to plot: the plan's, else the first timed one (ms, us, s) every run
+// reported, else the first reported one.
+std::vector<std::string> sweep_metrics(const SweepResult& r);
+
+// The chart of the plotted metrics against the parameter (pure).
+plot::Chart sweep_chart(const SweepResult& r);
+
+void print_sweep(const SweepResult& r, const Style& style);
+nlohmann::json sweep_json(const SweepResult& r);
+
+// 0 when every value passed; otherwise the exit code of the first run that did not.
+int exit_code_for(const SweepResult& r);
+
+}  // namespace workbook

@@ -1,0 +1,213 @@
+// Tests for plot/: the axis scales (log when the values span decades, round ticks), the
+// SVG read back (every point's position maps back to its value through the axis ticks
+// the SVG itself prints; axis titles with units; log axes where they belong), the
+// terminal chart (markers where they belong, NO_COLOR), and the roofline placement.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "plot/chart.hpp"
+#include "plot/roofline.hpp"
+#include "plot/scale.hpp"
+
+using namespace workbook;
+using namespace workbook::plot;
+
+namespace {
+
+struct Tick {
+  double px, value;
+};
+struct Point {
+  std::string series;
+  double x, y, cx, cy;
+};
+
+std::vector<Tick> ticks(const std::string& svg, const std::string& cls) {
+  const std::regex re("<text class=\"" + cls + "\" x=\"([-0-9.]+)\" y=\"([-0-9.]+)\"[^>]*>([^<]+)</text>");
+  std::vector<Tick> out;
+  for (auto it = std::sregex_iterator(svg.begin(), svg.end(), re); it != std::sregex_iterator(); ++it) {
+    const double px = std::stod((*it)[cls == "xtick" ? 1 : 2]);
+    out.push_back({px, std::stod((*it)[3])});
+  }
+  return out;
+}
+
+std::vector<Point> points(const std::string& svg) {
+  const std::regex re(
+      "<circle class=\"point\" data-series=\"([^\"]*)\" data-x=\"([^\"]+)\" data-y=\"([^\"]+)\" cx=\"([-0-9.]+)\" cy=\"([-0-9.]+)\"");
+  std::vector<Point> out;
+  for (auto it = std::sregex_iterator(svg.begin(), svg.end(), re); it != std::sregex_iterator(); ++it) {
+    out.push_back({(*it)[1], std::stod((*it)[2]), std::stod((*it)[3]), std::stod((*it)[4]), std::stod((*it)[5])});
+  }
+  return out;
+}
+
+// The value at pixel `px`, from the first and last tick the SVG prints (log: in log10).
+double value_at(const std::vector<Tick>& t, double px, bool log) {
+  REQUIRE(t.size() >= 2);
+  const Tick a = t.front(), b = t.back();
+  const double f = (px - a.px) / (b.px - a.px);
+  if (log) return std::pow(10.0, std::log10(a.value) + f * (std::log10(b.value) - std::log10(a.value)));
+  return a.value + f * (b.value - a.value);
+}
+
+bool round_number(double v) {
+  if (v == 0) return true;
+  const double p = std::pow(10.0, std::floor(std::log10(std::fabs(v)) + 1e-9));
+  const double m = std::fabs(v) / p;
+  for (double k : {1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0})
+    if (std::fabs(m - k) < 1e-6) return true;
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("wants_log: more than 1.5 decades of positive values", "[plot]") {
+  CHECK_FALSE(wants_log({1, 30}));
+  CHECK(wants_log({1, 32}));
+  CHECK(wants_log({0.01, 0.5, 100}));
+  CHECK_FALSE(wants_log({0, 1, 1000}));   // a zero cannot sit on a log axis
+  CHECK_FALSE(wants_log({-5, 1000}));
+  CHECK_FALSE(wants_log({}));
+}
+
+TEST_CASE("make_scale: round ticks that hold every value, a zero baseline when cheap", "[plot]") {
+  Scale s = make_scale({3.2, 7.9, 12.1}, 0, 100);
+  CHECK_FALSE(s.log);
+  CHECK(s.lo == 0);
+  CHECK(s.hi >= 12.1);
+  for (double t : s.ticks) CHECK(round_number(t));
+  CHECK(s.ticks.front() == s.lo);
+  CHECK(s.ticks.back() == Approx(s.hi));
+  CHECK(s.map(s.lo) == Approx(0));
+  CHECK(s.map(s.hi) == Approx(100));
+  CHECK(s.unmap(s.map(7.9)) == Approx(7.9));
+
+  Scale l = make_scale({0.004, 3, 250}, 400, 0);
+  CHECK(l.log);
+  CHECK(l.lo == Approx(0.001));
+  CHECK(l.hi == Approx(1000));
+  for (double t : l.ticks) CHECK(round_number(t));
+  CHECK(l.map(0.001) == Approx(400));
+  CHECK(l.map(1) == Approx(200));  // half way in log space
+  CHECK(l.unmap(l.map(3)) == Approx(3));
+
+  Scale one = make_scale({5, 5}, 0, 10);  // one value: still a range around it
+  CHECK(one.lo < 5);
+  CHECK(one.hi > 5);
+}
+
+TEST_CASE("render_svg: points map back to their values through the printed ticks", "[plot]") {
+  Chart c;
+  c.title = "module01/pass_lab: sweep of N";
+  c.x = {"N", "elements", -1};
+  c.y = {"sum_ms", "ms", -1};
+  c.series.push_back({"sum_ms", {100, 1000, 10000, 100000}, {0.0002, 0.002, 0.02, 0.2}, {}, true, true});
+  const std::string svg = render_svg(c);
+  CHECK(svg.rfind("<?xml", 0) == 0);
+  CHECK(svg.find("xmlns=\"http://www.w3.org/2000/svg\"") != std::string::npos);
+  CHECK(svg.find("</svg>") != std::string::npos);
+  // Axis titles with units; both axes log (four decades each).
+  CHECK(svg.find("class=\"xlabel\"") != std::string::npos);
+  CHECK(svg.find(">N (elements), log scale</text>") != std::string::npos);
+  CHECK(svg.find(">sum_ms (ms), log scale</text>") != std::string::npos);
+  CHECK(svg.find("class=\"legend\"") != std::string::npos);
+  CHECK(svg.find("<polyline class=\"series\"") != std::string::npos);
+  const auto xt = ticks(svg, "xtick"), yt = ticks(svg, "ytick");
+  for (const auto& t : xt) CHECK(round_number(t.value));
+  for (const auto& t : yt) CHECK(round_number(t.value));
+  const auto pts = points(svg);
+  REQUIRE(pts.size() == 4);
+  for (std::size_t i = 0; i < pts.size(); ++i) {
+    CHECK(pts[i].series == "sum_ms");
+    CHECK(value_at(xt, pts[i].cx, true) == Approx(c.series[0].x[i]).epsilon(0.005));
+    CHECK(value_at(yt, pts[i].cy, true) == Approx(c.series[0].y[i]).epsilon(0.005));
+  }
+}
+
+TEST_CASE("render_svg: a narrow range stays linear; two series share the axes", "[plot]") {
+  Chart c;
+  c.x = {"TILE", "threads", -1};
+  c.y = {"figure", "ms", -1};
+  c.series.push_back({"tiled_ms", {32, 64, 128, 256}, {4.1, 3.2, 2.9, 3.0}, {}, true, true});
+  c.series.push_back({"basic_ms", {32, 64, 128, 256}, {6.0, 6.1, 5.9, 6.2}, {}, false, true});
+  const std::string svg = render_svg(c);
+  CHECK(svg.find(">figure (ms)</text>") != std::string::npos);  // not log: under 1.5 decades
+  CHECK(svg.find(">TILE (threads)</text>") != std::string::npos);
+  const auto xt = ticks(svg, "xtick"), yt = ticks(svg, "ytick");
+  const auto pts = points(svg);
+  REQUIRE(pts.size() == 8);
+  for (const auto& p : pts) {
+    CHECK(value_at(xt, p.cx, false) == Approx(p.x).epsilon(0.002));
+    CHECK(value_at(yt, p.cy, false) == Approx(p.y).epsilon(0.002));
+  }
+  CHECK(pts[4].series == "basic_ms");
+  CHECK(pts[4].y == 6.0);
+}
+
+TEST_CASE("render_svg: names are escaped; a non-positive value is left off a log axis", "[plot]") {
+  Chart c;
+  c.title = "a <b> & \"c\"";
+  c.x = {"x", "", 1};
+  c.y = {"y", "GB/s", -1};
+  c.series.push_back({"s&t", {0, 1, 10, 100}, {1, 2, 3, 4}, {}, true, true});
+  const std::string svg = render_svg(c);
+  CHECK(svg.find("a &lt;b&gt; &amp; &quot;c&quot;") != std::string::npos);
+  CHECK(svg.find("data-series=\"s&amp;t\"") != std::string::npos);
+  CHECK(points(svg).size() == 3);  // x = 0 has no place on a log axis
+  CHECK(xml_escape("<&>") == "&lt;&amp;&gt;");
+}
+
+TEST_CASE("render_text: markers where the values are, colour only when the style has it", "[plot]") {
+  Chart c;
+  c.x = {"N", "elements", 0};
+  c.y = {"t", "ms", 0};
+  c.series.push_back({"t", {0, 10}, {0, 10}, {}, false, true});
+  const std::string plain = render_text(c, Style(false), 11, 11);
+  CHECK(plain.find('\x1b') == std::string::npos);
+  std::vector<std::string> lines;
+  for (std::size_t a = 0, b; (b = plain.find('\n', a)) != std::string::npos; a = b + 1) lines.push_back(plain.substr(a, b - a));
+  REQUIRE(lines.size() >= 14);
+  // Row 0 is the top (y = 10), row 10 the bottom (y = 0); the plot starts after "NN |".
+  const std::size_t bar = lines[0].find('|');
+  REQUIRE(bar != std::string::npos);
+  CHECK(lines[0].substr(bar + 1) == "          *");
+  CHECK(lines[10].substr(bar + 1, 1) == "*");
+  CHECK(plain.find("x: N (elements)   y: t (ms)") != std::string::npos);
+  CHECK(plain.find("* t") != std::string::npos);  // the legend
+  const std::string coloured = render_text(c, Style(true), 11, 11);
+  CHECK(coloured.find("\x1b[") != std::string::npos);
+}
+
+TEST_CASE("roofline: placement under the roof, memory- or compute-bound", "[plot]") {
+  const Roof roof{"Test GPU", 1000, 100, "spec sheet"};
+  CHECK(ridge_intensity(roof) == Approx(10));
+  const Placement mem = place(roof, {"k", 1, 80});
+  CHECK(mem.memory_bound);
+  CHECK(mem.attainable_gflops == Approx(100));
+  CHECK(mem.pct_of_roof == Approx(80));
+  CHECK(describe(mem) == "memory-bound at 80 % of the roof");
+  const Placement comp = place(roof, {"k", 100, 500});
+  CHECK_FALSE(comp.memory_bound);
+  CHECK(comp.attainable_gflops == Approx(1000));
+  CHECK(comp.pct_of_roof == Approx(50));
+
+  const Chart chart = roofline_chart(roof, {{"vecadd", 1.0 / 12, 7}, {"gemm", 64, 800}});
+  const std::string svg = render_svg(chart);
+  CHECK(svg.find(">arithmetic intensity (FLOP/byte), log scale</text>") != std::string::npos);
+  CHECK(svg.find(">performance (GFLOP/s), log scale</text>") != std::string::npos);
+  const auto xt = ticks(svg, "xtick"), yt = ticks(svg, "ytick");
+  const auto pts = points(svg);
+  REQUIRE(pts.size() == 2);  // the roof is a line without markers
+  CHECK(value_at(xt, pts[0].cx, true) == Approx(1.0 / 12).epsilon(0.005));
+  CHECK(value_at(yt, pts[0].cy, true) == Approx(7).epsilon(0.005));
+  CHECK(value_at(yt, pts[1].cy, true) == Approx(800).epsilon(0.005));
+  CHECK(svg.find("vecadd (84 %)") != std::string::npos);  // 7 of 100/12 GFLOP/s
+  const std::string sketch = roofline_sketch(roof, {{"vecadd", 1.0 / 12, 7}}, Style(false));
+  CHECK(sketch.find("vecadd: memory-bound at 84 % of the roof") != std::string::npos);
+  CHECK(sketch.find("(log)") != std::string::npos);
+}

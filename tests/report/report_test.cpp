@@ -1,0 +1,155 @@
+// Tests for report/: which figures place a kernel on the roofline, which run a report
+// shows, where the roof comes from, and the Markdown assembled from report data (pure
+// functions, no journal).
+#include <catch2/catch.hpp>
+
+#include "report/report_data.hpp"
+#include "report/roofline_points.hpp"
+
+using namespace workbook;
+
+namespace {
+
+MetricRow metric(const std::string& name, const std::string& unit, double v) {
+  MetricRow m;
+  m.name = name;
+  m.unit = unit;
+  m.value = v;
+  m.status = "no range";
+  return m;
+}
+
+RunRow run(long long id, const std::string& verdict) {
+  RunRow r;
+  r.id = id;
+  r.verdict = verdict;
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("metric_stem strips the unit's suffix", "[report]") {
+  CHECK(metric_stem("tiled_gflops", "GFLOP/s") == "tiled");
+  CHECK(metric_stem("wmma_tflops", "TFLOP/s") == "wmma");
+  CHECK(metric_stem("tiled_gbps", "GB/s") == "tiled");
+  CHECK(metric_stem("kernel_bw", "GB/s") == "kernel");
+  CHECK(metric_stem("intensity", "FLOP/byte") == "");
+  CHECK(metric_stem("tiled_ms", "ms") == "tiled_ms");
+}
+
+TEST_CASE("kernels_of pairs a FLOP rate with the byte rate or intensity of its kernel", "[report]") {
+  const RunKernels k = kernels_of({metric("tiled_gflops", "GFLOP/s", 800), metric("tiled_gbps", "GB/s", 100),
+                                   metric("naive_gflops", "GFLOP/s", 50), metric("wmma_tflops", "TFLOP/s", 2),
+                                   metric("wmma_intensity", "FLOP/byte", 40), metric("tiled_ms", "ms", 3)});
+  REQUIRE(k.placed.size() == 2);
+  CHECK(k.placed[0].stem == "tiled");
+  CHECK(k.placed[0].intensity == Approx(8));
+  CHECK(k.placed[0].gflops == Approx(800));
+  CHECK(k.placed[1].stem == "wmma");
+  CHECK(k.placed[1].gflops == Approx(2000));  // TFLOP/s in GFLOP/s
+  CHECK(k.placed[1].intensity == Approx(40));
+  REQUIRE(k.not_placed.size() == 1);
+  CHECK(k.not_placed[0].find("naive_gflops: no bytes reported") != std::string::npos);
+
+  // The run's only intensity figure goes with its only rate (vecadd_roofline's shape).
+  const RunKernels v = kernels_of({metric("achieved_gflops", "GFLOP/s", 30), metric("intensity", "FLOP/byte", 1.0 / 12)});
+  REQUIRE(v.placed.size() == 1);
+  CHECK(v.placed[0].intensity == Approx(1.0 / 12));
+  // Missing or non-positive values place nothing.
+  MetricRow missing = metric("x_gflops", "GFLOP/s", 0);
+  missing.value.reset();
+  CHECK(kernels_of({missing, metric("y_gflops", "GFLOP/s", 0)}).placed.empty());
+}
+
+TEST_CASE("run_to_show: the latest pass, else the latest finished run", "[report]") {
+  CHECK(run_to_show({}) == nullptr);
+  std::vector<RunRow> runs{run(1, "pass"), run(2, "fail"), run(3, "unfinished")};
+  CHECK(run_to_show(runs)->id == 1);
+  runs[0].verdict = "out_of_range";
+  CHECK(run_to_show(runs)->id == 2);
+  std::vector<RunRow> only{run(7, "unfinished")};
+  CHECK(run_to_show(only)->id == 7);
+}
+
+TEST_CASE("roof_for: the calibration first, then the spec sheet", "[report]") {
+  GpuSpec spec;
+  spec.id = "h200";
+  spec.figures = {{"fp32_tflops", 60}, {"dram_gbps", 4800}};
+  CalibrationRow cal;
+  cal.measured_at = "2026-11-30T10:00:00Z";
+  cal.figures = {{"fp32_tflops", 55}, {"d2d_gbps", 4100}};
+  auto r = roof_for("NVIDIA H200", cal, &spec);
+  REQUIRE(r);
+  CHECK(r->peak_gflops == Approx(55000));
+  CHECK(r->peak_gbps == Approx(4100));
+  CHECK(r->source == "calibrated 2026-11-30");
+  cal.figures.erase("d2d_gbps");  // an incomplete calibration: the sheet instead
+  r = roof_for("NVIDIA H200", cal, &spec);
+  REQUIRE(r);
+  CHECK(r->peak_gbps == Approx(4800));
+  CHECK(r->source.find("spec sheet h200") != std::string::npos);
+  CHECK_FALSE(roof_for("Unknown", std::nullopt, nullptr));
+}
+
+TEST_CASE("render_markdown: figures, predictions, explanations, machine line, roofline", "[report]") {
+  ReportData d;
+  d.scope = "module14";
+  d.generated_at = "2026-12-01T10:00:00Z";
+  LabEvidence e;
+  e.lab = "module14/tiled_gemm";
+  e.title = "Tiled GEMM";
+  e.run = run(12, "pass");
+  e.run.variant = "starter";
+  e.run.device = "NVIDIA H200";
+  e.run.params = R"({"N":1024})";
+  e.run.started_at = "2026-11-30T09:00:00.000Z";
+  e.runs_total = 3;
+  MetricRow speed = metric("speedup", "x", 1.52);
+  speed.lo = 1.2;
+  speed.hi = 4;
+  speed.status = "in range";
+  e.metrics = {speed};
+  PredictionRow p;
+  p.id = "speedup";
+  p.answer = "3";
+  p.graded = true;
+  p.measured = 1.52;
+  p.factor = 1.97;
+  p.band = "within 2x";
+  p.score = 2;
+  p.max_score = 3;
+  PredictionRow choice;
+  choice.id = "reason";
+  choice.answer = "compute";
+  choice.graded = true;
+  choice.correct = false;
+  choice.right_answer = "memory";
+  e.predictions = {p, choice};
+  e.explanations = {{"Tiling cuts global loads by T.\nSo the time falls.", "2026-11-30T09:05:00Z"}};
+  d.labs.push_back(e);
+  MachineLine m;
+  m.gpu = "NVIDIA H200";
+  m.arches = {"sm_90"};
+  m.missing = {"CUDA version", "power state"};
+  d.machines.push_back(m);
+  d.roofs.push_back({{"NVIDIA H200", 60000, 4800, "spec sheet h200, not calibrated"}, {{"module14/tiled_gemm: tiled", 8, 3000}}, "roofline-nvidia-h200.svg"});
+  d.notes.push_back("module14/tiled_gemm (run #12): naive_gflops: no bytes reported");
+
+  const std::string md = render_markdown(d);
+  CHECK(md.find("# Workbook report: module14") != std::string::npos);
+  CHECK(md.find("- **NVIDIA H200**, compiled for sm_90.\n  Not recorded in the journal: CUDA version; power state.") != std::string::npos);
+  CHECK(md.find("## module14/tiled_gemm · Tiled GEMM") != std::string::npos);
+  CHECK(md.find("Run #12 (starter), 2026-11-30T09:00, on NVIDIA H200: **pass** · N=1024") != std::string::npos);
+  CHECK(md.find("| speedup | 1.52 x | 1.2 - 4 x | in range |") != std::string::npos);
+  CHECK(md.find("| speedup | 3 | 1.52 | within 2x, off by 1.97x (2/3) |") != std::string::npos);
+  CHECK(md.find("| reason | compute |  | wrong (it was memory) |") != std::string::npos);
+  CHECK(md.find("> Tiling cuts global loads by T.\n> So the time falls.\n") != std::string::npos);
+  CHECK(md.find("![Roofline of NVIDIA H200](roofline-nvidia-h200.svg)") != std::string::npos);
+  CHECK(md.find("ridge at 12.5 FLOP/byte") != std::string::npos);
+  CHECK(md.find("| module14/tiled_gemm: tiled | 8 | 3000 | 38400 | memory-bound at 8 % of the roof |") != std::string::npos);
+  CHECK(md.find("## Notes\n\n- module14/tiled_gemm (run #12): naive_gflops") != std::string::npos);
+
+  const nlohmann::json j = report_data_json(d);
+  CHECK(j["labs"][0]["run"]["params"]["N"] == 1024);
+  CHECK(j["rooflines"][0]["kernels"][0]["pct_of_roof"].get<double>() == Approx(3000.0 / 38400 * 100));
+}
