@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <string>
 
+#include "content/lab_id.hpp"
 #include "content/manifest_load.hpp"
 #include "../support/temp_dir.hpp"
 #include "../support/test_paths.hpp"
@@ -51,7 +52,7 @@ TEST_CASE("manifest sweeps: a declared sweep is read", "[manifest][sweep]") {
   CHECK(s.values == std::vector<double>{32, 64, 128});
   CHECK(s.metrics == std::vector<std::string>{"t_ms"});
   CHECK(s.unit == "threads");
-  CHECK(s.line == 16);
+  CHECK(s.line == 17);
 }
 
 TEST_CASE("manifest sweeps: unknown names and bad values are problems", "[manifest][sweep]") {
@@ -59,20 +60,20 @@ TEST_CASE("manifest sweeps: unknown names and bad values are problems", "[manife
   Problems p;
   load(root,
        "    sweeps:\n"
-       "      - {param: BLOCK, values: [1, 2]}\n"           // 16
-       "      - {param: TILE, values: [32, 32]}\n"          // 17
-       "      - {param: TILE, values: [1.5, 2]}\n"          // 18
-       "      - {param: TILE, values: [8]}\n"               // 19
-       "      - {param: TILE, values: [8, 16], metrics: [gbps]}\n"  // 20
-       "      - {param: TILE, values: [8, 16], colour: red}\n",     // 21
+       "      - {param: BLOCK, values: [1, 2]}\n"           // 17
+       "      - {param: TILE, values: [32, 32]}\n"          // 18
+       "      - {param: TILE, values: [1.5, 2]}\n"          // 19
+       "      - {param: TILE, values: [8]}\n"               // 20
+       "      - {param: TILE, values: [8, 16], metrics: [gbps]}\n"  // 21
+       "      - {param: TILE, values: [8, 16], colour: red}\n",     // 22
        p);
   const std::string all = problems_text(p);
   INFO(all);
-  CHECK(all.find(":16: labs[0].sweeps[0].param: 'BLOCK' is not one of the lab's params") != std::string::npos);
-  CHECK(all.find(":17: labs[0].sweeps[1].values: 32 appears twice") != std::string::npos);
-  CHECK(all.find(":18: labs[0].sweeps[2].values: '1.5' is not a whole number") != std::string::npos);
-  CHECK(all.find(":19: labs[0].sweeps[3].values: needs at least two values") != std::string::npos);
-  CHECK(all.find(":20: labs[0].sweeps[4].metrics: 'gbps' is not a metric") != std::string::npos);
+  CHECK(all.find(":17: labs[0].sweeps[0].param: 'BLOCK' is not one of the lab's params") != std::string::npos);
+  CHECK(all.find(":18: labs[0].sweeps[1].values: 32 appears twice") != std::string::npos);
+  CHECK(all.find(":19: labs[0].sweeps[2].values: '1.5' is not a whole number") != std::string::npos);
+  CHECK(all.find(":20: labs[0].sweeps[3].values: needs at least two values") != std::string::npos);
+  CHECK(all.find(":21: labs[0].sweeps[4].metrics: 'gbps' is not a metric") != std::string::npos);
   CHECK(all.find("labs[0].sweeps[5]") != std::string::npos);  // unknown key
 }
 

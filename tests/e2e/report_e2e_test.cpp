@@ -1,6 +1,7 @@
 // End-to-end tests of `run --sweep`, `run --compare` and `report` through the real
 // binary against the fixture course (pass_lab: a parameter N, a declared sweep of N, and
 // FLOP and byte rates for the roofline). No terminal: stdin is /dev/null throughout.
+#include <cmath>
 #include <regex>
 
 #include "e2e_support.hpp"

@@ -31,7 +31,7 @@ void axes(const Chart& c, const Frame& f, std::string& out) {
   out += "</g>\n";
   const std::string xs = c.x.title() + (f.x.log ? ", log scale" : ""), ys = c.y.title() + (f.y.log ? ", log scale" : "");
   out += fmt::format(R"(<text class="xlabel" x="{:.2f}" y="{:.2f}" text-anchor="middle">{}</text>)" "\n", (x0 + x1) / 2, y0 + 44, xml_escape(xs));
-  out += fmt::format(R"(<text class="ylabel" transform="translate({:.2f},{:.2f}) rotate(-90)" text-anchor="middle">{}</text>)" "\n",
+  out += fmt::format(R"~(<text class="ylabel" transform="translate({:.2f},{:.2f}) rotate(-90)" text-anchor="middle">{}</text>)~" "\n",
                      x0 - 62, (y0 + y1) / 2, xml_escape(ys));
 }
 

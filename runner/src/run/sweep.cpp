@@ -200,8 +200,7 @@ std::string cell(const RunReport& r, const std::string& name) {
 }  // namespace
 
 void print_sweep(const SweepResult& r, const Style& s) {
-  fmt::print("{} {} {}
-", s.bold(r.lab.id), s.dim("·"), fmt::format("sweep of {} over {} values, seed {}", r.plan.param, r.plan.values.size(), r.seed));
+  fmt::print("{} {} {}\n", s.bold(r.lab.id), s.dim("·"), fmt::format("sweep of {} over {} values, seed {}", r.plan.param, r.plan.values.size(), r.seed));
   for (const auto& run : r.runs) {
     if (!run.built) print_report(run, s);  // the compiler's errors
   }
