@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "run/report_print.hpp"
+#include "run/sweep.hpp"
 #include "util/seed.hpp"
 #include "util/utf8.hpp"
 
@@ -36,17 +37,19 @@ std::vector<CompareRow> compare_rows(const Grade& mine, const Grade& reference) 
 
 CompareResult run_compare(const RunContext& ctx, const RunRequest& base) {
   CompareResult r;
+  PromptOnlyObserver observer(ctx.style, base.interactive);
+  const RunContext quiet{ctx.catalog, ctx.workspace, ctx.journal, ctx.style, &observer};
   RunRequest mine = base;
   mine.variant = LabVariant::starter;
   mine.seed = base.seed ? *base.seed : new_seed();
   mine.verbose = false;
-  r.mine = run_lab(ctx, mine);
+  r.mine = run_lab(quiet, mine);
   RunRequest reference = mine;
   reference.variant = LabVariant::solution;
   reference.predict.clear();
   reference.no_predict = true;
   if (r.mine.grade.verdict == Verdict::interrupted) return r;  // Ctrl-C: stop here
-  r.reference = run_lab(ctx, reference);
+  r.reference = run_lab(quiet, reference);
   r.rows = compare_rows(r.mine.grade, r.reference.grade);
   return r;
 }

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "run/params.hpp"
+#include "run/predictions.hpp"
 #include "run/report_print.hpp"
 #include "util/error.hpp"
 #include "util/file_text.hpp"
@@ -63,6 +64,11 @@ bool stops_sweep(const RunReport& r) {
 
 }  // namespace
 
+void PromptOnlyObserver::ask_predictions(const LabSpec& lab, std::vector<RecordedPrediction>& answers,
+                                         const RecordPrediction& record) {
+  if (interactive_) ask_missing_predictions(lab, answers, style_, record);
+}
+
 SweepPlan plan_sweep(const LabSpec& lab, const std::string& flag) {
   SweepPlan plan;
   const auto eq = flag.find('=');
@@ -103,6 +109,8 @@ SweepResult run_sweep(const RunContext& ctx, const RunRequest& base, const std::
   result.seed = base.seed ? *base.seed : new_seed();  // one seed: the values differ, the inputs do not
   resolve_params(result.lab, base.params, base.quick);  // a bad -p fails before any run
   const std::size_t n = result.plan.values.size();
+  PromptOnlyObserver observer(ctx.style, base.interactive);
+  const RunContext quiet{ctx.catalog, ctx.workspace, ctx.journal, ctx.style, &observer};
   for (std::size_t i = 0; i < n; ++i) {
     RunRequest req = base;
     req.seed = result.seed;
@@ -113,7 +121,7 @@ SweepResult run_sweep(const RunContext& ctx, const RunRequest& base, const std::
       req.no_predict = true;
     }
     if (progress) progress(fmt::format("{}/{} {}={}", i + 1, n, result.plan.param, value_text(result.plan.values[i])));
-    result.runs.push_back(run_lab(ctx, req));
+    result.runs.push_back(run_lab(quiet, req));
     const RunReport& r = result.runs.back();
     if (stops_sweep(r) && i + 1 < n) {
       result.stopped = fmt::format("stopped after {}={}: {}", result.plan.param, value_text(result.plan.values[i]),

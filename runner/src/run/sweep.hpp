@@ -16,6 +16,20 @@
 
 namespace workbook {
 
+// The observer of the runs of a sweep or a comparison: it prints nothing (the caller
+// shows n/N progress and one table at the end) but asks the predictions on an
+// interactive terminal.
+class PromptOnlyObserver : public RunObserver {
+ public:
+  PromptOnlyObserver(Style style, bool interactive) : style_(style), interactive_(interactive) {}
+  void ask_predictions(const LabSpec& lab, std::vector<RecordedPrediction>& answers,
+                       const RecordPrediction& record) override;
+
+ private:
+  Style style_;
+  bool interactive_;
+};
+
 struct SweepPlan {
   std::string param;
   std::string unit;                  // the x axis's unit ("value" when the manifest gives none)
