@@ -19,10 +19,11 @@ MetricRow metric(const std::string& name, const std::string& unit, double v) {
   return m;
 }
 
-RunRow run(long long id, const std::string& verdict) {
+RunRow run(long long id, const std::string& verdict, const std::string& variant = "starter") {
   RunRow r;
   r.id = id;
   r.verdict = verdict;
+  r.variant = variant;
   return r;
 }
 
@@ -69,6 +70,12 @@ TEST_CASE("run_to_show: the latest pass, else the latest finished run", "[report
   CHECK(run_to_show(runs)->id == 2);
   std::vector<RunRow> only{run(7, "unfinished")};
   CHECK(run_to_show(only)->id == 7);
+  // The reference's pass does not stand in for the learner's own run ...
+  std::vector<RunRow> mixed{run(1, "fail"), run(2, "pass", "solution"), run(3, "pass", "variant")};
+  CHECK(run_to_show(mixed)->id == 1);
+  // ... unless the learner has run nothing of their own.
+  std::vector<RunRow> reference_only{run(2, "pass", "solution"), run(4, "fail", "solution")};
+  CHECK(run_to_show(reference_only)->id == 2);
 }
 
 TEST_CASE("roof_for: the calibration first, then the spec sheet", "[report]") {

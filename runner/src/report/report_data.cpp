@@ -14,14 +14,28 @@ namespace workbook {
 
 namespace fs = std::filesystem;
 
-const RunRow* run_to_show(const std::vector<RunRow>& runs) {
+namespace {
+
+// The latest pass among `runs` (oldest first), else the latest finished run, else the latest.
+const RunRow* latest_best(const std::vector<const RunRow*>& runs) {
   const RunRow* finished = nullptr;
   for (auto it = runs.rbegin(); it != runs.rend(); ++it) {
-    if (it->verdict == "pass") return &*it;
-    if (!finished && it->verdict != "unfinished") finished = &*it;
+    if ((*it)->verdict == "pass") return *it;
+    if (!finished && (*it)->verdict != "unfinished") finished = *it;
   }
   if (finished) return finished;
-  return runs.empty() ? nullptr : &runs.back();
+  return runs.empty() ? nullptr : runs.back();
+}
+
+}  // namespace
+
+const RunRow* run_to_show(const std::vector<RunRow>& runs) {
+  std::vector<const RunRow*> mine, all;
+  for (const auto& r : runs) {
+    all.push_back(&r);
+    if (r.variant == "starter" || r.variant == "file") mine.push_back(&r);
+  }
+  return latest_best(mine.empty() ? all : mine);
 }
 
 std::optional<plot::Roof> roof_for(const std::string& gpu, const std::optional<CalibrationRow>& calibration,

@@ -52,8 +52,9 @@ struct ReportData {
   std::vector<std::string> notes;  // e.g. kernels not placed, GPUs without a roof
 };
 
-// The run a report shows among a lab's runs (oldest first): the latest pass, else the
-// latest finished run, else the latest. Pure; nullptr when `runs` is empty.
+// The run a report shows among a lab's runs (oldest first): the learner's own (starter
+// or --file runs; any run when there is none of those), the latest pass among them, else
+// the latest finished one, else the latest. Pure; nullptr when `runs` is empty.
 const RunRow* run_to_show(const std::vector<RunRow>& runs);
 
 // The roof of a GPU: the latest calibration's fp32_tflops and d2d_gbps, else the spec
