@@ -5,6 +5,7 @@
 
 #include "report/report_data.hpp"
 #include "run/report_print.hpp"
+#include "util/text.hpp"
 #include "util/utf8.hpp"
 
 namespace workbook {
@@ -56,7 +57,7 @@ std::string params_text(const std::string& json_text) {
   const auto j = nlohmann::json::parse(json_text, nullptr, false);
   if (!j.is_object() || j.empty()) return "default parameters";
   std::string out;
-  for (const auto& [k, v] : j.items()) out += (out.empty() ? "" : ", ") + k + "=" + v.dump();
+  for (const auto& [k, v] : j.items()) out += (out.empty() ? "" : ", ") + k + "=" + (v.is_number() ? format_number(v.get<double>()) : v.dump());
   return out;
 }
 
