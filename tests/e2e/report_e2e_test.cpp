@@ -69,7 +69,7 @@ TEST_CASE("e2e: a declared sweep in text: table, terminal chart, plot path; pred
   CHECK(r.out.find('\x1b') == std::string::npos);
   // The prediction is recorded once, with the first run (N = 10), and graded there.
   CHECK(journal_value(c.journal(), "SELECT count(*) FROM predictions") == "1");
-  CHECK(journal_value(c.journal(), "SELECT json_extract(r.params, '$.N') FROM predictions p JOIN runs r ON r.id = p.run_id") == "10");
+  CHECK(journal_value(c.journal(), "SELECT json_extract(r.params, '$.N') = 10 FROM predictions p JOIN runs r ON r.id = p.run_id") == "1");
   CHECK(journal_value(c.journal(), "SELECT count(*) FROM runs") == "4");
 }
 

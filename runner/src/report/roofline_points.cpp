@@ -42,6 +42,11 @@ RunKernels kernels_of(const std::vector<MetricRow>& metrics) {
     if (m.unit == "GB/s") bandwidth[metric_stem(m.name, m.unit)] = &m;
     if (m.unit == "FLOP/byte") intensity[metric_stem(m.name, m.unit)] = &m;
   }
+  std::size_t rates = 0;
+  for (const auto& m : metrics) rates += gflops_factor(m.unit) > 0 && m.value && *m.value > 0 ? 1 : 0;
+  // A lone intensity figure goes with any rate when it names no kernel ("intensity"), or
+  // with the run's only rate.
+  const bool lone = intensity.size() == 1 && (intensity.begin()->first.empty() || rates == 1);
   RunKernels out;
   for (const auto& m : metrics) {
     const double factor = gflops_factor(m.unit);
@@ -55,7 +60,7 @@ RunKernels kernels_of(const std::vector<MetricRow>& metrics) {
     } else if (auto i = intensity.find(k.stem); i != intensity.end()) {
       k.intensity = *i->second->value;
       k.from = m.name + " at " + i->second->name;
-    } else if (intensity.size() == 1) {
+    } else if (lone) {
       k.intensity = *intensity.begin()->second->value;
       k.from = m.name + " at " + intensity.begin()->second->name;
     }

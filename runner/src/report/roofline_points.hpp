@@ -2,7 +2,8 @@
 // achieved rate in GFLOP/s or TFLOP/s; the kernel is placed when the same run also gives
 // its bytes' rate in GB/s under the same stem (`tiled_gflops` with `tiled_gbps`,
 // `achieved_gflops` with `achieved_gbps`: intensity = FLOP/s / byte/s), or its
-// arithmetic intensity in FLOP/byte (`<stem>_intensity`, or the run's only one).
+// arithmetic intensity in FLOP/byte (`<stem>_intensity`; a lone `intensity` goes with
+// every rate, and a run's only intensity with its only rate).
 // Rates without bytes are listed as not placed, with the reason.
 #pragma once
 
