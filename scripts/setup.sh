@@ -52,7 +52,7 @@ done
 # never sourced.
 os_field() {
   local key=$1 file=$2 k v
-  while IFS='=' read -r k v; do
+  while IFS='=' read -r k v || [ -n "$k" ]; do
     if [ "$k" = "$key" ]; then
       v=${v%\"}; v=${v#\"}; v=${v%\'}; v=${v#\'}
       printf '%s\n' "$v"
@@ -61,18 +61,22 @@ os_field() {
   done <"$file"
 }
 
-# apt, dnf, or nothing for a distribution this script does not know.
+# apt, dnf, or nothing for a distribution this script does not know. A relative of Fedora
+# that uses Fedora's repositories (ID_LIKE=fedora) gets dnf; one of RHEL's (ID_LIKE also
+# names rhel: Rocky, Alma, CentOS Stream, Amazon Linux) does not: it lacks some packages.
 package_manager() {
-  local file=$1 id like word
+  local file=$1 id like
   id=$(os_field ID "$file")
-  like=$(os_field ID_LIKE "$file")
+  like=" $(os_field ID_LIKE "$file") "
   case "$id" in
     debian|ubuntu) echo apt; return ;;
     fedora) echo dnf; return ;;
   esac
-  for word in $like; do
-    case "$word" in debian|ubuntu) echo apt; return ;; esac
-  done
+  case "$like" in
+    *" debian "*|*" ubuntu "*) echo apt ;;
+    *" rhel "*) ;;
+    *" fedora "*) echo dnf ;;
+  esac
 }
 
 os_release=${WORKBOOK_OS_RELEASE:-/etc/os-release}
@@ -92,9 +96,9 @@ if [ -z "$pm" ]; then
     echo "(cmake --preset dev && cmake --build --preset dev --target workbook):"
     for need in "${GENERIC_NEEDS[@]}"; do echo "  - $need"; done
     case " $(os_field ID_LIKE "$os_release") " in
-      *" fedora "*|*" rhel "*)
-        echo "On a Fedora relative (RHEL, Rocky, Alma, CentOS Stream) Fedora's names may work with"
-        echo "EPEL and CRB enabled; muParser-devel is not in EPEL 9: ${DNF_PACKAGES[*]}" ;;
+      *" rhel "*)
+        echo "On a relative of RHEL, Fedora's names may work with EPEL and CRB enabled (but"
+        echo "muParser-devel is not in EPEL 9): ${DNF_PACKAGES[*]}" ;;
     esac
     echo "docs/setup.md lists the Debian, Ubuntu and Fedora package names and versions."
   } >&2

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # scripts/setup.sh maps each dependency to the right package names: it is run against fake
-# os-release files (Fedora 43, Ubuntu 22.04, Debian 12, Linux Mint, Rocky, Arch) with stub
+# os-release files (Fedora 43, Ubuntu 22.04, Debian 12, Mint, Nobara, Rocky, Arch) with stub
 # apt-get, dnf, sudo, dpkg, rpm, id and cmake first on PATH; the stubs record their
 # arguments and the test compares the recorded calls with the exact package lists below,
 # written out again here (not read from setup.sh), so a wrong mapping fails.
@@ -56,6 +56,7 @@ fedora=$(os_file fedora 'NAME="Fedora Linux"' 'VERSION_ID=43' 'ID=fedora' 'PRETT
 ubuntu=$(os_file ubuntu 'PRETTY_NAME="Ubuntu 22.04.4 LTS"' 'NAME="Ubuntu"' 'VERSION_ID="22.04"' 'ID=ubuntu' 'ID_LIKE=debian')
 debian=$(os_file debian 'PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"' 'VERSION_ID="12"' 'ID=debian')
 mint=$(os_file mint 'NAME="Linux Mint"' 'ID=linuxmint' 'ID_LIKE="ubuntu debian"' 'PRETTY_NAME="Linux Mint 21.3"')
+nobara=$(os_file nobara 'NAME="Nobara Linux"' 'ID=nobara' 'ID_LIKE="fedora"' 'PRETTY_NAME="Nobara Linux 42"')
 rocky=$(os_file rocky 'NAME="Rocky Linux"' 'ID="rocky"' 'ID_LIKE="rhel centos fedora"' 'PRETTY_NAME="Rocky Linux 9.4 (Blue Onyx)"')
 arch=$(os_file arch 'NAME="Arch Linux"' 'ID=arch' 'PRETTY_NAME="Arch Linux"')
 
@@ -102,6 +103,12 @@ run_setup "$mint" 0 "" --print-packages
 expect_eq "mint --print-packages" "apt: $APT" "$out"
 run_setup "$fedora" 0 "" --print-packages
 expect_eq "fedora --print-packages" "dnf: $DNF" "$out"
+run_setup "$nobara" 0 "" --print-packages
+expect_eq "nobara (ID_LIKE=fedora) --print-packages" "dnf: $DNF" "$out"
+# An os-release without a final newline still has its last line read.
+printf 'NAME="Fedora Linux"\nID=fedora' >"$work/os-release-no-newline"
+run_setup "$work/os-release-no-newline" 0 "" --print-packages
+expect_eq "last line without a newline" "dnf: $DNF" "$out"
 
 # Unknown distributions: exit 2, the list of what to install, nothing run.
 run_setup "$arch" 1000 "" --packages-only
