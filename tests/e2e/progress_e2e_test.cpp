@@ -114,6 +114,21 @@ TEST_CASE("e2e: a bare workbook shows the progress screen; --help still lists th
   CHECK(c.run({"histroy"}).err.find("did you mean 'history'") != std::string::npos);
 }
 
+TEST_CASE("e2e: progress is coloured on a terminal unless NO_COLOR is set", "[e2e][progress-e2e]") {
+  Course c;
+  auto env = c.env(kNov1);
+  env.erase("NO_COLOR");
+  CommandResult coloured = run_workbook_on_pty({"progress"}, env);
+  CHECK(coloured.exit_code == 0);
+  CHECK(coloured.out.find("\x1b[") != std::string::npos);
+  for (const char* cmd : {"progress", "next", "history"}) {
+    CommandResult plain = run_workbook_on_pty({cmd}, c.env(kNov1));
+    INFO(cmd << ": " << plain.out);
+    CHECK(plain.exit_code == 0);
+    CHECK(plain.out.find("\x1b[") == std::string::npos);
+  }
+}
+
 TEST_CASE("e2e: past due is behind; the workspace's course.yaml moves the dates", "[e2e][progress-e2e]") {
   Course c;
   CommandResult late = c.run({"progress"}, {{"WORKBOOK_NOW", "2026-11-10"}});
