@@ -3,11 +3,20 @@
 // data/course.yaml, module 1 prepares assignment 1 due 2026-11-06) with a fixed clock.
 // Every command runs without a terminal, as text and as --json.
 #include "e2e_support.hpp"
+#include "learn_support.hpp"
 
 using namespace e2e;
 using nlohmann::json;
 
 namespace {
+
+json drills_of(const json& progress, int module) {
+  for (const auto& d : progress["drills"]) {
+    if (d["module"] == module) return d;
+  }
+  FAIL("no drills of module " << module << " in " << progress["drills"].dump());
+  return {};
+}
 
 const std::map<std::string, std::string> kNov1{{"WORKBOOK_NOW", "2026-11-01"}};
 
@@ -148,4 +157,34 @@ TEST_CASE("e2e: past due is behind; the workspace's course.yaml moves the dates"
   CommandResult bad = c.run({"progress"}, kNov1);
   CHECK(bad.exit_code == 2);
   CHECK(bad.err.find("course.yaml:3: assignments[0].due: '27 November' is not a date") != std::string::npos);
+}
+
+
+TEST_CASE("e2e: progress and next follow answers, steps and drills (no calendar)", "[e2e][progress-e2e]") {
+  learn_e2e::LearnCourse c;  // modules 11 and 24 with exercises and drills; no course.yaml; 2026-09-01
+  e2e::CommandResult r;
+  c.run_json({"drill", "11", "--json"}, "\n1 2\nsome notes\nall\n", &r);
+  REQUIRE(r.exit_code == 0);
+  c.run_json({"exercises", "11", "--pass-fail", "--json"}, "32\nmaybe\np\nblocks=4 idle=24\nf\n", &r);
+  REQUIRE(r.exit_code == 0);
+
+  json p = c.run_json({"progress", "--json"}, "", &r);
+  SHOW(r);
+  CHECK(p["calendar"].is_null());
+  CHECK(p["route"].is_null());
+  json m11 = find_by(p["modules"], "id", "module11");
+  CHECK(m11["read"] == true);
+  CHECK(m11["answer"]["done"] == 2);
+  CHECK(m11["answer"]["total"] == 4);
+  CHECK(m11["follow"]["done"] == 0);
+  json d11 = drills_of(p, 11);
+  CHECK(d11["attempted"] == 2);
+  CHECK(d11["due"] == 0);  // both tried today: next week
+  CHECK(drills_of(p, 24)["offered"] == false);  // from December
+  CHECK(p["reviews_due"] == 0);
+
+  json n = c.run_json({"next", "--json"}, "", &r);
+  CHECK(n["next"]["command"] == "workbook follow 11");  // the workbook's order: Follow, then Answer
+  r = c.run({"progress"});
+  CHECK(r.out.find("No course calendar") != std::string::npos);
 }

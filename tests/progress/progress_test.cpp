@@ -75,6 +75,8 @@ TEST_CASE("a module's Read / Follow / Answer / Run come from the record", "[prog
   LearnerRecord one_step;
   one_step.followed[{5, "ex"}] = 1;
   CHECK(summarize(content(5, {}), one_step).read);
+  // a module with nothing to follow, answer or run (the drill modules) is never complete
+  CHECK_FALSE(summarize(ModuleContent{11, "Review", {}, {}, {}}, none).complete());
 }
 
 TEST_CASE("next: the workbook's order, labs first when the assignment is close", "[progress]") {

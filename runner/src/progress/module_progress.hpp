@@ -49,8 +49,11 @@ struct ModuleProgress {
   std::vector<std::string> labs_tried;     // labs_open that have a run (it did not pass)
   std::string first_open_example;          // the first worked example not done, or ""
   int items_open = 0;
-  // Every lab passed, every item answered, every worked example followed.
-  bool complete() const { return follow.complete() && answer.complete() && run.complete(); }
+  // Every lab passed, every item answered, every worked example followed; a module with
+  // none of these (the drill modules 11 and 24) is never complete: its drills are weekly.
+  bool complete() const {
+    return follow.total + answer.total + run.total > 0 && follow.complete() && answer.complete() && run.complete();
+  }
 };
 
 ModuleProgress summarize(const ModuleContent& content, const LearnerRecord& record);

@@ -80,15 +80,18 @@ std::string route(const ProgressReport& r, const Style& s) {
   std::string out = s.bold("Route to an A") + (r.course->tentative ? s.dim("  (dates tentative)") : "") + "\n";
   out += "  Assignments  " + assignments_line(*r.plan, s) + "\n";
   for (const auto& b : r.bonus) {
-    std::string prep = b.modules.empty() ? "" : (b.open.empty() ? "; modules done" : "; open: " + modules_text(b.open));
+    std::string prep = b.modules.empty() ? ""
+                       : b.open.empty() ? "; its modules done"
+                                        : "; to prepare: module " + modules_text(b.open);
     out += fmt::format("  Bonus        {} (with {}{}){}\n", b.title, b.assignment,
-                       b.due.empty() ? "" : ", " + b.due.substr(5), prep);
+                       b.due.empty() ? "" : ", due " + b.due.substr(5), prep);
   }
   std::string drills;
   for (const auto& d : r.drills) {
     drills += (drills.empty() ? "" : "; ") +
-              (d.offered ? fmt::format("{}: {}/{} easy, {:.0f} %", d.module, d.easy, d.total, d.readiness * 100)
-                         : fmt::format("{}: from {}", d.module, d.weekly_from));
+              (!d.offered        ? fmt::format("{}: from {}", d.module, d.weekly_from)
+               : d.attempted == 0 ? fmt::format("{}: none tried of {}", d.module, d.total)
+                                  : fmt::format("{}: {}/{} easy, {:.0f} %", d.module, d.easy, d.total, d.readiness * 100));
   }
   out += fmt::format("  Oral exam    drills {}{}\n", drills.empty() ? "-" : drills,
                      r.oral_sign_up_by.empty() ? "" : "; sign up by " + r.oral_sign_up_by.substr(5));
