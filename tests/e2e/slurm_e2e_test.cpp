@@ -154,7 +154,7 @@ TEST_CASE("e2e slurm: --slurm-dry-run prints the batch script and submits nothin
   SHOW(r);
   CHECK(r.exit_code == 0);
   CHECK(r.out.rfind("#!/bin/bash\n", 0) == 0);  // stdout is the script itself
-  CHECK(r.err.find("dry run") != std::string::npos);
+  CHECK(r.err.find("Dry run") != std::string::npos);
   for (const char* line : {"#SBATCH --partition=gpu\n", "#SBATCH --time=5\n", "#SBATCH --account=course\n",
                            " run module01/pass_lab -p N=20 --slurm-continue RUN_ID\n"}) {
     CHECK(r.out.find(line) != std::string::npos);

@@ -137,6 +137,11 @@ TEST_CASE("slurm outcome: Slurm's state decides only when the node could not rec
   CHECK(t.reason.find("--time 10") != std::string::npos);
   CHECK(t.next_step.find("--time") != std::string::npos);
   CHECK(slurm_outcome("9", s, std::nullopt, "", out).reason.find("default") != std::string::npos);
+  // The lab itself died of Slurm's SIGTERM before the runner could forward it.
+  CHECK(slurm_outcome("9", s, std::string("runtime_error"), "10", out).verdict == Verdict::timeout);
+  // A run that was over before the kill keeps its verdict.
+  CHECK_FALSE(slurm_outcome("9", s, std::string("pass"), "10", out).from_slurm);
+  CHECK_FALSE(slurm_outcome("9", s, std::string("timeout"), "10", out).from_slurm);  // the lab's own --timeout
 
   s.state = "CANCELLED";
   CHECK(slurm_outcome("9", s, std::nullopt, "10", out).verdict == Verdict::interrupted);

@@ -22,11 +22,14 @@ std::string exit_text(const SlurmJobStatus& s) {
 SlurmOutcome slurm_outcome(const std::string& job_id, const SlurmJobStatus& s,
                            const std::optional<std::string>& recorded, const std::string& time_limit,
                            const std::filesystem::path& output) {
-  // Killed from outside, the runner on the node records "interrupted" (it got SIGTERM):
-  // Slurm's state says why. Any other recorded verdict is the run's own.
+  // When Slurm kills a job it signals every process of it at once: the lab dies of the
+  // SIGTERM (the node records "runtime_error") or the runner forwards it first (it records
+  // "interrupted"). Either way Slurm's state says why. Any other verdict is the run's own.
   const bool slurm_killed = s.state == "TIMEOUT" || s.state == "CANCELLED" || s.state == "PREEMPTED" ||
                             s.state == "OUT_OF_MEMORY" || s.state == "NODE_FAIL" || s.state == "DEADLINE";
-  if (recorded && (*recorded != to_string(Verdict::interrupted) || !slurm_killed)) return {};
+  const bool kill_verdict =
+      recorded && (*recorded == to_string(Verdict::interrupted) || *recorded == to_string(Verdict::runtime_error));
+  if (recorded && !(slurm_killed && kill_verdict)) return {};
   const std::string output_hint = fmt::format("read the job's output in {}", output.string());
   if (s.state == "TIMEOUT") {
     return make(Verdict::timeout,

@@ -1,7 +1,8 @@
 // How a Slurm job's end becomes the run's verdict. When the compute node recorded a
 // verdict (the lab passed, failed, crashed, hit its own --timeout), that verdict stands.
-// When it could not (the job was killed at its --time, cancelled, ran out of memory, lost
-// its node, or failed before the runner started), Slurm's state decides:
+// When it could not (the job failed before the runner started), or when Slurm killed the
+// job (at its --time, cancelled, out of memory, its node lost: the node then records the
+// kill as "interrupted" or "runtime_error"), Slurm's state decides:
 //
 //   TIMEOUT                      -> timeout      (the job's --time was reached)
 //   CANCELLED, PREEMPTED         -> interrupted  (nothing graded; predictions kept)
