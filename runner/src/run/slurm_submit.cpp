@@ -113,6 +113,11 @@ void finish(const RunContext& ctx, const SlurmRunOptions& o, const SlurmJobStatu
   }
   // The node printed its report into the job's output, shown above; print one here when
   // it could not, or when Slurm's state overrides what it recorded.
+  if (outcome.from_slurm && node_report) {
+    fmt::print("\n{}\n", ctx.style.bold(fmt::format("Slurm ended job {} ({}): this verdict replaces the one above",
+                                                    job.job_id, status.state.empty() ? "state unknown" : status.state)));
+  }
+  if (outcome.from_slurm) report.ran = false;  // the node's report above has the figures; only the verdict here
   if (outcome.from_slurm || !node_report) print_report(report, ctx.style);
   fmt::print("{}\n", ctx.style.dim(fmt::format("Slurm job {} {}{}{} · run #{} · script and output in {}", job.job_id,
                                                status.state.empty() ? "ended" : status.state,
