@@ -110,7 +110,7 @@ start() {
   write_conf
   export SLURM_CONF=$dir/slurm.conf
   slurmctld -i   # -i: ignore state left by an earlier run in this folder
-  slurmd
+  slurmd -N localhost  # the node name in slurm.conf, whatever the host is called
   # Ready when the node is idle (slurmd registered with slurmctld).
   for _ in $(seq 60); do
     state=$(sinfo -h -N -n localhost -o %t 2>/dev/null || true)
