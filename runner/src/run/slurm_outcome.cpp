@@ -61,8 +61,9 @@ SlurmOutcome slurm_outcome(const std::string& job_id, const SlurmJobStatus& s,
                                            : fmt::format("the job ended {}{}", s.state, exit_text(s));
   return make(Verdict::runtime_error,
               fmt::format("Slurm job {}: {} before the run was recorded", job_id, what),
-              output_hint + ": the runner, the workspace or the CUDA toolkit may not be reachable on the compute "
-                            "node (add lines such as \"module load cuda\" to `setup:` in slurm.yaml)");
+              output_hint + ": a `setup:` line of slurm.yaml may have failed, or the runner, the workspace or the "
+                            "CUDA toolkit is not reachable on the compute node (`setup:` lines such as \"module load "
+                            "cuda\" make it so)");
 }
 
 }  // namespace workbook

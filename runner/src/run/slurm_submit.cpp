@@ -114,8 +114,8 @@ void finish(const RunContext& ctx, const SlurmRunOptions& o, const SlurmJobStatu
   // The node printed its report into the job's output, shown above; print one here when
   // it could not, or when Slurm's state overrides what it recorded.
   if (outcome.from_slurm && node_report) {
-    fmt::print("\n{}\n", ctx.style.bold(fmt::format("Slurm ended job {} ({}): this verdict replaces the one above",
-                                                    job.job_id, status.state.empty() ? "state unknown" : status.state)));
+    fmt::print("\n{}\n", ctx.style.bold(fmt::format("Slurm ended job {} ({}); the run's verdict is Slurm's:", job.job_id,
+                                                    status.state.empty() ? "state unknown" : status.state)));
   }
   if (outcome.from_slurm) report.ran = false;  // the node's report above has the figures; only the verdict here
   if (outcome.from_slurm || !node_report) print_report(report, ctx.style);
