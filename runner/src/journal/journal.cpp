@@ -58,6 +58,12 @@ CREATE TABLE IF NOT EXISTS calibration_figures(
 CREATE TABLE IF NOT EXISTS explanations(
   id INTEGER PRIMARY KEY, run_id INTEGER NOT NULL REFERENCES runs(id), text TEXT NOT NULL,
   recorded_at TEXT NOT NULL);
+-- Slurm jobs (run/slurm_journal.cpp): one row per run submitted with `run --slurm`.
+CREATE TABLE IF NOT EXISTS slurm_jobs(
+  run_id INTEGER PRIMARY KEY REFERENCES runs(id), job_id TEXT NOT NULL, partition TEXT NOT NULL,
+  gres TEXT NOT NULL, time_limit TEXT NOT NULL, account TEXT NOT NULL, script TEXT NOT NULL,
+  submitted_at TEXT NOT NULL, cluster TEXT, node TEXT, gpu TEXT, state TEXT, exit_code TEXT,
+  finished_at TEXT);
 )sql";
 
 using Stmt = sql::Statement;
