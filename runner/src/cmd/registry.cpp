@@ -12,6 +12,7 @@ const std::vector<CommandEntry>& command_table() {
       {"list", setup_list}, {"show", setup_show},   {"run", setup_run},
       {"exercises", setup_exercises}, {"review", setup_review}, {"follow", setup_follow}, {"drill", setup_drill},
       {"init", setup_init}, {"reset", setup_reset}, {"device", setup_device}, {"dev", setup_dev},
+      {"journal", setup_journal},
   };
   return table;
 }

@@ -70,6 +70,7 @@ void setup_init(CLI::App& app, CommandContext& ctx);
 void setup_reset(CLI::App& app, CommandContext& ctx);
 void setup_dev(CLI::App& app, CommandContext& ctx);
 void setup_device(CLI::App& app, CommandContext& ctx);
+void setup_journal(CLI::App& app, CommandContext& ctx);
 
 // Prints one JSON value to stdout (pretty, trailing newline).
 void print_json(const nlohmann::json& j);
