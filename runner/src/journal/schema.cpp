@@ -5,6 +5,8 @@
 #include <fmt/format.h>
 #include <sqlite3.h>
 
+#include <iterator>
+
 #include "journal/sqlite_statement.hpp"
 #include "util/error.hpp"
 
@@ -124,8 +126,8 @@ const TableDefinition kVersion3Tables[] = {
      "recorded_at TEXT NOT NULL, " WORKBOOK_UID_COLUMN},
     {"learn_revlog",
      "id INTEGER PRIMARY KEY, module INTEGER NOT NULL, item TEXT NOT NULL, reviewed_at TEXT NOT NULL, "
-     "day INTEGER NOT NULL, rating INTEGER NOT NULL, mode TEXT NOT NULL, source TEXT NOT NULL, "
-     "duration_s REAL NOT NULL, interval_before INTEGER NOT NULL, interval_after INTEGER NOT NULL, "
+     "day INTEGER NOT NULL, rating INTEGER NOT NULL CHECK(rating BETWEEN 1 AND 4), mode TEXT NOT NULL, "
+     "source TEXT NOT NULL, duration_s REAL NOT NULL, interval_before INTEGER NOT NULL, interval_after INTEGER NOT NULL, "
      "elapsed_days INTEGER NOT NULL, retrievability REAL, stability REAL NOT NULL, difficulty REAL NOT NULL, "
      "answer TEXT NOT NULL, numbers_checked INTEGER NOT NULL, numbers_correct INTEGER NOT NULL, "
      "variant TEXT NOT NULL, " WORKBOOK_UID_COLUMN},
@@ -172,7 +174,7 @@ const Migration kMigrations[] = {
     [](sqlite3* db) { sql::exec(db, kVersion2); },
     migrate_to_3,
 };
-static_assert(sizeof(kMigrations) / sizeof(kMigrations[0]) == kSchemaVersion, "one migration per version");
+static_assert(static_cast<int>(std::size(kMigrations)) == kSchemaVersion, "one migration per version");
 
 [[noreturn]] void refuse_newer(const std::filesystem::path& file, int version) {
   throw Error(Exit::usage,
