@@ -13,6 +13,7 @@ const std::vector<CommandEntry>& command_table() {
       {"progress", setup_progress}, {"next", setup_next}, {"history", setup_history},
       {"exercises", setup_exercises}, {"review", setup_review}, {"follow", setup_follow}, {"drill", setup_drill},
       {"init", setup_init}, {"reset", setup_reset}, {"device", setup_device}, {"dev", setup_dev},
+      {"journal", setup_journal},
   };
   return table;
 }

@@ -8,7 +8,7 @@ namespace workbook {
 using Stmt = sql::Statement;
 
 std::vector<LabRecord> lab_records(Journal& journal) {
-  Stmt s(journal.handle(),
+  Stmt s(journal.store_connection(),
          "SELECT r.lab, COUNT(*), SUM(r.verdict = 'pass'), "
          "SUM(EXISTS(SELECT 1 FROM metrics m WHERE m.run_id = r.id AND m.value IS NOT NULL)), "
          "SUM(EXISTS(SELECT 1 FROM explanations e WHERE e.run_id = r.id)), "
@@ -54,7 +54,7 @@ std::vector<RunPrediction> predictions_of(sqlite3* db, long long run_id) {
 }  // namespace
 
 std::vector<RunDetail> run_details(Journal& journal, const std::string& lab, int limit) {
-  sqlite3* db = journal.handle();
+  sqlite3* db = journal.store_connection();
   Stmt s(db,
          "SELECT id, lab, variant, started_at, COALESCE(verdict, 'unfinished'), device, arch, params FROM runs "
          "WHERE (?1 = '' OR lab = ?1) ORDER BY id DESC LIMIT ?2");
@@ -81,7 +81,7 @@ std::vector<RunDetail> run_details(Journal& journal, const std::string& lab, int
 }
 
 std::vector<PredictionOutcome> prediction_outcomes(Journal& journal) {
-  Stmt s(journal.handle(),
+  Stmt s(journal.store_connection(),
          "SELECT g.run_id, r.lab, g.prediction, p.recorded_at, COALESCE(g.band, ''), p.number, g.measured, g.factor "
          "FROM prediction_grades g JOIN runs r ON r.id = g.run_id "
          "JOIN predictions p ON p.run_id = g.run_id AND p.prediction = g.prediction "

@@ -8,7 +8,7 @@ namespace workbook {
 using Stmt = sql::Statement;
 
 void record_slurm_submission(Journal& journal, const SlurmJobRecord& j) {
-  Stmt(journal.handle(),
+  Stmt(journal.store_connection(),
        "INSERT INTO slurm_jobs(run_id, job_id, partition, gres, time_limit, account, script, submitted_at) "
        "VALUES(?,?,?,?,?,?,?,?)")
       .bind(j.run_id).bind(j.job_id).bind(j.partition).bind(j.gres).bind(j.time_limit).bind(j.account)
@@ -17,24 +17,24 @@ void record_slurm_submission(Journal& journal, const SlurmJobRecord& j) {
 
 void record_slurm_node(Journal& journal, long long run_id, const std::string& cluster, const std::string& node,
                        const std::string& gpu) {
-  sql::Transaction transaction(journal.handle());
-  Stmt(journal.handle(), "UPDATE slurm_jobs SET cluster=?, node=?, gpu=? WHERE run_id=?")
+  sql::Transaction transaction(journal.store_connection());
+  Stmt(journal.store_connection(), "UPDATE slurm_jobs SET cluster=?, node=?, gpu=? WHERE run_id=?")
       .bind(cluster).bind(node).bind(gpu).bind(run_id).run();
-  Stmt(journal.handle(), "UPDATE runs SET device=? WHERE id=?").bind(gpu).bind(run_id).run();
+  Stmt(journal.store_connection(), "UPDATE runs SET device=? WHERE id=?").bind(gpu).bind(run_id).run();
   transaction.commit();
 }
 
 void record_run_arch(Journal& journal, long long run_id, const std::string& arch) {
-  Stmt(journal.handle(), "UPDATE runs SET arch=? WHERE id=?").bind(arch).bind(run_id).run();
+  Stmt(journal.store_connection(), "UPDATE runs SET arch=? WHERE id=?").bind(arch).bind(run_id).run();
 }
 
 void record_slurm_end(Journal& journal, long long run_id, const std::string& state, const std::string& exit_code) {
-  Stmt(journal.handle(), "UPDATE slurm_jobs SET state=?, exit_code=?, finished_at=? WHERE run_id=?")
+  Stmt(journal.store_connection(), "UPDATE slurm_jobs SET state=?, exit_code=?, finished_at=? WHERE run_id=?")
       .bind(state).bind(exit_code).bind(utc_now()).bind(run_id).run();
 }
 
 std::optional<SlurmJobRecord> slurm_job_of(Journal& journal, long long run_id) {
-  Stmt s(journal.handle(),
+  Stmt s(journal.store_connection(),
          "SELECT job_id, partition, gres, time_limit, account, script, submitted_at, COALESCE(cluster, ''), "
          "COALESCE(node, ''), COALESCE(gpu, ''), COALESCE(state, ''), COALESCE(exit_code, ''), "
          "COALESCE(finished_at, '') FROM slurm_jobs WHERE run_id=?");
@@ -45,7 +45,7 @@ std::optional<SlurmJobRecord> slurm_job_of(Journal& journal, long long run_id) {
 }
 
 std::optional<RunEnd> run_end_of(Journal& journal, long long run_id) {
-  Stmt s(journal.handle(), "SELECT verdict, COALESCE(detail, '') FROM runs WHERE id=?");
+  Stmt s(journal.store_connection(), "SELECT verdict, COALESCE(detail, '') FROM runs WHERE id=?");
   s.bind(run_id);
   if (!s.next()) return std::nullopt;
   RunEnd end;
