@@ -10,6 +10,7 @@
 #include "run/params.hpp"
 #include "run/report_print.hpp"
 #include "run/sweep.hpp"
+#include "run/slurm_submit.hpp"
 #include "ui/prompt.hpp"
 #include "util/error.hpp"
 #include "util/utf8.hpp"
@@ -28,7 +29,26 @@ struct RunOptions {
   std::optional<std::string> seed, timeout;  // checked by parse_seed and parse_timeout (run/params.hpp)
   std::string sweep;                         // --sweep NAME=v1,v2,... or NAME (run/sweep.hpp)
   bool compare = false;                      // --compare (run/compare.hpp)
+  bool slurm = false;                         // --slurm, --slurm-dry-run (run/slurm_submit.hpp)
+  SlurmRunOptions slurm_run;
+  long long slurm_continue = 0;               // hidden: the batch script's compute-node side
 };
+
+// The Slurm options: --slurm submits the run; the compute node's side is hidden.
+void add_slurm_options(CLI::App* cmd, RunOptions& o) {
+  auto* slurm = cmd->add_flag("--slurm", o.slurm, "Predict here, then build and run on a Slurm compute node (sbatch)")
+                    ->group("Slurm");
+  auto* dry = cmd->add_flag("--slurm-dry-run", o.slurm_run.dry_run, "Print the batch script --slurm would submit")
+                  ->group("Slurm");
+  for (auto [name, into, what] : {std::tuple{"--partition", &o.slurm_run.flags.partition, "Slurm partition"},
+                                  std::tuple{"--gres", &o.slurm_run.flags.gres, "GPUs to ask for: gpu:1, gpu:1g.10gb:1, none"},
+                                  std::tuple{"--time", &o.slurm_run.flags.time, "Job time limit: minutes or H:M:S"},
+                                  std::tuple{"--account", &o.slurm_run.flags.account, "Slurm account to charge"}}) {
+    cmd->add_option(name, *into, std::string(what) + " (default: slurm.yaml in the workspace)")->group("Slurm");
+  }
+  cmd->add_option("--slurm-continue", o.slurm_continue)->group("");  // written into the batch script
+  slurm->excludes(dry);
+}
 
 // --sweep and --compare: several runs, one table (and for a sweep, a chart and an SVG).
 void run_several(CommandContext& ctx, const RunOptions& o, const RunRequest& req) {
@@ -67,6 +87,32 @@ void ask_explanation(Journal& journal, const RunReport& report, const Style& s) 
   }
 }
 
+// --slurm and --slurm-dry-run (the login node), --slurm-continue (the compute node); the
+// exit code, and the explanation (asked on the login node once the job has ended).
+void run_on_slurm(CommandContext& ctx, RunOptions& o, RunRequest req) {
+  if (!o.slurm && !o.slurm_run.dry_run && o.slurm_continue == 0) {
+    throw UsageError("--partition, --gres, --time and --account go with --slurm (or --slurm-dry-run)");
+  }
+  const Style style = ctx.global.style();
+  if (o.slurm_continue != 0) {
+    req.continue_run_id = o.slurm_continue;
+    req.interactive = false;
+    Session session(ctx.global);
+    ctx.exit_code = exit_code_for(continue_slurm_run({session.catalog, session.workspace, session.journal, style}, req));
+    return;
+  }
+  o.slurm_run.json = o.json;
+  const Workspace workspace = ctx.global.open_workspace();
+  std::optional<RunReport> report = submit_slurm_run(ctx.global.catalog(), workspace, style, req, o.slurm_run);
+  if (!report) return;  // a dry run
+  ctx.exit_code = exit_code_for(*report);
+  const bool ask = report->ran && !o.explain && req.interactive && report->grade.verdict != Verdict::interrupted;
+  if (!(o.explain && !o.explain->empty()) && !ask) return;
+  Journal journal(workspace.journal_path());
+  if (o.explain && !o.explain->empty()) journal.record_explanation(report->run_id, *o.explain);
+  if (ask) ask_explanation(journal, *report, style);
+}
+
 }  // namespace
 
 void setup_run(CLI::App& app, CommandContext& ctx) {
@@ -93,6 +139,7 @@ void setup_run(CLI::App& app, CommandContext& ctx) {
   cmd->add_flag("--compare", o->compare, "Run your copy, then the reference solution, on one seed: figures side by side")
       ->excludes(sol)->excludes(file)->excludes(var)->excludes(sweep);
   cmd->add_flag("--json", o->json, "Print one JSON object instead of the report");
+  add_slurm_options(cmd, *o);
   cmd->footer(R"(Examples:
   workbook run module14/tiled_gemm
   workbook run module14/tiled_gemm --solution --predict speedup=3 --predict reason=1
@@ -101,6 +148,7 @@ void setup_run(CLI::App& app, CommandContext& ctx) {
   workbook run module14/conv1d --sweep TILE --no-predict          (the lab's declared sweep)
   workbook run module14/tiled_gemm --sweep N=256,512,1024 --json
   workbook run module14/tiled_gemm --compare
+  workbook run module14/tiled_gemm --slurm --partition gpu --gres gpu:1g.10gb:1 --time 20
 Your copy of the starter lives in the workspace (labs/moduleNN/); predictions are
 recorded before the build and can never be changed.)");
   cmd->callback([&ctx, o] {
@@ -118,7 +166,16 @@ recorded before the build and can never be changed.)");
     if (o->timeout) req.timeout_s = parse_timeout(*o->timeout);
     req.interactive = !o->json && interactive_terminal();
     req.verbose = !o->json;
-    if (!o->sweep.empty() || o->compare) return run_several(ctx, *o, req);
+    const SlurmFlags& f = o->slurm_run.flags;
+    const bool on_slurm = o->slurm || o->slurm_run.dry_run || o->slurm_continue != 0 || f.partition || f.gres || f.time || f.account;
+    if (!o->sweep.empty() || o->compare) {
+      if (on_slurm) throw UsageError("--sweep and --compare run on this machine: they do not go with the Slurm options");
+      return run_several(ctx, *o, req);
+    }
+    if (on_slurm) {
+      run_on_slurm(ctx, *o, req);
+      return;
+    }
     Style style = ctx.global.style();
     Session session(ctx.global);
     RunReport report = run_lab({session.catalog, session.workspace, session.journal, style}, req);

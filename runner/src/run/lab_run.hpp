@@ -38,6 +38,10 @@ struct RunRequest {
   std::optional<std::uint64_t> seed;
   bool interactive = false;                     // may prompt (console observer only)
   bool verbose = true;                          // without an observer: a console one, else a quiet one
+  // Slurm (run/slurm_submit.hpp): the login node stops once the run is opened and its
+  // predictions are recorded; the compute node continues that run (build, run, grade).
+  bool stop_after_predict = false;
+  long long continue_run_id = 0;
 };
 
 struct RunReport {
