@@ -180,7 +180,8 @@ TEST_CASE("e2e: report in text, on an empty journal, with a calibration, and a b
   e2e::journal_rows(c.journal(),
                     "INSERT INTO calibrations(gpu_uuid, gpu_name, measured_at, driver, sm_clock_mhz, arch, seed, detail) "
                     "VALUES('GPU-1', 'Tesla T4', '2026-11-30T10:00:00Z', '550.54', 1590, 'sm_75', 1, '')");
-  e2e::journal_rows(c.journal(), "INSERT INTO calibration_figures VALUES(1, 'd2d_gbps', 250, 'GB/s'), (1, 'fp32_tflops', 4, 'TFLOP/s')");
+  e2e::journal_rows(c.journal(), "INSERT INTO calibration_figures(calibration_id, name, value, unit) "
+                    "VALUES(1, 'd2d_gbps', 250, 'GB/s'), (1, 'fp32_tflops', 4, 'TFLOP/s')");
   r = c.run({"report", "module01/pass_lab"});
   SHOW(r);
   CHECK(r.exit_code == 0);
