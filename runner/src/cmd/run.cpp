@@ -5,6 +5,7 @@
 #include "exec/process.hpp"
 #include "journal/journal.hpp"
 #include "run/lab_run.hpp"
+#include "profile/profile_print.hpp"
 #include "run/params.hpp"
 #include "run/report_print.hpp"
 #include "ui/prompt.hpp"
@@ -23,6 +24,8 @@ struct RunOptions {
   bool json = false;
   std::optional<std::string> explain;
   std::optional<std::string> seed, timeout;  // checked by parse_seed and parse_timeout (run/params.hpp)
+  bool trace = false;                        // --trace
+  std::string ncu, sanitize;                 // --ncu [WHAT], --sanitize [TOOL]
 };
 
 void ask_explanation(Journal& journal, const RunReport& report, const Style& s) {
@@ -35,6 +38,33 @@ void ask_explanation(Journal& journal, const RunReport& report, const Style& s) 
     journal.record_explanation(report.run_id, *line);
     fmt::print("{}\n", s.dim("Kept with run #" + std::to_string(report.run_id) + "."));
   }
+}
+
+// --trace, --ncu [WHAT], --sanitize [TOOL] (profile/profile_run.hpp); one at a time.
+void add_profile_options(CLI::App* cmd, RunOptions& o) {
+  auto* trace = cmd->add_flag("--trace", o.trace,
+                              "Trace kernels, copies, API calls and Unified Memory with CUPTI (no nsys needed)");
+  auto* ncu = cmd->add_option("--ncu", o.ncu,
+                              "Run under Nsight Compute; optional: sections and/or metrics, comma-separated "
+                              "(--ncu=SpeedOfLight,dram__bytes_read.sum)")
+                  ->expected(0, 1);
+  auto* san = cmd->add_option("--sanitize", o.sanitize,
+                              "Run under compute-sanitizer: memcheck (default), racecheck, synccheck or initcheck")
+                  ->expected(0, 1);
+  trace->excludes(ncu)->excludes(san);
+  ncu->excludes(san);
+}
+
+ProfileRequest profile_request(const CLI::App& cmd, const RunOptions& o) {
+  ProfileRequest r;
+  if (o.trace) r.tool = ProfileTool::trace;
+  if (cmd.count("--ncu") > 0) r = {ProfileTool::ncu, o.ncu};
+  if (cmd.count("--sanitize") > 0) r = {ProfileTool::sanitize, o.sanitize};
+  if (r.option.find('/') != std::string::npos) {
+    throw UsageError(fmt::format("'{}' looks like a lab, not a profiler option", r.option),
+                     "put the lab first: `workbook run module12/coalescing --ncu`, or write --ncu=WHAT");
+  }
+  return r;
 }
 
 }  // namespace
@@ -59,14 +89,18 @@ void setup_run(CLI::App& app, CommandContext& ctx) {
   cmd->add_option("--seed", o->seed, "Seed for the random inputs (default: fresh each run)");
   cmd->add_option("--explain", o->explain, "Your explanation of the main figure (instead of the prompt)");
   cmd->add_flag("--json", o->json, "Print one JSON object instead of the report");
+  add_profile_options(cmd, *o);
   cmd->footer(R"(Examples:
   workbook run module14/tiled_gemm
   workbook run module14/tiled_gemm --solution --predict speedup=3 --predict reason=1
   workbook run module14/tiled_gemm --no-predict --json -p N=512 --timeout 30
   workbook run module14/tiled_gemm --variant bank_conflicts --no-predict
+  workbook run module16/streams_pipeline --solution --trace
+  workbook run module12/coalescing --solution --quick --ncu
+  workbook run module13/dot_reduction --solution --quick --sanitize=racecheck
 Your copy of the starter lives in the workspace (labs/moduleNN/); predictions are
 recorded before the build and can never be changed.)");
-  cmd->callback([&ctx, o] {
+  cmd->callback([&ctx, o, cmd] {
     RunRequest req = o->req;
     if (o->solution) req.variant = LabVariant::solution;
     if (!o->file.empty()) {
@@ -77,6 +111,7 @@ recorded before the build and can never be changed.)");
       req.variant = LabVariant::variant;
       req.variant_id = o->variant;
     }
+    req.profile = profile_request(*cmd, *o);
     if (o->seed) req.seed = parse_seed(*o->seed);
     if (o->timeout) req.timeout_s = parse_timeout(*o->timeout);
     req.interactive = !o->json && interactive_terminal();
@@ -88,9 +123,11 @@ recorded before the build and can never be changed.)");
     if (o->json) {
       nlohmann::json j = report_json(report);
       if (o->explain) j["explanation"] = valid_utf8(*o->explain);
+      j["profile"] = profile_json(report.profile);
       print_json(j);
     } else {
       print_report(report, style);
+      for (const auto& line : profile_lines(report.profile, style)) fmt::print("{}\n", line);
       // An interrupted run has nothing to explain, and the line typed next is not an answer.
       const bool interrupted = report.grade.verdict == Verdict::interrupted || termination_signal() != 0;
       if (report.ran && !o->explain && req.interactive && !interrupted) ask_explanation(session.journal, report, style);

@@ -12,6 +12,7 @@
 #include "content/catalog.hpp"
 #include "grade/grade.hpp"
 #include "journal/journal.hpp"
+#include "profile/profile_run.hpp"
 #include "run/device_context.hpp"
 #include "ui/style.hpp"
 #include "workspace/workspace.hpp"
@@ -36,6 +37,7 @@ struct RunRequest {
   std::optional<std::uint64_t> seed;
   bool interactive = false;                     // may prompt
   bool verbose = true;                          // print progress and the lab's output
+  ProfileRequest profile;                       // --trace / --ncu / --sanitize (profile/profile_run.hpp)
 };
 
 struct RunReport {
@@ -62,6 +64,7 @@ struct RunReport {
   std::filesystem::path results_file;
   Grade grade;
   std::string next_step;       // what to do now, for failures
+  ProfileReport profile;       // GPU clocks before/after; the trace, ncu or sanitizer results
 };
 
 struct RunContext {
