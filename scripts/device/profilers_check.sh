@@ -85,7 +85,7 @@ run sanitize-module13 0 "$W" run module13/dot_reduction --solution --quick -p RU
 keep_latest sanitizer.txt sanitizer-memcheck-clean.txt
 run sanitize-racecheck-missing-barrier 1 "$W" run module13/dot_reduction --variant missing_loop_barrier --quick -p RUNS=3 --no-predict --sanitize=racecheck
 keep_latest sanitizer.txt sanitizer-racecheck-missing-barrier.txt
-run sanitize-synccheck-early-return 1 "$W" run module13/dot_reduction --variant tree_early_return --quick -p RUNS=3 --no-predict --sanitize=synccheck
+run sanitize-synccheck-early-return "1 or 4" "$W" run module13/dot_reduction --variant tree_early_return --quick -p RUNS=3 --no-predict --sanitize=synccheck
 keep_latest sanitizer.txt sanitizer-synccheck-early-return.txt
 # A known-wrong copy: each block's sum lands 64 Ki doubles further past `res`.
 oob=/tmp/wb-oob/dot_reduction.cu
@@ -93,7 +93,7 @@ mkdir -p /tmp/wb-oob
 sed 's/if (t == 0) atomicAdd(res, static_cast<double>(partial\[0\]));/if (t == 0) atomicAdd(res + blockIdx.x * 65536, static_cast<double>(partial[0]));/' \
   solutions/module13/dot_reduction.cu >"$oob"
 grep -c "blockIdx.x \* 65536" "$oob" | sed 's/^/oob edit applied: /' | tee -a "$log"
-run sanitize-oob-write 1 "$W" run module13/dot_reduction --file "$oob" --quick -p RUNS=3 --no-predict --sanitize
+run sanitize-oob-write "1 or 4" "$W" run module13/dot_reduction --file "$oob" --quick -p RUNS=3 --no-predict --sanitize
 keep_latest sanitizer.txt sanitizer-memcheck-oob.txt
 
 step "clock lines (every run records them; these are from the runs above)"

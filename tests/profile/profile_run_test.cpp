@@ -224,3 +224,17 @@ TEST_CASE("a missing tool or a bad option is a usage error (exit 2) before anyth
   }
   CHECK(plan_profile({}, lab, "").tool.empty());
 }
+
+TEST_CASE("a crash under the sanitizer names the sanitizer's first error as the reason", "[profile]") {
+  ProfileReport report;
+  report.sanitizer = SanitizerReport{};
+  report.sanitizer->tool = "memcheck";
+  report.sanitizer->error_count = 2;
+  report.sanitizer->errors.push_back({"Invalid __global__ write of size 8 bytes", "dot_tree", "dot_reduction.cu:112", "", ""});
+  Grade g;
+  g.verdict = Verdict::runtime_error;
+  g.verdict_reason = "the lab exited with code 4";
+  apply_profile_verdict(report, g);
+  CHECK(g.verdict == Verdict::runtime_error);
+  CHECK(g.verdict_reason == "compute-sanitizer 2 errors: Invalid __global__ write of size 8 bytes at dot_reduction.cu:112");
+}

@@ -244,9 +244,16 @@ void collect_profile(const ProfilePlan& plan, const fs::path& output, const LabS
 }
 
 void apply_profile_verdict(const ProfileReport& report, Grade& grade) {
-  if (report.not_run_reason.empty() || grade.verdict == Verdict::interrupted) return;
-  grade.verdict = Verdict::not_run;
-  grade.verdict_reason = report.not_run_reason;
+  if (grade.verdict == Verdict::interrupted) return;
+  if (!report.not_run_reason.empty()) {
+    grade.verdict = Verdict::not_run;
+    grade.verdict_reason = report.not_run_reason;
+  } else if (report.sanitizer && report.sanitizer->error_count.value_or(0) > 0 &&
+             (grade.verdict == Verdict::runtime_error || grade.verdict == Verdict::fail)) {
+    // The sanitizer's first error says more than "exited with code 4" (memcheck stops
+    // the kernel at a bad access, so the lab then fails on the CUDA error).
+    grade.verdict_reason = "compute-sanitizer " + describe(*report.sanitizer);
+  }
 }
 
 namespace {
