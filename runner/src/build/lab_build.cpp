@@ -11,10 +11,13 @@
 #include <cctype>
 #include <cstdlib>
 #include <fstream>
+#include <map>
+#include <mutex>
 #include <set>
 #include <sstream>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "exec/process.hpp"
 #include "util/error.hpp"
@@ -40,6 +43,27 @@ std::vector<std::string> split_words(std::string_view s) {
   return words;
 }
 
+// Asking a compiler its version costs a process (about 20 ms); a `dev check` builds many
+// rows with the same one. Each identity is asked once per process and per resolved path
+// (a different $CXX or WORKBOOK_PYTHON is a different key).
+std::string version_of(const std::vector<std::string>& argv, const std::string& path, bool with_stderr) {
+  static std::mutex mutex;
+  static std::map<std::string, std::string> known;
+  const std::string key = path + "\n" + fmt::format("{}", fmt::join(argv, " "));
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (auto it = known.find(key); it != known.end()) return it->second;
+  }
+  ProcessOptions o;
+  o.argv = {argv[0], "--version"};
+  o.timeout_s = 30;
+  ProcessResult r = run_process(o);
+  std::string version = first_nonblank_line(with_stderr ? r.out + r.err : r.out);
+  std::lock_guard<std::mutex> lock(mutex);
+  known.emplace(key, version);
+  return version;
+}
+
 Compiler host_compiler() {
   const char* cxx = std::getenv("CXX");
   auto words = split_words(cxx != nullptr && *cxx != '\0' ? cxx : "c++");
@@ -51,11 +75,7 @@ Compiler host_compiler() {
   Compiler c;
   c.argv = words;
   c.path = found->string();
-  ProcessOptions o;
-  o.argv = {words[0], "--version"};
-  o.timeout_s = 30;
-  ProcessResult r = run_process(o);
-  c.version = first_nonblank_line(r.out);
+  c.version = version_of(words, c.path, false);
   for (std::size_t i = 1; i < words.size(); ++i) c.version += " " + words[i];
   return c;
 }
@@ -72,11 +92,7 @@ Compiler python_compiler() {
   Compiler c;
   c.argv = {found->string()};
   c.path = found->string();
-  ProcessOptions o;
-  o.argv = {c.path, "--version"};
-  o.timeout_s = 30;
-  ProcessResult r = run_process(o);
-  c.version = first_nonblank_line(r.out + r.err);
+  c.version = version_of(c.argv, c.path, true);
   return c;
 }
 

@@ -90,12 +90,6 @@ DeviceQuery device_query_from_results(const LabResults& results) {
   return q;
 }
 
-std::string format_number(double v) {
-  if (!std::isfinite(v)) return fmt::format("{}", v);
-  if (v == std::floor(v) && std::fabs(v) < 1e12) return fmt::format("{:.0f}", v);
-  return fmt::format("{:.4g}", v);
-}
-
 namespace {
 
 // The comparison table being built: the sources of each column and the rows so far.

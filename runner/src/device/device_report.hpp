@@ -11,6 +11,7 @@
 #include "device/calibration.hpp"
 #include "specs/gpu_specs.hpp"
 #include "grade/results.hpp"
+#include "util/text.hpp"
 
 namespace workbook {
 
@@ -46,7 +47,5 @@ struct ComparisonRow {
 std::vector<ComparisonRow> compare_gpus(const DeviceQuery* query, const GpuSpec* yours, const Calibration* calibration,
                                         const GpuSpec* t4, const GpuSpec* h100);
 
-// A number for the tables: 4 significant digits, no exponent under 1e9.
-std::string format_number(double v);
 
 }  // namespace workbook

@@ -87,4 +87,18 @@ double probe_metric(const LabResults& results, const std::string& name) {
   return m ? m->value : std::numeric_limits<double>::quiet_NaN();
 }
 
+ProbeRun run_probe_checked(const Catalog& catalog, const Workspace& ws, const ProbeRequest& req, bool allow_failed_checks) {
+  ProbeRun run = run_probe(catalog, ws, req);
+  const std::string why = probe_failure(run);
+  const bool failed_checks_only = run.results.ended && run.results.errors.empty() && !run.process.timed_out &&
+                                  run.process.signal == 0 && run.process.exit_code == 1;
+  if (!why.empty() && !(allow_failed_checks && failed_checks_only)) {
+    const std::string& err = run.process.err;
+    const std::string tail = err.size() > 2000 ? err.substr(err.size() - 2000) : err;
+    throw Error(Exit::runtime_error, fmt::format("the {} probe failed: {}{}", req.name, why, tail.empty() ? "" : "\n" + tail),
+                "check that the GPU works: `nvidia-smi`, then run the probe by hand (see its header)");
+  }
+  return run;
+}
+
 }  // namespace workbook

@@ -40,6 +40,12 @@ std::filesystem::path probe_source(const Catalog& catalog, const std::string& na
 // fails comes back as is: look at process and results.
 ProbeRun run_probe(const Catalog& catalog, const Workspace& workspace, const ProbeRequest& request);
 
+// run_probe, and an Error (exit 4) when the probe did not run to its end. With
+// `allow_failed_checks`, a probe that ended normally with failed checks (exit 1) is
+// returned for the caller to report.
+ProbeRun run_probe_checked(const Catalog& catalog, const Workspace& workspace, const ProbeRequest& request,
+                           bool allow_failed_checks);
+
 // One line on why a probe run failed ("" when it exited 0 with an `end` line): the
 // `error` records, else how the process ended.
 std::string probe_failure(const ProbeRun& run);

@@ -721,11 +721,6 @@ AnswerCheck check_answer(const std::string& answer, const std::vector<NumericAns
   return out;
 }
 
-std::string format_number(double v) {
-  if (std::isfinite(v) && std::fabs(v) < 1e15 && v == std::round(v)) return fmt::format("{}", static_cast<long long>(v));
-  return fmt::format("{:.4g}", v);
-}
-
 std::string render_placeholders(const std::string& text, const Figures& values) {
   static const std::regex placeholder(R"(\{([A-Za-z0-9_]+)\})");
   std::string out;

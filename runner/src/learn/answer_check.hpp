@@ -28,6 +28,7 @@
 
 #include "content/exercises.hpp"
 #include "model/expr.hpp"
+#include "util/text.hpp"
 
 namespace workbook::learn {
 
@@ -54,10 +55,6 @@ std::vector<double> extract_numbers(const std::string& text);
 // Checks `answer` against `expected`. An empty answer (answered out loud) gives checks
 // with no `given` values.
 AnswerCheck check_answer(const std::string& answer, const std::vector<NumericAnswer>& expected);
-
-// A number as shown to the learner: integers without a decimal point, else 4 significant
-// digits ("1056768", "2.977", "1.718e+10").
-std::string format_number(double v);
 
 // One drawn variant of an item: the parameter values, the rendered prompt, and the
 // numeric answers computed from the variant's formulas.

@@ -2,6 +2,7 @@
 #include "model/expr.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <muParser.h>
 
 #include <cmath>
@@ -36,11 +37,10 @@ double evaluate(const std::string& expr, const Figures& vars) {
   for (const auto& name : variables_of(expr)) {
     auto it = vars.find(name);
     if (it == vars.end()) {
-      std::string known;
-      for (const auto& kv : vars) known += (known.empty() ? "" : ", ") + kv.first;
-      throw Error(Exit::usage,
-                  fmt::format("expression '{}' uses '{}', which is not known here", expr, name),
-                  fmt::format("known names: {}", known.empty() ? "(none)" : known));
+      std::vector<std::string> known;
+      for (const auto& kv : vars) known.push_back(kv.first);
+      throw UsageError(fmt::format("expression '{}' uses '{}', which is not known here", expr, name),
+                       known.empty() ? std::string("known names: (none)") : fmt::format("known names: {}", fmt::join(known, ", ")));
     }
     slots[name] = it->second;
   }
@@ -51,11 +51,11 @@ double evaluate(const std::string& expr, const Figures& vars) {
     p.SetExpr(expr);
     double result = p.Eval();
     if (!std::isfinite(result)) {
-      throw Error(Exit::usage, fmt::format("expression '{}' gives {} (not a finite number)", expr, result));
+      throw UsageError(fmt::format("expression '{}' gives {} (not a finite number)", expr, result));
     }
     return result;
   } catch (const mu::Parser::exception_type& e) {
-    throw Error(Exit::usage, fmt::format("expression '{}': {}", expr, e.GetMsg()));
+    throw UsageError(fmt::format("expression '{}': {}", expr, e.GetMsg()));
   }
 }
 
@@ -70,7 +70,7 @@ std::set<std::string> variables_of(const std::string& expr) {
     for (const auto& kv : p.GetUsedVar()) names.insert(kv.first);
     return names;
   } catch (const mu::Parser::exception_type& e) {
-    throw Error(Exit::usage, fmt::format("expression '{}': {}", expr, e.GetMsg()));
+    throw UsageError(fmt::format("expression '{}': {}", expr, e.GetMsg()));
   }
 }
 

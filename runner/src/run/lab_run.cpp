@@ -10,6 +10,7 @@
 #include "build/toolchain.hpp"
 #include "content/variant.hpp"
 #include "exec/process.hpp"
+#include "run/console_observer.hpp"
 #include "run/params.hpp"
 #include "profile/gpu_state_store.hpp"
 #include "run/predictions.hpp"
@@ -78,28 +79,8 @@ fs::path choose_source(const RunContext& ctx, const LabSpec& lab, const RunReque
     case LabVariant::starter: break;
   }
   ctx.workspace.ensure_common(ctx.catalog);  // so the header's nvcc line works in the workspace
-  if (ctx.workspace.ensure_lab_copy(ctx.catalog, lab) && req.verbose) {
-    fmt::print("Your copy of the starter is {}: edit its TODOs, then run this again.\n",
-               ctx.style.bold(ctx.workspace.lab_copy(lab).string()));
-  }
+  if (ctx.workspace.ensure_lab_copy(ctx.catalog, lab)) ctx.observer->starter_copied(ctx.workspace.lab_copy(lab));
   return ctx.workspace.lab_copy(lab);
-}
-
-std::string display_path(const RunContext& ctx, const fs::path& p) {
-  for (const fs::path& base : {ctx.workspace.root(), ctx.catalog.root()}) {
-    auto rel = p.lexically_relative(base);
-    if (!rel.empty() && rel.native().rfind("..", 0) != 0) return rel.string();
-  }
-  return p.string();
-}
-
-void show_header(const RunContext& ctx, const LabSpec& lab, const DeviceContext& dev, const RunReport& report) {
-  const Style& s = ctx.style;
-  fmt::print("{} {}\n", s.bold(lab.id), s.dim("· " + lab.title));
-  fmt::print("{}\n", lab.goal);
-  for (std::size_t i = 0; i < lab.steps.size(); ++i) fmt::print("  {}. {}\n", i + 1, lab.steps[i]);
-  fmt::print("{} {}\n", s.dim("Device:"), dev.describe());
-  fmt::print("{} {} ({})\n", s.dim("Source:"), display_path(ctx, report.source), to_string(report.variant));
 }
 
 }  // namespace
@@ -161,23 +142,19 @@ void predict(const RunContext& ctx, const RunRequest& req, Prepared& p, RunRepor
                                          report.seed, p.dev.gpu ? p.dev.gpu->name : "", report.arch});
   auto record = [&](const RecordedPrediction& r) { ctx.journal.record_prediction(report.run_id, lab.id, r); };
   for (const auto& r : p.predictions) record(r);
-  if (!req.no_predict && req.interactive) ask_missing_predictions(lab, p.predictions, ctx.style, record);
+  if (!req.no_predict) ctx.observer->ask_predictions(lab, p.predictions, record);
   report.predictions = p.predictions;
 }
 
 // Step 2: the build (content-hash cached). Returns the result when there is something to
 // run; otherwise the report holds the compile error.
-std::optional<BuildResult> build(const RunContext& ctx, const RunRequest& req, const Prepared& p, RunReport& report) {
+std::optional<BuildResult> build(const RunContext& ctx, const Prepared& p, RunReport& report) {
   const LabSpec& lab = report.lab;
   BuildRequest request = lab_build_request(ctx, lab, report.source, report.arch);
   request.flags.insert(request.flags.end(), p.profile.build_flags.begin(), p.profile.build_flags.end());
-  if (req.verbose) {
-    fmt::print("{} {} {} ...\n", ctx.style.dim("Building"), request.display_name,
-               lab.language == LabLanguage::cuda     ? "for " + report.arch
-               : lab.language == LabLanguage::python ? std::string("(Python: syntax check)")
-                                                     : std::string("(host C++)"));
-    std::fflush(stdout);
-  }
+  ctx.observer->building(request.display_name, lab.language == LabLanguage::cuda     ? "for " + report.arch
+                                               : lab.language == LabLanguage::python ? std::string("(Python: syntax check)")
+                                                                                     : std::string("(host C++)"));
   BuildResult built = build_lab(request, p.nvcc ? &*p.nvcc : nullptr);
   report.build_cached = built.cached;
   report.build_command = built.command;
@@ -218,12 +195,11 @@ ProcessResult execute(const RunContext& ctx, const RunRequest& req, const Prepar
     if (!cupti.empty()) proc.env.push_back({"WB_CUPTI_LIB", cupti.string()});
   }
   proc.timeout_s = p.timeout_s;
-  proc.echo = req.verbose;
+  proc.echo = ctx.observer->echoes_output();
   const fs::path profile_output = profile_output_file(ctx.workspace.runs_dir(), report.run_id, p.profile);
   wrap_command(p.profile, profile_output, proc);
   if (p.dev.gpu) report.profile.clocks_before = query_gpu_clocks();
-  if (req.verbose) fmt::print("{}\n", ctx.style.dim(fmt::format("Running (time limit {:g} s) ...", p.timeout_s)));
-  std::fflush(stdout);  // our lines first, then the lab's own output
+  ctx.observer->running(p.timeout_s);
   ProcessResult pr = run_process(proc);
   if (p.dev.gpu) report.profile.clocks_after = query_gpu_clocks();
   report.ran = true;
@@ -285,12 +261,17 @@ std::string next_step_for(const LabSpec& lab, Verdict verdict) {
 
 }  // namespace
 
-RunReport run_lab(const RunContext& ctx, const RunRequest& req) {
+RunReport run_lab(const RunContext& outer, const RunRequest& req) {
+  // Without an observer from the caller: the console's when the request is verbose.
+  RunObserver quiet;
+  ConsoleObserver console(outer.style, req.interactive, {outer.workspace.root(), outer.catalog.root()});
+  RunContext ctx = outer;
+  if (!ctx.observer) ctx.observer = req.verbose ? static_cast<RunObserver*>(&console) : &quiet;
   RunReport report;
   Prepared p = prepare(ctx, req, report);
-  if (req.verbose) show_header(ctx, report.lab, p.dev, report);
+  ctx.observer->started(report, p.dev);
   predict(ctx, req, p, report);
-  std::optional<BuildResult> built = build(ctx, req, p, report);
+  std::optional<BuildResult> built = build(ctx, p, report);
   if (!built) return report;
   if (report.lab.language == LabLanguage::cuda && !p.dev.gpu) {  // nothing to run a CUDA lab on
     report.not_run_reason = "no NVIDIA GPU was found (nvidia-smi lists none), so the lab was compiled but not run";
@@ -311,7 +292,7 @@ BuildRequest lab_build_request(const RunContext& ctx, const LabSpec& lab, const 
                                const std::string& arch) {
   BuildRequest build;
   build.source = source;
-  build.display_name = display_path(ctx, source);
+  build.display_name = display_path({ctx.workspace.root(), ctx.catalog.root()}, source);
   build.include_dirs = {ctx.catalog.common_dir()};
   build.flags = lab.flags;
   build.libs = lab.libs;

@@ -1,5 +1,6 @@
 // One lab run, end to end: predictions recorded, build (cached), run with a time limit,
-// grade, journal. The caller prints the report.
+// grade, journal. Progress and prompts go through a RunObserver (run/run_observer.hpp);
+// the caller prints the finished report (run/report_print.hpp).
 #pragma once
 
 #include <cstdint>
@@ -14,6 +15,7 @@
 #include "journal/journal.hpp"
 #include "profile/profile_run.hpp"
 #include "run/device_context.hpp"
+#include "run/run_observer.hpp"
 #include "ui/style.hpp"
 #include "workspace/workspace.hpp"
 
@@ -35,8 +37,8 @@ struct RunRequest {
   std::optional<std::string> arch;              // --arch
   std::optional<std::string> gpu;               // --gpu ID: use that spec sheet
   std::optional<std::uint64_t> seed;
-  bool interactive = false;                     // may prompt
-  bool verbose = true;                          // print progress and the lab's output
+  bool interactive = false;                     // may prompt (console observer only)
+  bool verbose = true;                          // without an observer: a console one, else a quiet one
   ProfileRequest profile;                       // --trace / --ncu / --sanitize (profile/profile_run.hpp)
 };
 
@@ -72,6 +74,7 @@ struct RunContext {
   const Workspace& workspace;
   Journal& journal;
   const Style& style;
+  RunObserver* observer = nullptr;  // who watches the run; nullptr: chosen from the request
 };
 
 // Runs the lab. Throws UsageError/ContentError before anything is recorded when the

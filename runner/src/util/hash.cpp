@@ -44,7 +44,7 @@ void Hasher::add(std::string_view field) {
 
 void Hasher::add_file(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(Exit::usage, "cannot read " + path.string());
+  if (!in) throw UsageError("cannot read " + path.string());
   char buffer[64 * 1024];
   std::uint64_t total = 0;
   while (in) {
@@ -54,7 +54,7 @@ void Hasher::add_file(const std::filesystem::path& path) {
     feed(buffer, static_cast<std::size_t>(got));
     total += static_cast<std::uint64_t>(got);
   }
-  if (in.bad()) throw Error(Exit::usage, "error while reading " + path.string());
+  if (in.bad()) throw UsageError("error while reading " + path.string());
   end_field(total);
 }
 

@@ -1,8 +1,11 @@
 // Text helpers (see text.hpp).
 #include "util/text.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 
 #include "util/quantity.hpp"
 
@@ -66,6 +69,11 @@ std::optional<std::pair<std::string, std::string>> split_assignment(const std::s
   std::string name = trim(text.substr(0, eq));
   if (name.empty()) return std::nullopt;
   return std::make_pair(name, trim(text.substr(eq + 1)));
+}
+
+std::string format_number(double v) {
+  if (std::isfinite(v) && std::fabs(v) < 1e15 && v == std::round(v)) return fmt::format("{}", static_cast<long long>(v));
+  return fmt::format("{:.4g}", v);
 }
 
 }  // namespace workbook

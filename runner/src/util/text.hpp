@@ -15,6 +15,10 @@ std::string trim(const std::string& s);
 std::string first_nonblank_line(const std::string& text);
 std::string last_nonblank_line(const std::string& text);
 
+// A number as people read it in tables and answers: integers without a decimal point,
+// else 4 significant digits ("1056768", "2.977", "1.718e+10").
+std::string format_number(double v);
+
 // Parses a number as a learner types it, in the grammar of util/quantity.hpp: "2.5",
 // "2.5x", "2.5×", "1,024", "1 024", "3e-4", "1.72 x 10^10", "−3", "75%", "0.8 ms". A
 // trailing unit word or symbol is ignored (it is not converted). nullopt if the text is

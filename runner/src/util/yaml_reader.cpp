@@ -2,6 +2,7 @@
 #include "util/yaml_reader.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <charconv>
 #include <cmath>
@@ -288,10 +289,8 @@ void MapReader::finish() {
     }
     const std::string& key = kv.first.Scalar();
     if (!known_.count(key)) {
-      std::string allowed;
-      for (const auto& k : known_) allowed += (allowed.empty() ? "" : ", ") + k;
       problems_.add(file_, line_of(kv.first), path(key),
-                    fmt::format("unknown key (allowed here: {})", allowed));
+                    fmt::format("unknown key (allowed here: {})", fmt::join(known_, ", ")));
     }
   }
 }

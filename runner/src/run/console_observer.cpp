@@ -1,0 +1,54 @@
+// The terminal's view of a run in progress (see console_observer.hpp).
+#include "run/console_observer.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+
+#include "run/device_context.hpp"
+#include "run/lab_run.hpp"
+#include "run/predictions.hpp"
+
+namespace workbook {
+namespace fs = std::filesystem;
+
+std::string display_path(const std::vector<fs::path>& roots, const fs::path& p) {
+  for (const fs::path& base : roots) {
+    auto rel = p.lexically_relative(base);
+    if (!rel.empty() && rel.native().rfind("..", 0) != 0) return rel.string();
+  }
+  return p.string();
+}
+
+ConsoleObserver::ConsoleObserver(Style style, bool interactive, std::vector<fs::path> root_dirs)
+    : style_(style), interactive_(interactive), roots_(std::move(root_dirs)) {}
+
+void ConsoleObserver::starter_copied(const fs::path& copy) {
+  fmt::print("Your copy of the starter is {}: edit its TODOs, then run this again.\n", style_.bold(copy.string()));
+}
+
+void ConsoleObserver::started(const RunReport& report, const DeviceContext& dev) {
+  const LabSpec& lab = report.lab;
+  fmt::print("{} {}\n", style_.bold(lab.id), style_.dim("· " + lab.title));
+  fmt::print("{}\n", lab.goal);
+  for (std::size_t i = 0; i < lab.steps.size(); ++i) fmt::print("  {}. {}\n", i + 1, lab.steps[i]);
+  fmt::print("{} {}\n", style_.dim("Device:"), dev.describe());
+  fmt::print("{} {} ({})\n", style_.dim("Source:"), display_path(roots_, report.source), to_string(report.variant));
+}
+
+void ConsoleObserver::ask_predictions(const LabSpec& lab, std::vector<RecordedPrediction>& answers,
+                                      const RecordPrediction& record) {
+  if (interactive_) ask_missing_predictions(lab, answers, style_, record);
+}
+
+void ConsoleObserver::building(const std::string& what, const std::string& target) {
+  fmt::print("{} {} {} ...\n", style_.dim("Building"), what, target);
+  std::fflush(stdout);
+}
+
+void ConsoleObserver::running(double timeout_s) {
+  fmt::print("{}\n", style_.dim(fmt::format("Running (time limit {:g} s) ...", timeout_s)));
+  std::fflush(stdout);  // our lines first, then the lab's own output
+}
+
+}  // namespace workbook
