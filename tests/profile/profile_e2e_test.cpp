@@ -62,6 +62,7 @@ TEST_CASE("e2e: --ncu grades the manifest's ncu figure and shows the kernels", "
   CHECK(j["profile"]["ncu"]["launches"].size() == 6);
   // The lab's own timing is shown but not graded under ncu.
   CHECK(e2e::find_by(j["metrics"], "name", "sum_ms")["status"] == "no range");
+  CHECK(e2e::find_by(j["metrics"], "name", "count")["status"] == "in range");  // exact figures stay graded
 
   // A plain run has no ncu figure at all.
   const json plain = c.run_json({"run", "module01/pass_lab", "--no-predict", "--json"});

@@ -60,6 +60,7 @@ ProfileRequest profile_request(const CLI::App& cmd, const RunOptions& o) {
   if (o.trace) r.tool = ProfileTool::trace;
   if (cmd.count("--ncu") > 0) r = {ProfileTool::ncu, o.ncu};
   if (cmd.count("--sanitize") > 0) r = {ProfileTool::sanitize, o.sanitize};
+  if (r.option == "true") r.option.clear();  // CLI11 gives a value-less optional option the value "true"
   if (r.option.find('/') != std::string::npos) {
     throw UsageError(fmt::format("'{}' looks like a lab, not a profiler option", r.option),
                      "put the lab first: `workbook run module12/coalescing --ncu`, or write --ncu=WHAT");

@@ -23,17 +23,8 @@ const std::vector<std::string>& clock_query_fields() {
 namespace {
 
 std::vector<std::string> csv_cells(const std::string& line) {
-  std::vector<std::string> cells;
-  std::string cur;
-  for (char c : line) {
-    if (c == ',') {
-      cells.push_back(trim(cur));
-      cur.clear();
-    } else {
-      cur += c;
-    }
-  }
-  cells.push_back(trim(cur));
+  std::vector<std::string> cells = csv_fields(line);
+  for (auto& c : cells) c = trim(c);
   return cells;
 }
 

@@ -107,11 +107,11 @@ void plan_ncu(const LabSpec& lab, const fs::path& cuda_root, ProfilePlan& plan) 
   if (!all_named || !plan.request.option.empty()) plan.ncu_kernels.clear();  // profile every kernel
   metrics.insert(metrics.end(), plan.ncu.metrics.begin(), plan.ncu.metrics.end());
   plan.ncu.metrics = metrics;
-  plan.build_flags = {"-lineinfo"};
+  if (lab.language == LabLanguage::cuda) plan.build_flags = {"-lineinfo"};  // file:line in source views
   plan.timeout_factor = 20;
 }
 
-void plan_sanitizer(const fs::path& cuda_root, ProfilePlan& plan) {
+void plan_sanitizer(const LabSpec& lab, const fs::path& cuda_root, ProfilePlan& plan) {
   std::string& tool = plan.request.option;
   if (tool.empty()) tool = "memcheck";
   const auto& tools = sanitizer_tools();
@@ -128,7 +128,7 @@ void plan_sanitizer(const fs::path& cuda_root, ProfilePlan& plan) {
                      "WORKBOOK_COMPUTE_SANITIZER");
   }
   plan.tool = *s;
-  plan.build_flags = {"-lineinfo"};
+  if (lab.language == LabLanguage::cuda) plan.build_flags = {"-lineinfo"};  // file:line in its errors
   plan.timeout_factor = 20;
 }
 
@@ -141,7 +141,7 @@ ProfilePlan plan_profile(const ProfileRequest& request, const LabSpec& lab, cons
     case ProfileTool::none: break;
     case ProfileTool::trace: plan_trace(cuda_root, plan); break;
     case ProfileTool::ncu: plan_ncu(lab, cuda_root, plan); break;
-    case ProfileTool::sanitize: plan_sanitizer(cuda_root, plan); break;
+    case ProfileTool::sanitize: plan_sanitizer(lab, cuda_root, plan); break;
   }
   return plan;
 }
@@ -299,18 +299,16 @@ LabSpec profile_view(const LabSpec& lab, ProfileTool tool) {
   std::set<std::string> own;
   for (const auto& m : v.metrics)
     if (m.source) own.insert(m.name);
-  for (auto& m : v.metrics) {
-    if (m.source) continue;
-    m.expected.reset();
+  // Exact figures (`equals`: a count, a checksum) are not distorted by a tool and stay graded.
+  auto ungrade = [](MetricSpec& m) {
+    if (m.expected && m.expected->equals_expr.empty()) m.expected.reset();
     if (m.reference) m.reference->graded = false;
-  }
+  };
+  for (auto& m : v.metrics)
+    if (!m.source) ungrade(m);
   for (auto& d : v.derived) {
-    if (uses_any(d.expr, own)) {
-      own.insert(d.name);
-      continue;
-    }
-    d.expected.reset();
-    if (d.reference) d.reference->graded = false;
+    if (uses_any(d.expr, own)) own.insert(d.name);
+    else ungrade(d);
   }
   auto& ps = v.predictions;
   ps.erase(std::remove_if(ps.begin(), ps.end(), [&](const PredictionSpec& p) {

@@ -72,8 +72,9 @@ void collect_profile(const ProfilePlan& plan, const std::filesystem::path& outpu
 
 // The lab as graded in a run with `tool`: profiler metrics of other tools (and the
 // derived metrics and predictions built on them) are left out. Under ncu and the
-// sanitizer the lab's own timings are distorted, so they are shown but not graded, and
-// only predictions of the tool's own figures are asked.
+// sanitizer the lab's own timings are distorted, so its min/max ranges are shown but not
+// graded (exact `equals` figures still are), and only predictions of the tool's own
+// figures are asked.
 LabSpec profile_view(const LabSpec& lab, ProfileTool tool);
 
 // When the tool could not measure (report.not_run_reason), the run is `not_run` (exit 2).

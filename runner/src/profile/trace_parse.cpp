@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "profile/lines.hpp"
 #include "util/file_text.hpp"
 
 namespace workbook {
@@ -85,12 +86,8 @@ void read_record(const json& j, TraceData& t) {
 
 TraceData parse_trace(const std::string& text) {
   TraceData t;
-  std::size_t pos = 0, line_no = 0, bad = 0;
-  while (pos < text.size()) {
-    std::size_t nl = text.find('\n', pos);
-    if (nl == std::string::npos) nl = text.size();
-    const std::string line = text.substr(pos, nl - pos);
-    pos = nl + 1;
+  std::size_t line_no = 0, bad = 0;
+  for (const std::string& line : split_lines(text)) {
     ++line_no;
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     try {
