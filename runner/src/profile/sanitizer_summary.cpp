@@ -80,7 +80,7 @@ SanitizerReport parse_sanitizer_output(const std::string& text, const std::strin
       if (current) continue_error(trim(body), *current);
       continue;
     }
-    if (starts_with(body, "ERROR SUMMARY:")) {
+    if (starts_with(body, "ERROR SUMMARY:") && body.find("not printed") == std::string::npos) {
       read_summary(body, r);
       current = nullptr;
     } else if (is_tool_line(body)) {
