@@ -16,6 +16,9 @@
 namespace {
 
 constexpr const char* kFooter = R"(Examples:
+  workbook                                       your progress (as `workbook progress`)
+  workbook next                                  the one next thing to do
+  workbook history module14/tiled_gemm           past runs, figures, prediction calibration
   workbook list                                  the modules and labs
   workbook show module14/tiled_gemm              a lab: goal, steps, expected figures here
   workbook run module14/tiled_gemm               predict, build, run, grade, record
@@ -70,7 +73,7 @@ int run_command_line(int argc, char** argv) {
   CLI::App app{"workbook: predict, run, measure and explain the labs of the applied GPU programming workbook"};
   app.set_version_flag("--version", WORKBOOK_VERSION);
   app.footer(kFooter);
-  app.require_subcommand(1);
+  app.require_subcommand(0, 1);  // none: the progress screen
   app.fallthrough();  // global options may follow the subcommand: workbook run X --workspace DIR
   GlobalOptions global;
   int exit_code = 0;
@@ -86,6 +89,7 @@ int run_command_line(int argc, char** argv) {
 
   try {
     app.parse(argc, argv);
+    if (app.get_subcommands().empty()) exit_code = run_progress_command(global, false);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() != 0 && app.get_subcommands().empty()) {
       if (auto word = first_word(argc, argv); word && !is_command(*word)) {

@@ -457,8 +457,9 @@ TEST_CASE("e2e: --help exits 0 and shows examples", "[e2e]") {
   CHECK(run_help.exit_code == 0);
   CHECK(run_help.out.find("Examples") != std::string::npos);
   CHECK(run_help.out.find("--predict") != std::string::npos);
-  CommandResult nothing = c.run({});
-  CHECK(nothing.exit_code == 2);
+  CommandResult nothing = c.run({});  // no command: the progress screen (issue 16)
+  CHECK(nothing.exit_code == 0);
+  CHECK(nothing.out.find("Progress, ") == 0);
 }
 
 TEST_CASE("e2e: NO_COLOR turns colour off even on a terminal", "[e2e]") {

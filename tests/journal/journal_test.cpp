@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "journal/journal.hpp"
+#include "journal/schema.hpp"
 #include "util/error.hpp"
 
 #include "../support/temp_dir.hpp"
@@ -107,9 +108,9 @@ TEST_CASE("a new journal is created in WAL mode", "[journal]") {
   fs::path file = dir.path / "journal.db";
   Journal j(file);
   CHECK(fs::is_regular_file(file));
-  CHECK(query_text(j.handle(), "PRAGMA journal_mode") == "wal");
-  CHECK(query_text(j.handle(), "SELECT value FROM meta WHERE key='schema_version'") == "1");
-  CHECK(query_text(j.handle(), "PRAGMA foreign_keys") == "1");
+  CHECK(query_text(j.store_connection(), "PRAGMA journal_mode") == "wal");
+  CHECK(query_text(j.store_connection(), "SELECT value FROM meta WHERE key='schema_version'") == std::to_string(kSchemaVersion));
+  CHECK(query_text(j.store_connection(), "PRAGMA foreign_keys") == "1");
 }
 
 TEST_CASE("a journal in a folder that does not exist cannot be opened: a usage error", "[journal]") {
@@ -145,7 +146,7 @@ TEST_CASE("begin_run, record_prediction and predictions_of round trip", "[journa
   REQUIRE(j.predictions_of(other).size() == 1);
   CHECK(j.predictions_of(12345).empty());
   // Each is timestamped as ISO 8601 UTC with milliseconds.
-  std::string at = query_text(j.handle(), "SELECT recorded_at FROM predictions ORDER BY id LIMIT 1");
+  std::string at = query_text(j.store_connection(), "SELECT recorded_at FROM predictions ORDER BY id LIMIT 1");
   CHECK(at.size() == 24);
   CHECK(at.back() == 'Z');
   CHECK(at[10] == 'T');
@@ -156,7 +157,7 @@ TEST_CASE("predictions are immutable: UPDATE and DELETE are refused", "[journal]
   Journal j(dir.path / "journal.db");
   long long run = j.begin_run(run_record());
   j.record_prediction(run, "module01/pass_lab", {"count_guess", "900", 900.0});
-  sqlite3* db = j.handle();
+  sqlite3* db = j.store_connection();
   CHECK(refused(db, "UPDATE predictions SET answer='1000', number=1000").find("immutable") != std::string::npos);
   CHECK(refused(db, "DELETE FROM predictions").find("immutable") != std::string::npos);
   CHECK(refused(db, "DELETE FROM predictions WHERE run_id=" + std::to_string(run)).find("immutable") != std::string::npos);
@@ -179,7 +180,7 @@ TEST_CASE("record_grade stores one row per check, metric and prediction grade", 
   j.record_build(run, "0123456789abcdef0123456789abcdef", false, true);
   j.record_grade(run, sample_grade());
   j.finish_run(run, Verdict::fail, 1, "check 'size_ok' failed");
-  sqlite3* db = j.handle();
+  sqlite3* db = j.store_connection();
   CHECK(count(db, "checks", run) == 2);
   CHECK(count(db, "metrics", run) == 3);
   CHECK(count(db, "prediction_grades", run) == 2);
@@ -234,7 +235,7 @@ TEST_CASE("a journal written by a newer schema is refused", "[journal]") {
   TempDir dir;
   {
     Journal j(dir.path / "journal.db");
-    query_text(j.handle(), "UPDATE meta SET value='99' WHERE key='schema_version'");
+    query_text(j.store_connection(), "UPDATE meta SET value='99' WHERE key='schema_version'");
   }
   try {
     Journal j(dir.path / "journal.db");
@@ -262,7 +263,7 @@ TEST_CASE("two Journal objects on one file both write (two runs at once)", "[jou
   CHECK(a.predictions_of(rb).size() == 1);
   CHECK(b.predictions_of(ra).size() == 1);
   CHECK(a.runs().size() == 2);
-  CHECK(count(b.handle(), "checks", ra) == 2);
+  CHECK(count(b.store_connection(), "checks", ra) == 2);
 }
 
 TEST_CASE("two threads with their own Journal write concurrently without losing a row", "[journal]") {
@@ -290,10 +291,10 @@ TEST_CASE("two threads with their own Journal write concurrently without losing 
   t2.join();
   CHECK(failures.load() == 0);
   Journal j(file);
-  CHECK(query_text(j.handle(), "SELECT COUNT(*) FROM runs") == std::to_string(2 * kRuns));
-  CHECK(query_text(j.handle(), "SELECT COUNT(*) FROM predictions") == std::to_string(2 * kRuns));
-  CHECK(query_text(j.handle(), "SELECT COUNT(*) FROM checks") == std::to_string(2 * 2 * kRuns));
-  CHECK(query_text(j.handle(), "SELECT COUNT(*) FROM runs WHERE verdict IS NULL") == "0");
+  CHECK(query_text(j.store_connection(), "SELECT COUNT(*) FROM runs") == std::to_string(2 * kRuns));
+  CHECK(query_text(j.store_connection(), "SELECT COUNT(*) FROM predictions") == std::to_string(2 * kRuns));
+  CHECK(query_text(j.store_connection(), "SELECT COUNT(*) FROM checks") == std::to_string(2 * 2 * kRuns));
+  CHECK(query_text(j.store_connection(), "SELECT COUNT(*) FROM runs WHERE verdict IS NULL") == "0");
 }
 
 TEST_CASE("utc_now is ISO 8601 with milliseconds and a Z", "[journal]") {

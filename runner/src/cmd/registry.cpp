@@ -10,8 +10,10 @@ namespace workbook {
 const std::vector<CommandEntry>& command_table() {
   static const std::vector<CommandEntry> table = {
       {"list", setup_list}, {"show", setup_show},   {"run", setup_run},
+      {"progress", setup_progress}, {"next", setup_next}, {"history", setup_history},
       {"exercises", setup_exercises}, {"review", setup_review}, {"follow", setup_follow}, {"drill", setup_drill},
       {"init", setup_init}, {"reset", setup_reset}, {"device", setup_device}, {"dev", setup_dev},
+      {"journal", setup_journal},
   };
   return table;
 }

@@ -70,6 +70,13 @@ void setup_init(CLI::App& app, CommandContext& ctx);
 void setup_reset(CLI::App& app, CommandContext& ctx);
 void setup_dev(CLI::App& app, CommandContext& ctx);
 void setup_device(CLI::App& app, CommandContext& ctx);
+void setup_progress(CLI::App& app, CommandContext& ctx);
+void setup_next(CLI::App& app, CommandContext& ctx);
+void setup_history(CLI::App& app, CommandContext& ctx);
+void setup_journal(CLI::App& app, CommandContext& ctx);
+
+// `workbook progress` (cmd/progress.cpp), also what a bare `workbook` shows.
+int run_progress_command(const GlobalOptions& global, bool json);
 
 // Prints one JSON value to stdout (pretty, trailing newline).
 void print_json(const nlohmann::json& j);

@@ -8,6 +8,7 @@
 #include "profile/profile_print.hpp"
 #include "run/params.hpp"
 #include "run/report_print.hpp"
+#include "run/slurm_submit.hpp"
 #include "ui/prompt.hpp"
 #include "util/error.hpp"
 #include "util/utf8.hpp"
@@ -26,7 +27,26 @@ struct RunOptions {
   std::optional<std::string> seed, timeout;  // checked by parse_seed and parse_timeout (run/params.hpp)
   bool trace = false;                        // --trace
   std::string ncu, sanitize;                 // --ncu [WHAT], --sanitize [TOOL]
+  bool slurm = false;                         // --slurm, --slurm-dry-run (run/slurm_submit.hpp)
+  SlurmRunOptions slurm_run;
+  long long slurm_continue = 0;               // hidden: the batch script's compute-node side
 };
+
+// The Slurm options: --slurm submits the run; the compute node's side is hidden.
+void add_slurm_options(CLI::App* cmd, RunOptions& o) {
+  auto* slurm = cmd->add_flag("--slurm", o.slurm, "Predict here, then build and run on a Slurm compute node (sbatch)")
+                    ->group("Slurm");
+  auto* dry = cmd->add_flag("--slurm-dry-run", o.slurm_run.dry_run, "Print the batch script --slurm would submit")
+                  ->group("Slurm");
+  for (auto [name, into, what] : {std::tuple{"--partition", &o.slurm_run.flags.partition, "Slurm partition"},
+                                  std::tuple{"--gres", &o.slurm_run.flags.gres, "GPUs to ask for: gpu:1, gpu:1g.10gb:1, none"},
+                                  std::tuple{"--time", &o.slurm_run.flags.time, "Job time limit: minutes or H:M:S"},
+                                  std::tuple{"--account", &o.slurm_run.flags.account, "Slurm account to charge"}}) {
+    cmd->add_option(name, *into, std::string(what) + " (default: slurm.yaml in the workspace)")->group("Slurm");
+  }
+  cmd->add_option("--slurm-continue", o.slurm_continue)->group("");  // written into the batch script
+  slurm->excludes(dry);
+}
 
 void ask_explanation(Journal& journal, const RunReport& report, const Style& s) {
   std::string prompt = report.lab.explain_prompt.empty()
@@ -68,6 +88,32 @@ ProfileRequest profile_request(const CLI::App& cmd, const RunOptions& o) {
   return r;
 }
 
+// --slurm and --slurm-dry-run (the login node), --slurm-continue (the compute node); the
+// exit code, and the explanation (asked on the login node once the job has ended).
+void run_on_slurm(CommandContext& ctx, RunOptions& o, RunRequest req) {
+  if (!o.slurm && !o.slurm_run.dry_run && o.slurm_continue == 0) {
+    throw UsageError("--partition, --gres, --time and --account go with --slurm (or --slurm-dry-run)");
+  }
+  const Style style = ctx.global.style();
+  if (o.slurm_continue != 0) {
+    req.continue_run_id = o.slurm_continue;
+    req.interactive = false;
+    Session session(ctx.global);
+    ctx.exit_code = exit_code_for(continue_slurm_run({session.catalog, session.workspace, session.journal, style}, req));
+    return;
+  }
+  o.slurm_run.json = o.json;
+  const Workspace workspace = ctx.global.open_workspace();
+  std::optional<RunReport> report = submit_slurm_run(ctx.global.catalog(), workspace, style, req, o.slurm_run);
+  if (!report) return;  // a dry run
+  ctx.exit_code = exit_code_for(*report);
+  const bool ask = report->ran && !o.explain && req.interactive && report->grade.verdict != Verdict::interrupted;
+  if (!(o.explain && !o.explain->empty()) && !ask) return;
+  Journal journal(workspace.journal_path());
+  if (o.explain && !o.explain->empty()) journal.record_explanation(report->run_id, *o.explain);
+  if (ask) ask_explanation(journal, *report, style);
+}
+
 }  // namespace
 
 void setup_run(CLI::App& app, CommandContext& ctx) {
@@ -91,6 +137,7 @@ void setup_run(CLI::App& app, CommandContext& ctx) {
   cmd->add_option("--explain", o->explain, "Your explanation of the main figure (instead of the prompt)");
   cmd->add_flag("--json", o->json, "Print one JSON object instead of the report");
   add_profile_options(cmd, *o);
+  add_slurm_options(cmd, *o);
   cmd->footer(R"(Examples:
   workbook run module14/tiled_gemm
   workbook run module14/tiled_gemm --solution --predict speedup=3 --predict reason=1
@@ -99,6 +146,7 @@ void setup_run(CLI::App& app, CommandContext& ctx) {
   workbook run module16/streams_pipeline --solution --trace
   workbook run module12/coalescing --solution --quick --ncu
   workbook run module13/dot_reduction --solution --quick --sanitize=racecheck
+  workbook run module14/tiled_gemm --slurm --partition gpu --gres gpu:1g.10gb:1 --time 20
 Your copy of the starter lives in the workspace (labs/moduleNN/); predictions are
 recorded before the build and can never be changed.)");
   cmd->callback([&ctx, o, cmd] {
@@ -117,6 +165,11 @@ recorded before the build and can never be changed.)");
     if (o->timeout) req.timeout_s = parse_timeout(*o->timeout);
     req.interactive = !o->json && interactive_terminal();
     req.verbose = !o->json;
+    const SlurmFlags& f = o->slurm_run.flags;
+    if (o->slurm || o->slurm_run.dry_run || o->slurm_continue != 0 || f.partition || f.gres || f.time || f.account) {
+      run_on_slurm(ctx, *o, req);
+      return;
+    }
     Style style = ctx.global.style();
     Session session(ctx.global);
     RunReport report = run_lab({session.catalog, session.workspace, session.journal, style}, req);

@@ -29,7 +29,7 @@ const std::vector<std::string>& calibration_figure_names() {
 }
 
 long long store_calibration(Journal& journal, const Calibration& c) {
-  sqlite3* db = journal.handle();
+  sqlite3* db = journal.store_connection();
   sql::Transaction transaction(db);
   sql::Statement(db, "INSERT INTO calibrations(gpu_uuid, gpu_name, measured_at, driver, sm_clock_mhz, arch, seed, detail) "
                      "VALUES(?,?,?,?,?,?,?,?)")
@@ -45,9 +45,9 @@ long long store_calibration(Journal& journal, const Calibration& c) {
 }
 
 std::optional<Calibration> latest_calibration(Journal& journal, const std::string& gpu_uuid) {
-  sqlite3* db = journal.handle();
+  sqlite3* db = journal.store_connection();
   sql::Statement s(db, "SELECT id, gpu_uuid, gpu_name, measured_at, driver, sm_clock_mhz, arch, seed, detail "
-                       "FROM calibrations WHERE gpu_uuid=? ORDER BY id DESC LIMIT 1");
+                       "FROM calibrations WHERE gpu_uuid=? ORDER BY measured_at DESC, id DESC LIMIT 1");
   s.bind(gpu_uuid);
   if (!s.next()) return std::nullopt;
   Calibration c;

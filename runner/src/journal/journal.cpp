@@ -8,57 +8,12 @@
 #include <ctime>
 
 #include "util/error.hpp"
+#include "journal/schema.hpp"
 #include "journal/sqlite_statement.hpp"
 
 namespace workbook {
 
 namespace {
-
-constexpr int kSchemaVersion = 1;
-
-const char* kSchema = R"sql(
-CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS runs(
-  id INTEGER PRIMARY KEY,
-  lab TEXT NOT NULL, variant TEXT NOT NULL, source TEXT NOT NULL, params TEXT NOT NULL,
-  seed INTEGER NOT NULL, device TEXT NOT NULL, arch TEXT NOT NULL,
-  started_at TEXT NOT NULL,
-  build_key TEXT, build_cached INTEGER, build_ok INTEGER,
-  finished_at TEXT, verdict TEXT, exit_code INTEGER, detail TEXT);
-CREATE TABLE IF NOT EXISTS predictions(
-  id INTEGER PRIMARY KEY,
-  run_id INTEGER NOT NULL REFERENCES runs(id),
-  lab TEXT NOT NULL, prediction TEXT NOT NULL, answer TEXT NOT NULL, number REAL,
-  recorded_at TEXT NOT NULL);
-CREATE TRIGGER IF NOT EXISTS predictions_are_immutable_u BEFORE UPDATE ON predictions
-  BEGIN SELECT RAISE(ABORT, 'predictions are immutable'); END;
-CREATE TRIGGER IF NOT EXISTS predictions_are_immutable_d BEFORE DELETE ON predictions
-  BEGIN SELECT RAISE(ABORT, 'predictions are immutable'); END;
-CREATE TRIGGER IF NOT EXISTS predictions_are_immutable_r BEFORE INSERT ON predictions
-  WHEN EXISTS (SELECT 1 FROM predictions WHERE id = NEW.id)
-  BEGIN SELECT RAISE(ABORT, 'predictions are immutable'); END;
-CREATE TABLE IF NOT EXISTS checks(
-  run_id INTEGER NOT NULL REFERENCES runs(id), name TEXT NOT NULL, reported INTEGER NOT NULL,
-  pass INTEGER NOT NULL, value REAL, lim REAL, detail TEXT);
-CREATE TABLE IF NOT EXISTS metrics(
-  run_id INTEGER NOT NULL REFERENCES runs(id), name TEXT NOT NULL, unit TEXT NOT NULL,
-  derived INTEGER NOT NULL, value REAL, lo REAL, hi REAL, status TEXT NOT NULL,
-  samples INTEGER, min REAL, max REAL, spread REAL);
-CREATE TABLE IF NOT EXISTS prediction_grades(
-  run_id INTEGER NOT NULL REFERENCES runs(id), prediction TEXT NOT NULL, measured REAL,
-  factor REAL, band TEXT, score INTEGER NOT NULL, max_score INTEGER NOT NULL, correct INTEGER,
-  right_answer TEXT);
-CREATE TABLE IF NOT EXISTS calibrations(
-  id INTEGER PRIMARY KEY, gpu_uuid TEXT NOT NULL, gpu_name TEXT NOT NULL, measured_at TEXT NOT NULL,
-  driver TEXT NOT NULL, sm_clock_mhz REAL, arch TEXT NOT NULL, seed INTEGER NOT NULL, detail TEXT NOT NULL);
-CREATE INDEX IF NOT EXISTS calibrations_by_gpu ON calibrations(gpu_uuid, id);
-CREATE TABLE IF NOT EXISTS calibration_figures(
-  calibration_id INTEGER NOT NULL REFERENCES calibrations(id), name TEXT NOT NULL, value REAL NOT NULL,
-  unit TEXT NOT NULL, PRIMARY KEY(calibration_id, name));
-CREATE TABLE IF NOT EXISTS explanations(
-  id INTEGER PRIMARY KEY, run_id INTEGER NOT NULL REFERENCES runs(id), text TEXT NOT NULL,
-  recorded_at TEXT NOT NULL);
-)sql";
 
 using Stmt = sql::Statement;
 
@@ -87,16 +42,8 @@ Journal::Journal(const std::filesystem::path& file) : file_(file) {
   try {
     exec("PRAGMA journal_mode=WAL;");
     exec("PRAGMA synchronous=NORMAL;");
+    migrate_schema(db_, file);  // every table is declared in journal/schema.cpp
     exec("PRAGMA foreign_keys=ON;");
-    exec("BEGIN IMMEDIATE;");
-    exec(kSchema);
-    Stmt(db_, "INSERT OR IGNORE INTO meta(key, value) VALUES('schema_version', ?)").bind(kSchemaVersion).run();
-    exec("COMMIT;");
-    Stmt v(db_, "SELECT value FROM meta WHERE key='schema_version'");
-    if (v.next() && std::stoi(v.text(0)) > kSchemaVersion) {
-      throw Error(Exit::usage, fmt::format("the journal {} was written by a newer workbook", file.string()),
-                  "update workbook before using this workspace");
-    }
   } catch (...) {
     sqlite3_close(db_);
     db_ = nullptr;
@@ -183,7 +130,7 @@ std::vector<RecordedPrediction> Journal::predictions_of(long long run_id) const 
 
 std::vector<PastRun> Journal::runs(const std::string& lab, int limit) const {
   Stmt s(db_, "SELECT id, lab, variant, started_at, COALESCE(verdict, 'unfinished'), device FROM runs "
-              "WHERE (?1 = '' OR lab = ?1) ORDER BY id DESC LIMIT ?2");
+              "WHERE (?1 = '' OR lab = ?1) ORDER BY started_at DESC, id DESC LIMIT ?2");
   s.bind(lab).bind(limit);
   std::vector<PastRun> out;
   while (s.next()) out.push_back({s.integer(0), s.text(1), s.text(2), s.text(3), s.text(4), s.text(5)});
@@ -191,7 +138,7 @@ std::vector<PastRun> Journal::runs(const std::string& lab, int limit) const {
 }
 
 std::optional<std::string> Journal::explanation_of(long long run_id) const {
-  Stmt s(db_, "SELECT text FROM explanations WHERE run_id=? ORDER BY id DESC LIMIT 1");
+  Stmt s(db_, "SELECT text FROM explanations WHERE run_id=? ORDER BY recorded_at DESC, id DESC LIMIT 1");
   s.bind(run_id);
   if (s.next()) return s.text(0);
   return std::nullopt;

@@ -31,7 +31,8 @@ struct PastRun {
 
 class Journal {
  public:
-  // Opens (creating if needed) the database; throws Error if it cannot.
+  // Opens (creating if needed) the database and brings its schema up to date
+  // (journal/schema.hpp); throws Error if it cannot, or if a newer workbook wrote it.
   explicit Journal(const std::filesystem::path& file);
   ~Journal();
   Journal(const Journal&) = delete;
@@ -45,10 +46,14 @@ class Journal {
   void record_explanation(long long run_id, const std::string& text);
 
   std::vector<RecordedPrediction> predictions_of(long long run_id) const;
+  // The latest runs first (by start time: imported runs take their place in time).
   std::vector<PastRun> runs(const std::string& lab = {}, int limit = 20) const;
   std::optional<std::string> explanation_of(long long run_id) const;
 
-  sqlite3* handle() { return db_; }  // for tests
+  // The SQLite connection, for the code that keeps its own rows in this journal
+  // (learn/review_store, device/calibration, journal export and import) and for tests
+  // that read rows directly. Every table is declared in journal/schema.cpp.
+  sqlite3* store_connection() { return db_; }
 
  private:
   void exec(const char* sql);

@@ -81,6 +81,10 @@ class Statement {
   int int32(int col) const { return sqlite3_column_int(stmt_, col); }
   double real(int col) const { return sqlite3_column_double(stmt_, col); }
   bool null(int col) const { return sqlite3_column_type(stmt_, col) == SQLITE_NULL; }
+  // The shape of a row, for code that copies whole rows (journal export).
+  int columns() const { return sqlite3_column_count(stmt_); }
+  std::string column_name(int col) const { return sqlite3_column_name(stmt_, col); }
+  int type(int col) const { return sqlite3_column_type(stmt_, col); }  // SQLITE_INTEGER, ...
   std::optional<double> real_or_null(int col) const {
     if (null(col)) return std::nullopt;
     return real(col);

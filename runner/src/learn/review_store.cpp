@@ -14,31 +14,6 @@ namespace workbook::learn {
 
 namespace {
 
-const char* kLearnSchema = R"sql(
-CREATE TABLE IF NOT EXISTS learn_cards(
-  module INTEGER NOT NULL, item TEXT NOT NULL, state TEXT NOT NULL,
-  stability REAL NOT NULL, difficulty REAL NOT NULL,
-  last_day INTEGER NOT NULL, interval_days INTEGER NOT NULL, due_day INTEGER NOT NULL, due TEXT NOT NULL,
-  last_review TEXT NOT NULL, reps INTEGER NOT NULL, lapses INTEGER NOT NULL, introduced_day INTEGER NOT NULL,
-  PRIMARY KEY(module, item));
-CREATE INDEX IF NOT EXISTS learn_cards_by_due ON learn_cards(due_day);
-CREATE TABLE IF NOT EXISTS learn_revlog(
-  id INTEGER PRIMARY KEY, module INTEGER NOT NULL, item TEXT NOT NULL, reviewed_at TEXT NOT NULL,
-  day INTEGER NOT NULL, rating INTEGER NOT NULL, mode TEXT NOT NULL, source TEXT NOT NULL,
-  duration_s REAL NOT NULL, interval_before INTEGER NOT NULL, interval_after INTEGER NOT NULL,
-  elapsed_days INTEGER NOT NULL, retrievability REAL, stability REAL NOT NULL, difficulty REAL NOT NULL,
-  answer TEXT NOT NULL, numbers_checked INTEGER NOT NULL, numbers_correct INTEGER NOT NULL, variant TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS learn_follow(
-  id INTEGER PRIMARY KEY, module INTEGER NOT NULL, example TEXT NOT NULL, step INTEGER NOT NULL,
-  answer TEXT NOT NULL, numbers_checked INTEGER NOT NULL, numbers_correct INTEGER NOT NULL,
-  recorded_at TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS learn_drills(
-  id INTEGER PRIMARY KEY, module INTEGER NOT NULL, drill TEXT NOT NULL, attempted_at TEXT NOT NULL,
-  day INTEGER NOT NULL, covered INTEGER NOT NULL, total INTEGER NOT NULL, missed TEXT NOT NULL,
-  seconds REAL NOT NULL);
-)sql";
-
-using sql::exec;
 using sql::Transaction;
 using Stmt = sql::Statement;
 
@@ -61,13 +36,35 @@ StoredCard read_card(const Stmt& s) {
   return c;
 }
 
+// Writes (inserts or replaces) the card of one item.
+void write_card(sqlite3* db, int module, const std::string& item, const fsrs::Card& c, const std::string& last_review,
+                long long introduced_day) {
+  Stmt(db,
+       "INSERT INTO learn_cards(module, item, state, stability, difficulty, last_day, interval_days, due_day, due, "
+       "last_review, reps, lapses, introduced_day) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?) "
+       "ON CONFLICT(module, item) DO UPDATE SET state=excluded.state, stability=excluded.stability, "
+       "difficulty=excluded.difficulty, last_day=excluded.last_day, interval_days=excluded.interval_days, "
+       "due_day=excluded.due_day, due=excluded.due, last_review=excluded.last_review, reps=excluded.reps, "
+       "lapses=excluded.lapses, introduced_day=excluded.introduced_day")
+      .bind(module)
+      .bind(item)
+      .bind(std::string(fsrs::to_string(c.state)))
+      .bind(c.memory.stability)
+      .bind(c.memory.difficulty)
+      .bind(c.last_day)
+      .bind(c.interval)
+      .bind(c.due_day())
+      .bind(date_of_day(c.due_day()))
+      .bind(last_review)
+      .bind(c.reps)
+      .bind(c.lapses)
+      .bind(introduced_day)
+      .run();
+}
+
 }  // namespace
 
-ReviewStore::ReviewStore(Journal& journal) : db_(journal.handle()) {
-  Transaction t(db_);
-  exec(db_, kLearnSchema);
-  t.commit();
-}
+ReviewStore::ReviewStore(Journal& journal) : db_(journal.store_connection()) {}
 
 std::optional<StoredCard> ReviewStore::card(int module, const std::string& item) const {
   Stmt s(db_, fmt::format("SELECT {} FROM learn_cards WHERE module=? AND item=?", kCardColumns).c_str());
@@ -106,27 +103,7 @@ fsrs::Outcome ReviewStore::record(const ReviewInput& in, const fsrs::Scheduler& 
   fsrs::Card current = before ? before->card : fsrs::Card{};
   fsrs::Outcome o = sched.review(current, today, in.rating);
   const fsrs::Card& c = o.card;
-  Stmt(db_,
-       "INSERT INTO learn_cards(module, item, state, stability, difficulty, last_day, interval_days, due_day, due, "
-       "last_review, reps, lapses, introduced_day) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?) "
-       "ON CONFLICT(module, item) DO UPDATE SET state=excluded.state, stability=excluded.stability, "
-       "difficulty=excluded.difficulty, last_day=excluded.last_day, interval_days=excluded.interval_days, "
-       "due_day=excluded.due_day, due=excluded.due, last_review=excluded.last_review, reps=excluded.reps, "
-       "lapses=excluded.lapses")
-      .bind(in.module)
-      .bind(in.item)
-      .bind(std::string(fsrs::to_string(c.state)))
-      .bind(c.memory.stability)
-      .bind(c.memory.difficulty)
-      .bind(c.last_day)
-      .bind(c.interval)
-      .bind(c.due_day())
-      .bind(date_of_day(c.due_day()))
-      .bind(at)
-      .bind(c.reps)
-      .bind(c.lapses)
-      .bind(before ? before->introduced_day : today)
-      .run();
+  write_card(db_, in.module, in.item, c, at, before ? before->introduced_day : today);
   Stmt(db_,
        "INSERT INTO learn_revlog(module, item, reviewed_at, day, rating, mode, source, duration_s, interval_before, "
        "interval_after, elapsed_days, retrievability, stability, difficulty, answer, numbers_checked, "
@@ -154,10 +131,44 @@ fsrs::Outcome ReviewStore::record(const ReviewInput& in, const fsrs::Scheduler& 
   return o;
 }
 
+// Replays each item's reviews in time order (reviewed_at, then id: one journal's reviews
+// within one second keep their order) from a new card, with the day and rating each row
+// recorded. On an unmerged journal this gives back exactly the cards record() wrote, as
+// record() schedules from the same card with the same day and rating.
+int ReviewStore::rebuild_cards(const fsrs::Scheduler& sched) {
+  Stmt s(db_, "SELECT module, item, day, rating, reviewed_at, uid FROM learn_revlog ORDER BY module, item, reviewed_at, id");
+  int rebuilt = 0;
+  std::optional<StoredCard> cur;
+  auto flush = [&] {
+    if (!cur) return;
+    write_card(db_, cur->module, cur->item, cur->card, cur->last_review, cur->introduced_day);
+    ++rebuilt;
+  };
+  while (s.next()) {
+    const int module = s.int32(0);
+    const std::string item = s.text(1);
+    const long long day = s.integer(2);
+    const int rating = s.int32(3);
+    if (rating < 1 || rating > 4) {
+      throw Error(Exit::usage, fmt::format("the review {} of {} item {} has rating {} (1 to 4 expected)", s.text(5),
+                                           module, item, rating),
+                  "the review log is damaged; restore the journal or the export it came from");
+    }
+    if (!cur || cur->module != module || cur->item != item) {
+      flush();
+      cur = StoredCard{module, item, fsrs::Card{}, "", day};
+    }
+    cur->card = sched.review(cur->card, day, static_cast<fsrs::Rating>(rating)).card;
+    cur->last_review = s.text(4);
+  }
+  flush();
+  return rebuilt;
+}
+
 std::vector<RevlogEntry> ReviewStore::revlog(int limit) const {
   Stmt s(db_,
          "SELECT id, module, item, reviewed_at, mode, source, rating, duration_s, interval_before, interval_after, "
-         "elapsed_days, retrievability, stability, difficulty FROM learn_revlog ORDER BY id LIMIT ?");
+         "elapsed_days, retrievability, stability, difficulty FROM learn_revlog ORDER BY reviewed_at, id LIMIT ?");
   s.bind(limit);
   std::vector<RevlogEntry> out;
   while (s.next()) {
@@ -197,10 +208,12 @@ void ReviewStore::record_follow_step(const FollowStep& st, long long now) {
 
 int ReviewStore::follow_progress(int module, const std::string& example) const {
   // Steps recorded after the last restart (a row with step -1), counted from the start.
+  // "After" is by time, then by id (rows imported from another machine get later ids).
   Stmt s(db_,
-         "SELECT step FROM learn_follow WHERE module=? AND example=? AND id > "
-         "COALESCE((SELECT MAX(id) FROM learn_follow WHERE module=? AND example=? AND step=-1), 0) ORDER BY step");
-  s.bind(module).bind(example).bind(module).bind(example);
+         "SELECT step FROM learn_follow f WHERE module=?1 AND example=?2 AND NOT EXISTS (SELECT 1 FROM learn_follow r "
+         "WHERE r.module=?1 AND r.example=?2 AND r.step=-1 AND (r.recorded_at, r.id) >= (f.recorded_at, f.id)) "
+         "ORDER BY step");
+  s.bind(module).bind(example);
   int done = 0;
   while (s.next()) {
     if (s.int32(0) == done) ++done;
@@ -230,7 +243,7 @@ void ReviewStore::record_drill(const DrillAttempt& a) {
 std::vector<DrillAttempt> ReviewStore::drill_attempts(int module, const std::string& drill) const {
   Stmt s(db_,
          "SELECT attempted_at, day, covered, total, missed, seconds FROM learn_drills WHERE module=? AND drill=? "
-         "ORDER BY id");
+         "ORDER BY attempted_at, id");
   s.bind(module).bind(drill);
   std::vector<DrillAttempt> out;
   while (s.next()) {

@@ -1,4 +1,4 @@
-// The learning engine's tables in the journal (created on first use on Journal::handle()):
+// The learning engine's tables in the journal (declared in journal/schema.cpp):
 //
 //   learn_cards    one card per exercise item: module, item, FSRS state, due day, reps, lapses
 //   learn_revlog   every review as it happens: item, time, rating, mode, duration,
@@ -8,6 +8,12 @@
 //
 // Each review is one transaction (card and revlog together), so a Ctrl-C or a crash keeps
 // every review already answered and never half of one.
+//
+// learn_revlog is the record; learn_cards is derived from it. When reviews from another
+// machine are merged in (`workbook journal import`), the cards are rebuilt by replaying
+// the merged log in time order (rebuild_cards), so that each card is what the scheduler
+// would have made of the whole history. The revlog rows themselves stay as recorded: their
+// interval, R, S and D are what the learner was shown on the machine that day.
 #pragma once
 
 #include <optional>
@@ -80,7 +86,11 @@ class ReviewStore {
   int introduced_on(long long day) const;
   // Schedules the review with `sched` at `now_unix` and writes card and revlog together.
   fsrs::Outcome record(const ReviewInput& in, const fsrs::Scheduler& sched, long long now_unix);
+  // The review log in time order (reviewed_at, then id).
   std::vector<RevlogEntry> revlog(int limit = 1000) const;
+  // Recomputes the card of every item with reviews from its review log in time order;
+  // returns how many cards it wrote. Run it inside a transaction (journal import does).
+  int rebuild_cards(const fsrs::Scheduler& sched);
 
   void record_follow_step(const FollowStep& step, long long now_unix);
   // The number of leading steps of an example the learner has done (since the last restart).

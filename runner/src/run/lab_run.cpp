@@ -111,7 +111,7 @@ Prepared prepare(const RunContext& ctx, const RunRequest& req, RunReport& report
   report.variant = req.variant;
   report.params = resolve_params(lab, req.params, req.quick);
   p.predictions = predictions_from_flags(lab, req.predict);
-  if (lab.language == LabLanguage::cuda) {
+  if (lab.language == LabLanguage::cuda && !req.stop_after_predict) {  // a Slurm job builds on its node
     p.nvcc = find_nvcc();
     if (!p.nvcc) {
       throw UsageError("nvcc (the CUDA compiler) was not found",
@@ -144,6 +144,13 @@ void predict(const RunContext& ctx, const RunRequest& req, Prepared& p, RunRepor
   for (const auto& r : p.predictions) record(r);
   if (!req.no_predict) ctx.observer->ask_predictions(lab, p.predictions, record);
   report.predictions = p.predictions;
+}
+
+// Step 1, on a Slurm compute node: the run opened on the login node, with the predictions
+// recorded there (run/slurm_submit.hpp).
+void resume(const RunContext& ctx, const RunRequest& req, RunReport& report) {
+  report.run_id = req.continue_run_id;
+  report.predictions = ctx.journal.predictions_of(report.run_id);
 }
 
 // Step 2: the build (content-hash cached). Returns the result when there is something to
@@ -270,7 +277,12 @@ RunReport run_lab(const RunContext& outer, const RunRequest& req) {
   RunReport report;
   Prepared p = prepare(ctx, req, report);
   ctx.observer->started(report, p.dev);
-  predict(ctx, req, p, report);
+  if (req.continue_run_id != 0) {
+    resume(ctx, req, report);
+  } else {
+    predict(ctx, req, p, report);
+  }
+  if (req.stop_after_predict) return report;
   std::optional<BuildResult> built = build(ctx, p, report);
   if (!built) return report;
   if (report.lab.language == LabLanguage::cuda && !p.dev.gpu) {  // nothing to run a CUDA lab on

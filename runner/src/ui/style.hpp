@@ -9,7 +9,8 @@ namespace workbook {
 class Style {
  public:
   explicit Style(bool color) : color_(color) {}
-  // Colour if stdout is a terminal, NO_COLOR is unset or empty, and `no_color_flag` is false.
+  // Colour if stdout is a terminal (not a Colab notebook's pseudo-terminal: COLAB_RELEASE_TAG
+  // unset), NO_COLOR is unset or empty, and `no_color_flag` is false.
   static Style for_stdout(bool no_color_flag);
 
   bool color() const { return color_; }
@@ -27,7 +28,8 @@ class Style {
   bool color_;
 };
 
-// True when both stdin and stdout are terminals: the only case in which we prompt.
+// True when both stdin and stdout are terminals and this is not a Colab notebook (whose
+// shell commands run on a pseudo-terminal): the only case in which we prompt.
 bool interactive_terminal();
 
 }  // namespace workbook

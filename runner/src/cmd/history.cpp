@@ -1,0 +1,30 @@
+// `workbook history [lab] [--limit N] [--json]`: runs with their figures, verdict, GPU and
+// date, and how far predictions landed from measurements.
+#include "cmd/registry.hpp"
+#include "progress/commands.hpp"
+
+namespace workbook {
+
+void setup_history(CLI::App& app, CommandContext& ctx) {
+  auto* cmd = app.add_subcommand("history", "Past runs with their figures, and how well your predictions landed");
+  auto lab = std::make_shared<std::string>();
+  auto limit = std::make_shared<int>(20);
+  auto json = std::make_shared<bool>(false);
+  cmd->add_option("lab", *lab, "Only this lab (module14/tiled_gemm); leave it out for every lab");
+  cmd->add_option("--limit", *limit, "At most this many runs, newest first")->capture_default_str();
+  cmd->add_flag("--json", *json, "Print one JSON object");
+  cmd->footer(R"(Examples:
+  workbook history
+  workbook history module14/tiled_gemm --limit 5
+  workbook history --json
+Calibration: factor = max(predicted/measured, measured/predicted); p/m above 1 means
+your predictions run high.)");
+  cmd->callback([&ctx, lab, limit, json] {
+    Session session(ctx.global);
+    ctx.exit_code = progress::show_history(
+        {session.catalog, session.workspace, session.journal, *json ? Style(false) : ctx.global.style(), *json}, *lab,
+        *limit);
+  });
+}
+
+}  // namespace workbook

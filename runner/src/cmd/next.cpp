@@ -1,0 +1,22 @@
+// `workbook next [--json]`: the one next thing to do, with the command to type.
+#include "cmd/registry.hpp"
+#include "progress/commands.hpp"
+
+namespace workbook {
+
+void setup_next(CLI::App& app, CommandContext& ctx) {
+  auto* cmd = app.add_subcommand("next", "The one next thing to do, and the command to type");
+  auto json = std::make_shared<bool>(false);
+  cmd->add_flag("--json", *json, "Print one JSON object");
+  cmd->footer(R"(Examples:
+  workbook next
+  workbook next --json
+The first open module of the assignment due next (or behind): follow, answer, run.)");
+  cmd->callback([&ctx, json] {
+    Session session(ctx.global);
+    ctx.exit_code = progress::show_next({session.catalog, session.workspace, session.journal,
+                                         *json ? Style(false) : ctx.global.style(), *json});
+  });
+}
+
+}  // namespace workbook

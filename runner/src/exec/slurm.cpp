@@ -1,0 +1,202 @@
+// Slurm's tools (see slurm.hpp).
+#include "exec/slurm.hpp"
+
+#include <fmt/format.h>
+
+#include <signal.h>
+
+#include <atomic>
+#include <cctype>
+#include <set>
+#include <sstream>
+#include <vector>
+
+#include "exec/process.hpp"
+#include "util/error.hpp"
+#include "util/text.hpp"
+
+namespace workbook {
+
+namespace {
+
+constexpr double kToolTimeout_s = 60;  // a busy controller can be slow to answer
+
+constexpr int kWatched[] = {SIGINT, SIGTERM, SIGHUP};
+std::atomic<int> g_caught{0};
+std::atomic<bool> g_watching{false};
+struct sigaction g_previous[3];
+bool g_installed[3] = {};
+
+void on_watched_signal(int sig) { g_caught.store(sig); }
+
+std::vector<std::string> split(const std::string& s, char sep) {
+  std::vector<std::string> out;
+  std::stringstream in(s);
+  for (std::string f; std::getline(in, f, sep);) out.push_back(trim(f));
+  if (!s.empty() && s.back() == sep) out.emplace_back();
+  return out;
+}
+
+// Runs one Slurm tool; nullopt when it is missing or did not exit with 0 (its stderr in `err`).
+std::optional<std::string> run_tool(std::vector<std::string> argv, std::string* err = nullptr) {
+  ProcessOptions opt;
+  opt.argv = std::move(argv);
+  opt.timeout_s = kToolTimeout_s;
+  try {
+    ProcessResult r = run_process(opt);
+    // run_process caught a Ctrl-C meant for us while the tool ran, and has restored our
+    // handler since: hand the signal on to it.
+    if (r.interrupted && g_watching.load()) ::raise(r.interrupt_signal);
+    if (err) *err = trim(r.err.empty() ? r.out : r.err);
+    if (!r.exited_ok()) return std::nullopt;
+    return r.out;
+  } catch (const Error& e) {  // the tool is not installed
+    if (err) *err = e.what();
+    return std::nullopt;
+  }
+}
+
+// "CANCELLED by 0" -> "CANCELLED"; "COMPLETED" stays.
+std::string first_word(const std::string& s) { return s.substr(0, s.find(' ')); }
+
+}  // namespace
+
+InterruptWatch::InterruptWatch() {
+  g_caught.store(0);
+  for (std::size_t i = 0; i < 3; ++i) {
+    struct sigaction current {};
+    sigaction(kWatched[i], nullptr, &current);
+    g_installed[i] = (current.sa_flags & SA_SIGINFO) || current.sa_handler != SIG_IGN;
+    if (!g_installed[i]) continue;
+    struct sigaction ours {};
+    ours.sa_handler = on_watched_signal;
+    sigemptyset(&ours.sa_mask);
+    sigaction(kWatched[i], &ours, &g_previous[i]);
+  }
+  g_watching.store(true);
+}
+
+InterruptWatch::~InterruptWatch() {
+  g_watching.store(false);
+  for (std::size_t i = 0; i < 3; ++i) {
+    if (g_installed[i]) sigaction(kWatched[i], &g_previous[i], nullptr);
+  }
+}
+
+int InterruptWatch::fired() const { return g_caught.load(); }
+void InterruptWatch::clear() { g_caught.store(0); }
+
+bool slurm_tools_on_path() {
+  return find_in_path("sbatch") && find_in_path("squeue") && find_in_path("scancel");
+}
+
+std::optional<std::string> parse_sbatch_parsable(const std::string& out) {
+  const std::string line = first_nonblank_line(out);
+  const std::string id = line.substr(0, line.find(';'));
+  if (id.empty()) return std::nullopt;
+  for (char c : id) {
+    if (!std::isdigit(static_cast<unsigned char>(c)) && c != '_') return std::nullopt;
+  }
+  return id;
+}
+
+std::string sbatch_submit(const std::filesystem::path& script, const std::filesystem::path& cwd) {
+  std::string err;
+  ProcessOptions opt;
+  opt.argv = {"sbatch", "--parsable", script.string()};
+  opt.cwd = cwd;
+  opt.timeout_s = kToolTimeout_s;
+  ProcessResult r = run_process(opt);  // throws UsageError when sbatch is missing
+  if (!r.exited_ok()) {
+    throw Error(Exit::usage, fmt::format("sbatch refused the job: {}", trim(r.err.empty() ? r.out : r.err)),
+                "check --partition, --gres, --time and --account (or slurm.yaml in the workspace) against "
+                "`sinfo` and what your cluster's documentation asks for");
+  }
+  std::optional<std::string> id = parse_sbatch_parsable(r.out);
+  if (!id) throw Error(Exit::internal, fmt::format("sbatch printed no job id: '{}'", trim(r.out)));
+  return *id;
+}
+
+std::optional<SlurmJobStatus> parse_squeue_line(const std::string& line) {
+  std::vector<std::string> f = split(trim(line), '|');
+  if (f.size() < 4 || f[0].empty()) return std::nullopt;
+  SlurmJobStatus s;
+  s.state = first_word(f[0]);
+  s.reason = f[1] == "None" ? "" : f[1];
+  s.node = f[2];
+  s.elapsed = f[3];
+  return s;
+}
+
+std::optional<SlurmJobStatus> parse_sacct_line(const std::string& line) {
+  std::vector<std::string> f = split(trim(line), '|');
+  if (f.size() < 4 || f[0].empty()) return std::nullopt;
+  SlurmJobStatus s;
+  s.state = first_word(f[0]);
+  s.exit_code = f[1];
+  s.node = f[2] == "None assigned" ? "" : f[2];
+  s.elapsed = f[3];
+  return s;
+}
+
+std::map<std::string, std::string> parse_scontrol_record(const std::string& line) {
+  // A key starts a word and runs to '=': letters, digits and the ':', '/', '_' Slurm uses.
+  auto key_at = [&](std::size_t i) -> std::size_t {  // length of a key at i, 0 if none
+    std::size_t j = i;
+    while (j < line.size() && (std::isalnum(static_cast<unsigned char>(line[j])) || line[j] == ':' ||
+                               line[j] == '/' || line[j] == '_'))
+      ++j;
+    return j > i && j < line.size() && line[j] == '=' && std::isalpha(static_cast<unsigned char>(line[i])) ? j - i : 0;
+  };
+  std::map<std::string, std::string> out;
+  std::size_t i = line.find_first_not_of(' ');
+  while (i != std::string::npos && i < line.size()) {
+    const std::size_t klen = key_at(i);
+    if (klen == 0) break;
+    const std::size_t vstart = i + klen + 1;
+    std::size_t next = vstart;  // the value ends before the next " Key="
+    for (; next < line.size(); ++next) {
+      if (line[next] == ' ' && next + 1 < line.size() && key_at(next + 1) > 0) break;
+    }
+    out[line.substr(i, klen)] = trim(line.substr(vstart, next - vstart));
+    i = next < line.size() ? next + 1 : std::string::npos;
+  }
+  return out;
+}
+
+bool is_final_slurm_state(const std::string& state) {
+  static const std::set<std::string> live = {"PENDING",   "RUNNING",  "CONFIGURING", "COMPLETING", "SUSPENDED",
+                                             "REQUEUED",  "REQUEUE_FED", "REQUEUE_HOLD", "RESIZING", "SIGNALING",
+                                             "STAGE_OUT", "STOPPED"};
+  return !state.empty() && live.count(state) == 0;
+}
+
+SlurmJobStatus query_slurm_job(const std::string& job_id) {
+  SlurmJobStatus s;
+  if (auto out = run_tool({"squeue", "-h", "--states=all", "-j", job_id, "-o", "%T|%r|%N|%M"})) {
+    if (auto parsed = parse_squeue_line(first_nonblank_line(*out))) s = *parsed;
+  }
+  if (!s.state.empty() && !is_final_slurm_state(s.state)) return s;
+  if (!s.state.empty()) {  // ended, and still in the controller's memory: its exit code
+    if (auto out = run_tool({"scontrol", "show", "job", "-o", job_id})) {
+      auto rec = parse_scontrol_record(first_nonblank_line(*out));
+      s.exit_code = rec["ExitCode"];
+      if (s.node.empty()) s.node = rec["NodeList"];
+    }
+    return s;
+  }
+  // Gone from squeue (MinJobAge passed): the accounting database, if the cluster has one.
+  if (auto out = run_tool({"sacct", "-n", "-P", "-X", "-j", job_id, "-o", "State,ExitCode,NodeList,Elapsed"})) {
+    if (auto parsed = parse_sacct_line(first_nonblank_line(*out))) return *parsed;
+  }
+  return s;
+}
+
+bool scancel_job(const std::string& job_id, std::string* error) {
+  std::string err;
+  const bool ok = run_tool({"scancel", job_id}, &err).has_value();
+  if (error) *error = err;
+  return ok;
+}
+
+}  // namespace workbook

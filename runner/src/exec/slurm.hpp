@@ -1,0 +1,68 @@
+// Slurm's command-line tools as the runner uses them: sbatch submits a batch script,
+// squeue follows a job (sacct once squeue has forgotten it, scontrol for the exit code),
+// scancel cancels it. Each is run through run_process (an argv, never a shell); what
+// they print is parsed by pure functions, so the parsing is tested without a cluster.
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+
+namespace workbook {
+
+// A job as Slurm reports it.
+struct SlurmJobStatus {
+  std::string state;      // "PENDING", "RUNNING", "COMPLETED", "FAILED", "TIMEOUT", "CANCELLED",
+                          // "OUT_OF_MEMORY", "NODE_FAIL", ...; "" when Slurm no longer knows the job
+  std::string reason;     // why it waits or why it ended ("Priority", "Resources", "NonZeroExitCode")
+  std::string node;       // the node(s) it runs or ran on
+  std::string elapsed;    // run time so far, as Slurm prints it ("1:05")
+  std::string exit_code;  // "status:signal" ("1:0", "0:15") once it ended, when known
+};
+
+// True when sbatch, squeue and scancel are all on PATH.
+bool slurm_tools_on_path();
+
+// Submits `script` with `sbatch --parsable` from `cwd` and returns the job id. Throws
+// Error (Exit::usage) with sbatch's own message when it refuses the job.
+std::string sbatch_submit(const std::filesystem::path& script, const std::filesystem::path& cwd);
+
+// The job's status: squeue, then sacct when squeue no longer lists it; the exit code of an
+// ended job from scontrol (or sacct). An empty state when none of them knows the job.
+SlurmJobStatus query_slurm_job(const std::string& job_id);
+
+// `scancel JOB`; false (and Slurm's message in `error`) when it failed.
+bool scancel_job(const std::string& job_id, std::string* error = nullptr);
+
+// False for the states of a job that waits or runs (PENDING, RUNNING, CONFIGURING,
+// COMPLETING, SUSPENDED, REQUEUED, ...), true for every state in which it has ended.
+bool is_final_slurm_state(const std::string& state);
+
+// While it lives, SIGINT (Ctrl-C), SIGTERM and SIGHUP do not end the runner: they are
+// caught, so that a login node following a job can cancel it and record why before it
+// stops. A signal the runner ignores (nohup) stays ignored. One at a time.
+class InterruptWatch {
+ public:
+  InterruptWatch();
+  ~InterruptWatch();
+  InterruptWatch(const InterruptWatch&) = delete;
+  InterruptWatch& operator=(const InterruptWatch&) = delete;
+  // The last of those signals that arrived since construction (or since clear()), or 0.
+  int fired() const;
+  void clear();
+};
+
+// ---- parsing (pure) -------------------------------------------------------------------
+
+// `sbatch --parsable` prints "123" or "123;cluster": the job id, nullopt if there is none.
+std::optional<std::string> parse_sbatch_parsable(const std::string& out);
+// One line of `squeue -h -o '%T|%r|%N|%M'`.
+std::optional<SlurmJobStatus> parse_squeue_line(const std::string& line);
+// One line of `sacct -n -P -X -o State,ExitCode,NodeList,Elapsed` ("CANCELLED by 0|0:15|n1|00:01:02").
+std::optional<SlurmJobStatus> parse_sacct_line(const std::string& line);
+// `scontrol show job -o ID`: one line of Key=Value pairs (a value may hold spaces, as
+// Command= and WorkDir= can), as a map.
+std::map<std::string, std::string> parse_scontrol_record(const std::string& line);
+
+}  // namespace workbook

@@ -1,0 +1,29 @@
+// `workbook journal export`: the rows of a journal that travel between machines, as one
+// JSON document that `workbook journal import` merges into another journal:
+//
+//   {"format": "workbook-journal", "schema_version": 3, "exported_at": "...Z",
+//    "machine": "laptop", "tables": {"runs": [{"uid": "...", "lab": ...}, ...],
+//                                    "predictions": [{"uid": ..., "run_uid": ...}], ...}}
+//
+// Every row carries its uid; local ids are left out, and a child row names its parent by
+// the parent's uid ("run_uid", "calibration_uid"). Tables follow synced_tables() and rows
+// keep the journal's own order. A real that is not finite is written as "inf" or "-inf".
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+#include "journal/journal.hpp"
+
+namespace workbook {
+
+inline constexpr const char* kJournalExportFormat = "workbook-journal";
+
+// This machine's name (the host name), or "unknown".
+std::string machine_name();
+
+// The export document of `journal`, stamped with `machine` and the current time.
+nlohmann::json export_journal(Journal& journal, const std::string& machine);
+
+}  // namespace workbook

@@ -1,0 +1,252 @@
+// Merging journal exports (see journal_import.hpp).
+#include "journal/journal_import.hpp"
+
+#include <fmt/format.h>
+#include <sqlite3.h>
+
+#include <cctype>
+#include <climits>
+#include <limits>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "journal/journal_export.hpp"
+#include "journal/schema.hpp"
+#include "journal/sqlite_statement.hpp"
+#include "util/error.hpp"
+#include "util/file_text.hpp"
+
+namespace workbook {
+
+namespace {
+
+using nlohmann::json;
+using Stmt = sql::Statement;
+
+constexpr const char* kFixHint = "nothing was imported; export the file again on the machine it came from "
+                                 "(workbook journal export FILE) and import that";
+
+enum class Affinity { integer, real, text, any };
+
+struct Column {
+  Affinity affinity = Affinity::any;
+  bool required = false;  // NOT NULL without a default
+};
+
+// SQLite's affinity rules for a declared type.
+Affinity affinity_of(std::string type) {
+  for (auto& ch : type) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  if (type.find("INT") != std::string::npos) return Affinity::integer;
+  if (type.find("CHAR") != std::string::npos || type.find("TEXT") != std::string::npos) return Affinity::text;
+  if (type.find("REAL") != std::string::npos || type.find("FLOA") != std::string::npos ||
+      type.find("DOUB") != std::string::npos) {
+    return Affinity::real;
+  }
+  return Affinity::any;
+}
+
+std::map<std::string, Column> columns_of(sqlite3* db, const std::string& table) {
+  Stmt s(db, fmt::format("SELECT name, type, \"notnull\", dflt_value IS NULL, pk FROM pragma_table_info('{}')", table)
+                 .c_str());
+  std::map<std::string, Column> out;
+  while (s.next()) out[s.text(0)] = {affinity_of(s.text(1)), s.integer(2) != 0 && s.integer(3) != 0 && s.integer(4) == 0};
+  return out;
+}
+
+std::string kind_of(const json& v) {
+  switch (v.type()) {
+    case json::value_t::null: return "null";
+    case json::value_t::boolean: return "a boolean";
+    case json::value_t::string: return "a string";
+    case json::value_t::object: return "an object";
+    case json::value_t::array: return "an array";
+    default: return "a number";
+  }
+}
+
+bool is_uid(const json& v) {
+  if (!v.is_string()) return false;
+  const auto& s = v.get_ref<const std::string&>();
+  return s.size() == 32 && s.find_first_not_of("0123456789abcdef") == std::string::npos;
+}
+
+// Where a row came from, for error messages.
+struct RowPlace {
+  const std::string& file;
+  const std::string& table;
+  std::size_t index;
+};
+
+[[noreturn]] void bad_row(const RowPlace& at, const std::string& what) {
+  throw Error(Exit::usage, fmt::format("{}: {} row {}: {}", at.file, at.table, at.index + 1, what), kFixHint);
+}
+
+void bind_value(Stmt& s, Affinity a, const json& v, const RowPlace& at, const std::string& column) {
+  if (v.is_null()) {
+    s.bind(std::optional<long long>());
+  } else if (a == Affinity::integer && (v.is_boolean() || v.is_number_integer())) {
+    if (v.is_number_unsigned() && v.get<unsigned long long>() > static_cast<unsigned long long>(LLONG_MAX)) {
+      bad_row(at, fmt::format("{} is {}, too large for a 64-bit integer", column, v.dump()));
+    }
+    s.bind(v.is_boolean() ? static_cast<long long>(v.get<bool>()) : v.get<long long>());
+  } else if (a == Affinity::real && v.is_number()) {
+    s.bind(v.get<double>());
+  } else if (a == Affinity::real && (v == "inf" || v == "-inf")) {
+    s.bind(v == "inf" ? std::numeric_limits<double>::infinity() : -std::numeric_limits<double>::infinity());
+  } else if ((a == Affinity::text || a == Affinity::any) && v.is_string()) {
+    s.bind(v.get<std::string>());
+  } else if (a == Affinity::any && v.is_number()) {
+    s.bind(v.get<double>());
+  } else {
+    const char* want = a == Affinity::integer ? "an integer" : a == Affinity::real ? "a number" : "a string";
+    bad_row(at, fmt::format("{} should be {} but is {}", column, want, kind_of(v)));
+  }
+}
+
+// The local id of the `parent` row whose uid is `uid`; a row error when there is none.
+long long parent_id(sqlite3* db, const SyncedTable& t, const json& uid, const RowPlace& at) {
+  const std::string key = t.parent_uid_key();
+  if (!is_uid(uid)) bad_row(at, fmt::format("{} should be a uid (32 hex digits) but is {}", key, uid.dump()));
+  Stmt s(db, fmt::format("SELECT id FROM {} WHERE uid=?", t.parent_table).c_str());
+  s.bind(uid.get<std::string>());
+  if (!s.next()) {
+    bad_row(at, fmt::format("its {} {} is neither in this journal nor earlier in the import", key,
+                            uid.get<std::string>()));
+  }
+  return s.integer(0);
+}
+
+// Inserts one row unless its uid is here already; true when it was added.
+bool import_row(sqlite3* db, const SyncedTable& t, const std::map<std::string, Column>& cols, const json& row,
+                const RowPlace& at) {
+  if (!row.is_object()) bad_row(at, "should be an object but is " + kind_of(row));
+  if (!row.contains("uid") || !is_uid(row["uid"])) bad_row(at, "has no uid (32 lowercase hex digits)");
+  std::vector<std::string> names;
+  std::vector<std::pair<Affinity, json>> values;
+  for (const auto& [key, value] : row.items()) {
+    if (!t.parent_table.empty() && key == t.parent_uid_key()) {
+      names.push_back(t.parent_column);
+      values.emplace_back(Affinity::integer, parent_id(db, t, value, at));
+      continue;
+    }
+    auto c = cols.find(key);
+    if (c == cols.end() || key == "id" || key == t.parent_column) bad_row(at, fmt::format("has an unknown column '{}'", key));
+    names.push_back(key);
+    values.emplace_back(c->second.affinity, value);
+  }
+  if (!t.parent_table.empty() && !row.contains(t.parent_uid_key())) bad_row(at, "has no " + t.parent_uid_key());
+  for (const auto& [name, c] : cols) {
+    if (c.required && name != t.parent_column && !row.contains(name)) bad_row(at, fmt::format("has no {}", name));
+  }
+  Stmt exists(db, fmt::format("SELECT 1 FROM {} WHERE uid=?", t.name).c_str());
+  exists.bind(row["uid"].get<std::string>());
+  std::string list, marks;
+  for (const auto& n : names) {
+    list += (list.empty() ? "" : ", ") + n;
+    marks += marks.empty() ? "?" : ", ?";
+  }
+  Stmt insert(db, fmt::format("INSERT INTO {}({}) VALUES({})", t.name, list, marks).c_str());
+  for (std::size_t i = 0; i < names.size(); ++i) bind_value(insert, values[i].first, values[i].second, at, names[i]);
+  if (exists.next()) return false;  // checked after the row was found well-formed
+  try {
+    insert.run();
+  } catch (const Error&) {
+    if ((sqlite3_errcode(db) & 0xff) != SQLITE_CONSTRAINT) throw;
+    bad_row(at, sqlite3_errmsg(db));
+  }
+  return true;
+}
+
+// Reads and checks one export file (format, schema version, table names).
+json read_export(const std::filesystem::path& file) {
+  const std::string name = file.string();
+  auto text = read_file_text(file);
+  if (!text) throw Error(Exit::usage, fmt::format("cannot read {}", name), "check the path; nothing was imported");
+  json doc;
+  try {
+    doc = json::parse(*text);
+  } catch (const json::parse_error& e) {
+    throw Error(Exit::usage, fmt::format("{} is not valid JSON ({})", name, e.what()), kFixHint);
+  }
+  if (!doc.is_object() || doc.value("format", json()) != kJournalExportFormat) {
+    throw Error(Exit::usage,
+                fmt::format("{} is not a workbook journal export (it has no \"format\": \"{}\")", name,
+                            kJournalExportFormat),
+                "make one with `workbook journal export FILE` on the other machine");
+  }
+  const json version = doc.value("schema_version", json());
+  if (!version.is_number_integer()) throw Error(Exit::usage, fmt::format("{} has no schema_version", name), kFixHint);
+  const int v = version.get<int>();
+  if (v > kSchemaVersion) {
+    throw Error(Exit::usage,
+                fmt::format("{} was exported by a newer workbook (journal schema version {}; this workbook knows "
+                            "versions up to {}); nothing was imported",
+                            name, v, kSchemaVersion),
+                "update workbook on this machine (pull and rebuild the runner), then import again");
+  }
+  if (v < kFirstSyncedVersion) {
+    throw Error(Exit::usage, fmt::format("{} has schema version {}, older than any export ({})", name, v,
+                                         kFirstSyncedVersion),
+                kFixHint);
+  }
+  const json& tables = doc.value("tables", json());
+  if (!tables.is_object()) throw Error(Exit::usage, fmt::format("{} has no \"tables\" object", name), kFixHint);
+  for (const auto& [table, rows] : tables.items()) {
+    bool known = false;
+    for (const auto& t : synced_tables()) known = known || t.name == table;
+    if (!known) throw Error(Exit::usage, fmt::format("{}: unknown table '{}'", name, table), kFixHint);
+    if (!rows.is_array()) throw Error(Exit::usage, fmt::format("{}: {} should be an array of rows", name, table), kFixHint);
+  }
+  return doc;
+}
+
+}  // namespace
+
+long long ImportSummary::added(const std::string& table) const {
+  for (const auto& t : tables) {
+    if (t.table == table) return t.added;
+  }
+  return 0;
+}
+
+long long ImportSummary::added_total() const {
+  long long n = 0;
+  for (const auto& t : tables) n += t.added;
+  return n;
+}
+
+ImportSummary import_journal_files(Journal& journal, const std::vector<std::filesystem::path>& files,
+                                   const std::function<void(const ImportSummary&)>& before_commit) {
+  ImportSummary summary;
+  std::vector<json> docs;
+  for (const auto& f : files) {
+    docs.push_back(read_export(f));
+    const json& d = docs.back();
+    auto text = [&d](const char* key) {
+      auto it = d.find(key);
+      return it != d.end() && it->is_string() ? it->get<std::string>() : std::string();
+    };
+    summary.files.push_back({f.string(), text("machine"), text("exported_at"), d["schema_version"].get<int>()});
+  }
+  for (const auto& t : synced_tables()) summary.tables.push_back({t.name, 0, 0});
+  sqlite3* db = journal.store_connection();
+  sql::Transaction transaction(db);
+  for (std::size_t f = 0; f < docs.size(); ++f) {
+    const json& tables = docs[f]["tables"];
+    for (std::size_t i = 0; i < synced_tables().size(); ++i) {
+      const SyncedTable& t = synced_tables()[i];
+      if (!tables.contains(t.name)) continue;
+      const auto cols = columns_of(db, t.name);
+      const json& rows = tables[t.name];
+      for (std::size_t r = 0; r < rows.size(); ++r) {
+        const bool added = import_row(db, t, cols, rows[r], {summary.files[f].path, t.name, r});
+        ++(added ? summary.tables[i].added : summary.tables[i].skipped);
+      }
+    }
+  }
+  if (before_commit) before_commit(summary);
+  transaction.commit();
+  return summary;
+}
+
+}  // namespace workbook

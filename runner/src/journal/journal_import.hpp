@@ -1,0 +1,45 @@
+// `workbook journal import`: merging exports from other machines (journal_export.hpp)
+// into this journal.
+//
+// - Rows are matched by uid: a row whose uid is already here is skipped, so importing a
+//   file twice changes nothing the second time, and A into B holds the same rows as B
+//   into A. Imports only INSERT: a prediction is never updated or deleted (the journal's
+//   triggers would refuse it anyway).
+// - Atomic: every file of one import goes in one transaction; a file that cannot be read,
+//   is not an export, comes from a newer schema, or holds a malformed row (a missing or
+//   unknown column, a value of the wrong type, a parent that is nowhere) changes nothing,
+//   and the error names the file, the table, the row and what is wrong.
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "journal/journal.hpp"
+
+namespace workbook {
+
+struct TableImport {
+  std::string table;
+  long long added = 0, skipped = 0;
+};
+
+struct ImportedFile {
+  std::string path, machine, exported_at;
+  int schema_version = 0;
+};
+
+struct ImportSummary {
+  std::vector<ImportedFile> files;
+  std::vector<TableImport> tables;  // in synced_tables() order
+  long long added(const std::string& table) const;
+  long long added_total() const;
+};
+
+// Imports `files` into `journal`. `before_commit` runs inside the transaction after every
+// row is in (the command rebuilds the FSRS cards there); if it throws, nothing is kept.
+ImportSummary import_journal_files(Journal& journal, const std::vector<std::filesystem::path>& files,
+                                   const std::function<void(const ImportSummary&)>& before_commit = {});
+
+}  // namespace workbook

@@ -1,0 +1,261 @@
+// The journal's schema and its migrations (see schema.hpp). A fresh journal runs every
+// migration from 1, so a fresh journal and an upgraded one end with the same tables.
+#include "journal/schema.hpp"
+
+#include <fmt/format.h>
+#include <sqlite3.h>
+
+#include <iterator>
+
+#include "journal/sqlite_statement.hpp"
+#include "util/error.hpp"
+
+namespace workbook {
+
+namespace {
+
+// Version 1: the run tables as journal.cpp created them before version 3.
+const char* kVersion1 = R"sql(
+CREATE TABLE IF NOT EXISTS runs(
+  id INTEGER PRIMARY KEY,
+  lab TEXT NOT NULL, variant TEXT NOT NULL, source TEXT NOT NULL, params TEXT NOT NULL,
+  seed INTEGER NOT NULL, device TEXT NOT NULL, arch TEXT NOT NULL,
+  started_at TEXT NOT NULL,
+  build_key TEXT, build_cached INTEGER, build_ok INTEGER,
+  finished_at TEXT, verdict TEXT, exit_code INTEGER, detail TEXT);
+CREATE TABLE IF NOT EXISTS predictions(
+  id INTEGER PRIMARY KEY,
+  run_id INTEGER NOT NULL REFERENCES runs(id),
+  lab TEXT NOT NULL, prediction TEXT NOT NULL, answer TEXT NOT NULL, number REAL,
+  recorded_at TEXT NOT NULL);
+CREATE TRIGGER IF NOT EXISTS predictions_are_immutable_u BEFORE UPDATE ON predictions
+  BEGIN SELECT RAISE(ABORT, 'predictions are immutable'); END;
+CREATE TRIGGER IF NOT EXISTS predictions_are_immutable_d BEFORE DELETE ON predictions
+  BEGIN SELECT RAISE(ABORT, 'predictions are immutable'); END;
+CREATE TRIGGER IF NOT EXISTS predictions_are_immutable_r BEFORE INSERT ON predictions
+  WHEN EXISTS (SELECT 1 FROM predictions WHERE id = NEW.id)
+  BEGIN SELECT RAISE(ABORT, 'predictions are immutable'); END;
+CREATE TABLE IF NOT EXISTS checks(
+  run_id INTEGER NOT NULL REFERENCES runs(id), name TEXT NOT NULL, reported INTEGER NOT NULL,
+  pass INTEGER NOT NULL, value REAL, lim REAL, detail TEXT);
+CREATE TABLE IF NOT EXISTS metrics(
+  run_id INTEGER NOT NULL REFERENCES runs(id), name TEXT NOT NULL, unit TEXT NOT NULL,
+  derived INTEGER NOT NULL, value REAL, lo REAL, hi REAL, status TEXT NOT NULL,
+  samples INTEGER, min REAL, max REAL, spread REAL);
+CREATE TABLE IF NOT EXISTS prediction_grades(
+  run_id INTEGER NOT NULL REFERENCES runs(id), prediction TEXT NOT NULL, measured REAL,
+  factor REAL, band TEXT, score INTEGER NOT NULL, max_score INTEGER NOT NULL, correct INTEGER,
+  right_answer TEXT);
+CREATE TABLE IF NOT EXISTS calibrations(
+  id INTEGER PRIMARY KEY, gpu_uuid TEXT NOT NULL, gpu_name TEXT NOT NULL, measured_at TEXT NOT NULL,
+  driver TEXT NOT NULL, sm_clock_mhz REAL, arch TEXT NOT NULL, seed INTEGER NOT NULL, detail TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS calibrations_by_gpu ON calibrations(gpu_uuid, id);
+CREATE TABLE IF NOT EXISTS calibration_figures(
+  calibration_id INTEGER NOT NULL REFERENCES calibrations(id), name TEXT NOT NULL, value REAL NOT NULL,
+  unit TEXT NOT NULL, PRIMARY KEY(calibration_id, name));
+CREATE TABLE IF NOT EXISTS explanations(
+  id INTEGER PRIMARY KEY, run_id INTEGER NOT NULL REFERENCES runs(id), text TEXT NOT NULL,
+  recorded_at TEXT NOT NULL);
+)sql";
+
+// Version 2: the learning engine's tables. IF NOT EXISTS: a version-1 journal may hold
+// them already (learn/review_store created them on first use).
+const char* kVersion2 = R"sql(
+CREATE TABLE IF NOT EXISTS learn_cards(
+  module INTEGER NOT NULL, item TEXT NOT NULL, state TEXT NOT NULL,
+  stability REAL NOT NULL, difficulty REAL NOT NULL,
+  last_day INTEGER NOT NULL, interval_days INTEGER NOT NULL, due_day INTEGER NOT NULL, due TEXT NOT NULL,
+  last_review TEXT NOT NULL, reps INTEGER NOT NULL, lapses INTEGER NOT NULL, introduced_day INTEGER NOT NULL,
+  PRIMARY KEY(module, item));
+CREATE INDEX IF NOT EXISTS learn_cards_by_due ON learn_cards(due_day);
+CREATE TABLE IF NOT EXISTS learn_revlog(
+  id INTEGER PRIMARY KEY, module INTEGER NOT NULL, item TEXT NOT NULL, reviewed_at TEXT NOT NULL,
+  day INTEGER NOT NULL, rating INTEGER NOT NULL, mode TEXT NOT NULL, source TEXT NOT NULL,
+  duration_s REAL NOT NULL, interval_before INTEGER NOT NULL, interval_after INTEGER NOT NULL,
+  elapsed_days INTEGER NOT NULL, retrievability REAL, stability REAL NOT NULL, difficulty REAL NOT NULL,
+  answer TEXT NOT NULL, numbers_checked INTEGER NOT NULL, numbers_correct INTEGER NOT NULL, variant TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS learn_follow(
+  id INTEGER PRIMARY KEY, module INTEGER NOT NULL, example TEXT NOT NULL, step INTEGER NOT NULL,
+  answer TEXT NOT NULL, numbers_checked INTEGER NOT NULL, numbers_correct INTEGER NOT NULL,
+  recorded_at TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS learn_drills(
+  id INTEGER PRIMARY KEY, module INTEGER NOT NULL, drill TEXT NOT NULL, attempted_at TEXT NOT NULL,
+  day INTEGER NOT NULL, covered INTEGER NOT NULL, total INTEGER NOT NULL, missed TEXT NOT NULL,
+  seconds REAL NOT NULL);
+)sql";
+
+// The uid column every synced table ends with: 128 random bits as 32 lowercase hex digits,
+// given by SQLite on insert when the writer does not supply one (an import does).
+#define WORKBOOK_UID_COLUMN "uid TEXT NOT NULL UNIQUE DEFAULT (lower(hex(randomblob(16))))"
+
+struct TableDefinition {
+  const char* name;
+  const char* columns;  // the columns of version 1/2 in their order, then the uid
+};
+
+// Version 3: the synced tables as they are now (SQLite cannot add a column with a
+// computed default, so each is rebuilt: new table, rows copied with a fresh uid each).
+const TableDefinition kVersion3Tables[] = {
+    {"runs",
+     "id INTEGER PRIMARY KEY, lab TEXT NOT NULL, variant TEXT NOT NULL, source TEXT NOT NULL, params TEXT NOT NULL, "
+     "seed INTEGER NOT NULL, device TEXT NOT NULL, arch TEXT NOT NULL, started_at TEXT NOT NULL, "
+     "build_key TEXT, build_cached INTEGER, build_ok INTEGER, finished_at TEXT, verdict TEXT, exit_code INTEGER, "
+     "detail TEXT, " WORKBOOK_UID_COLUMN},
+    {"predictions",
+     "id INTEGER PRIMARY KEY, run_id INTEGER NOT NULL REFERENCES runs(id), lab TEXT NOT NULL, "
+     "prediction TEXT NOT NULL, answer TEXT NOT NULL, number REAL, recorded_at TEXT NOT NULL, " WORKBOOK_UID_COLUMN},
+    {"checks",
+     "run_id INTEGER NOT NULL REFERENCES runs(id), name TEXT NOT NULL, reported INTEGER NOT NULL, "
+     "pass INTEGER NOT NULL, value REAL, lim REAL, detail TEXT, " WORKBOOK_UID_COLUMN},
+    {"metrics",
+     "run_id INTEGER NOT NULL REFERENCES runs(id), name TEXT NOT NULL, unit TEXT NOT NULL, derived INTEGER NOT NULL, "
+     "value REAL, lo REAL, hi REAL, status TEXT NOT NULL, samples INTEGER, min REAL, max REAL, spread REAL, "
+     WORKBOOK_UID_COLUMN},
+    {"prediction_grades",
+     "run_id INTEGER NOT NULL REFERENCES runs(id), prediction TEXT NOT NULL, measured REAL, factor REAL, band TEXT, "
+     "score INTEGER NOT NULL, max_score INTEGER NOT NULL, correct INTEGER, right_answer TEXT, " WORKBOOK_UID_COLUMN},
+    {"calibrations",
+     "id INTEGER PRIMARY KEY, gpu_uuid TEXT NOT NULL, gpu_name TEXT NOT NULL, measured_at TEXT NOT NULL, "
+     "driver TEXT NOT NULL, sm_clock_mhz REAL, arch TEXT NOT NULL, seed INTEGER NOT NULL, detail TEXT NOT NULL, "
+     WORKBOOK_UID_COLUMN},
+    {"calibration_figures",
+     "calibration_id INTEGER NOT NULL REFERENCES calibrations(id), name TEXT NOT NULL, value REAL NOT NULL, "
+     "unit TEXT NOT NULL, " WORKBOOK_UID_COLUMN ", PRIMARY KEY(calibration_id, name)"},
+    {"explanations",
+     "id INTEGER PRIMARY KEY, run_id INTEGER NOT NULL REFERENCES runs(id), text TEXT NOT NULL, "
+     "recorded_at TEXT NOT NULL, " WORKBOOK_UID_COLUMN},
+    {"learn_revlog",
+     "id INTEGER PRIMARY KEY, module INTEGER NOT NULL, item TEXT NOT NULL, reviewed_at TEXT NOT NULL, "
+     "day INTEGER NOT NULL, rating INTEGER NOT NULL CHECK(rating BETWEEN 1 AND 4), mode TEXT NOT NULL, "
+     "source TEXT NOT NULL, duration_s REAL NOT NULL, interval_before INTEGER NOT NULL, interval_after INTEGER NOT NULL, "
+     "elapsed_days INTEGER NOT NULL, retrievability REAL, stability REAL NOT NULL, difficulty REAL NOT NULL, "
+     "answer TEXT NOT NULL, numbers_checked INTEGER NOT NULL, numbers_correct INTEGER NOT NULL, "
+     "variant TEXT NOT NULL, " WORKBOOK_UID_COLUMN},
+    {"learn_follow",
+     "id INTEGER PRIMARY KEY, module INTEGER NOT NULL, example TEXT NOT NULL, step INTEGER NOT NULL, "
+     "answer TEXT NOT NULL, numbers_checked INTEGER NOT NULL, numbers_correct INTEGER NOT NULL, "
+     "recorded_at TEXT NOT NULL, " WORKBOOK_UID_COLUMN},
+    {"learn_drills",
+     "id INTEGER PRIMARY KEY, module INTEGER NOT NULL, drill TEXT NOT NULL, attempted_at TEXT NOT NULL, "
+     "day INTEGER NOT NULL, covered INTEGER NOT NULL, total INTEGER NOT NULL, missed TEXT NOT NULL, "
+     "seconds REAL NOT NULL, " WORKBOOK_UID_COLUMN},
+};
+#undef WORKBOOK_UID_COLUMN
+
+// Indexes and triggers of version 3 (dropping a table dropped its own, so they are made again).
+// Predictions are immutable: no UPDATE, no DELETE, no INSERT over an existing id.
+const char* kVersion3After = R"sql(
+CREATE INDEX calibrations_by_gpu ON calibrations(gpu_uuid, id);
+CREATE INDEX predictions_by_run ON predictions(run_id);
+CREATE TRIGGER predictions_are_immutable_u BEFORE UPDATE ON predictions
+  BEGIN SELECT RAISE(ABORT, 'predictions are immutable'); END;
+CREATE TRIGGER predictions_are_immutable_d BEFORE DELETE ON predictions
+  BEGIN SELECT RAISE(ABORT, 'predictions are immutable'); END;
+CREATE TRIGGER predictions_are_immutable_r BEFORE INSERT ON predictions
+  WHEN EXISTS (SELECT 1 FROM predictions WHERE id = NEW.id)
+  BEGIN SELECT RAISE(ABORT, 'predictions are immutable'); END;
+)sql";
+
+void migrate_to_3(sqlite3* db) {
+  for (const auto& t : kVersion3Tables) {
+    sql::exec(db, fmt::format("CREATE TABLE {0}__v3({1}); INSERT INTO {0}__v3 SELECT *, lower(hex(randomblob(16))) "
+                              "FROM {0}; DROP TABLE {0}; ALTER TABLE {0}__v3 RENAME TO {0};",
+                              t.name, t.columns)
+                      .c_str());
+  }
+  sql::exec(db, kVersion3After);
+}
+
+// Version 4: Slurm jobs (run/slurm_journal.cpp), one row per run submitted with
+// `run --slurm`; it travels with its run.
+const char* kVersion4 = R"sql(
+CREATE TABLE slurm_jobs(
+  run_id INTEGER PRIMARY KEY REFERENCES runs(id), job_id TEXT NOT NULL, partition TEXT NOT NULL,
+  gres TEXT NOT NULL, time_limit TEXT NOT NULL, account TEXT NOT NULL, script TEXT NOT NULL,
+  submitted_at TEXT NOT NULL, cluster TEXT, node TEXT, gpu TEXT, state TEXT, exit_code TEXT,
+  finished_at TEXT, uid TEXT NOT NULL UNIQUE DEFAULT (lower(hex(randomblob(16)))));
+)sql";
+
+using Migration = void (*)(sqlite3*);
+
+// migrations[i] brings a journal from version i to version i + 1.
+const Migration kMigrations[] = {
+    [](sqlite3* db) { sql::exec(db, kVersion1); },
+    [](sqlite3* db) { sql::exec(db, kVersion2); },
+    migrate_to_3,
+    [](sqlite3* db) { sql::exec(db, kVersion4); },
+};
+static_assert(static_cast<int>(std::size(kMigrations)) == kSchemaVersion, "one migration per version");
+
+[[noreturn]] void refuse_newer(const std::filesystem::path& file, int version) {
+  throw Error(Exit::usage,
+              fmt::format("the journal {} was written by a newer workbook (schema version {}; this workbook knows "
+                          "versions up to {})",
+                          file.string(), version, kSchemaVersion),
+              "update workbook on this machine (pull and rebuild the runner) before using this workspace");
+}
+
+}  // namespace
+
+std::string SyncedTable::parent_uid_key() const {
+  const std::string suffix = "_id";
+  if (parent_column.size() > suffix.size() && parent_column.compare(parent_column.size() - 3, 3, suffix) == 0) {
+    return parent_column.substr(0, parent_column.size() - 3) + "_uid";
+  }
+  return parent_column + "_uid";
+}
+
+const std::vector<SyncedTable>& synced_tables() {
+  static const std::vector<SyncedTable> tables = {
+      {"runs", "", ""},
+      {"predictions", "runs", "run_id"},
+      {"checks", "runs", "run_id"},
+      {"metrics", "runs", "run_id"},
+      {"prediction_grades", "runs", "run_id"},
+      {"explanations", "runs", "run_id"},
+      {"calibrations", "", ""},
+      {"calibration_figures", "calibrations", "calibration_id"},
+      {"learn_revlog", "", ""},
+      {"learn_follow", "", ""},
+      {"learn_drills", "", ""},
+      {"slurm_jobs", "runs", "run_id"},
+  };
+  return tables;
+}
+
+int stored_schema_version(sqlite3* db) {
+  sql::Statement has_meta(db, "SELECT 1 FROM sqlite_master WHERE type='table' AND name='meta'");
+  if (!has_meta.next()) return 0;
+  sql::Statement v(db, "SELECT value FROM meta WHERE key='schema_version'");
+  if (!v.next()) return 0;
+  return static_cast<int>(v.integer(0));
+}
+
+void migrate_schema(sqlite3* db, const std::filesystem::path& file) {
+  int version = stored_schema_version(db);
+  if (version == kSchemaVersion) return;
+  if (version > kSchemaVersion) refuse_newer(file, version);
+  // Rebuilding tables needs foreign keys off (a no-op inside a transaction), checked after.
+  sql::exec(db, "PRAGMA foreign_keys=OFF;");
+  {
+    sql::Transaction transaction(db);
+    version = stored_schema_version(db);  // another process may have migrated meanwhile
+    if (version > kSchemaVersion) refuse_newer(file, version);
+    sql::exec(db, "CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);");
+    for (int v = version; v < kSchemaVersion; ++v) kMigrations[v](db);
+    sql::Statement broken(db, "PRAGMA foreign_key_check");
+    if (broken.next()) {
+      throw Error(Exit::io_error,
+                  fmt::format("upgrading the journal {} left a row of {} pointing at a missing {} row", file.string(),
+                              broken.text(0), broken.text(2)),
+                  "nothing was changed; keep a copy of the journal and report this as a bug");
+    }
+    sql::Statement(db, "INSERT OR REPLACE INTO meta(key, value) VALUES('schema_version', ?)")
+        .bind(std::to_string(kSchemaVersion))
+        .run();
+    transaction.commit();
+  }
+  sql::exec(db, "PRAGMA foreign_keys=ON;");
+}
+
+}  // namespace workbook

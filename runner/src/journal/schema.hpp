@@ -1,0 +1,49 @@
+// The journal's schema, all of it in one place (schema.cpp): every table, index and
+// trigger, reached through numbered migrations. The version lives in the `meta` table
+// (key 'schema_version'). Opening a journal runs the migrations it lacks, in order, in
+// one transaction; a journal whose version is newer than this runner's is refused.
+//
+//   1  runs, predictions (immutable), checks, metrics, prediction_grades, calibrations,
+//      calibration_figures, explanations
+//   2  the learning engine's tables join the versioned schema: learn_cards, learn_revlog,
+//      learn_follow, learn_drills (before, learn/review_store created them on first use)
+//   3  a `uid` (128 random bits, 32 hex digits) on every row that travels between
+//      machines (synced_tables()), given on insert by the column's default
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+struct sqlite3;
+
+namespace workbook {
+
+// The schema version this runner writes and understands.
+inline constexpr int kSchemaVersion = 4;
+// The first version whose rows carry uids: the oldest an export can have.
+inline constexpr int kFirstSyncedVersion = 3;
+
+// The version recorded in the database (0 for a database without the meta table).
+int stored_schema_version(sqlite3* db);
+
+// Brings the database to kSchemaVersion (one transaction; foreign keys are checked after
+// the migrations). Throws Error when the journal is newer than this runner, naming `file`.
+void migrate_schema(sqlite3* db, const std::filesystem::path& file);
+
+// A table whose rows travel between machines (journal export/import), each with a uid.
+// A child row points at its parent through `parent_column` (a local id); an export names
+// the parent by its uid instead, under the key parent_uid_key() ("run_id" -> "run_uid").
+struct SyncedTable {
+  std::string name;
+  std::string parent_table;   // empty: no parent
+  std::string parent_column;  // e.g. "run_id"
+  std::string parent_uid_key() const;
+};
+
+// Every synced table, parents before their children (the order of export and import).
+// A new table that should travel joins this list (and gets a uid column; see schema.cpp).
+// learn_cards is not here: it is derived from learn_revlog (learn/review_store.hpp).
+const std::vector<SyncedTable>& synced_tables();
+
+}  // namespace workbook

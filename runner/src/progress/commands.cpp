@@ -1,0 +1,53 @@
+// The progress commands (see commands.hpp).
+#include "progress/commands.hpp"
+
+#include <fmt/format.h>
+
+#include "content/course.hpp"
+#include "content/lab_id.hpp"
+#include "learn/clock.hpp"
+#include "progress/history.hpp"
+#include "progress/next_step.hpp"
+#include "progress/progress_report.hpp"
+#include "util/error.hpp"
+
+namespace workbook::progress {
+
+namespace {
+
+void print_json(const nlohmann::json& j) {
+  fmt::print("{}\n", j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
+}
+
+ProgressReport report_of(const CommandInputs& in) {
+  const long long today = learn::day_of(learn::now_unix());
+  return gather_progress(in.catalog, in.journal, load_course(in.catalog.root(), in.workspace.root()), today);
+}
+
+}  // namespace
+
+int show_progress(const CommandInputs& in) {
+  const ProgressReport report = report_of(in);
+  if (in.json) print_json(to_json(report));
+  else fmt::print("{}", format_progress(report, in.style));
+  return 0;
+}
+
+int show_next(const CommandInputs& in) {
+  const NextPlan plan = next_steps(report_of(in));
+  if (in.json) print_json(to_json(plan));
+  else fmt::print("{}", format_next(plan, in.style));
+  return 0;
+}
+
+int show_history(const CommandInputs& in, const std::string& lab, int limit) {
+  if (limit < 1) throw UsageError("--limit must be at least 1");
+  std::string id;
+  if (!lab.empty()) id = in.catalog.find_lab(parse_lab_ref_or_throw(lab)).id;
+  const HistoryReport report = gather_history(in.journal, id, limit);
+  if (in.json) print_json(to_json(report));
+  else fmt::print("{}", format_history(report, in.style));
+  return 0;
+}
+
+}  // namespace workbook::progress

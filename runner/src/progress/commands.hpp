@@ -1,0 +1,28 @@
+// The progress commands' logic (the cmd/ files only declare options):
+//   workbook progress [--json]                the record against the workbook and the calendar
+//   workbook next [--json]                    the one next thing to do
+//   workbook history [lab] [--limit N] [--json]   runs with their figures; prediction calibration
+// Each prints its screen (or one JSON object) and returns the exit code (0). Today is
+// $WORKBOOK_NOW or the clock (learn/clock.hpp).
+#pragma once
+
+#include "content/catalog.hpp"
+#include "journal/journal.hpp"
+#include "ui/style.hpp"
+#include "workspace/workspace.hpp"
+
+namespace workbook::progress {
+
+struct CommandInputs {
+  const Catalog& catalog;
+  const Workspace& workspace;
+  Journal& journal;
+  Style style;
+  bool json = false;
+};
+
+int show_progress(const CommandInputs& in);
+int show_next(const CommandInputs& in);
+int show_history(const CommandInputs& in, const std::string& lab, int limit);
+
+}  // namespace workbook::progress

@@ -1,0 +1,78 @@
+// Per-module progress (see module_progress.hpp).
+#include "progress/module_progress.hpp"
+
+#include <algorithm>
+
+#include "learn/banks.hpp"
+#include "learn/review_store.hpp"
+
+namespace workbook::progress {
+
+ModuleProgress summarize(const ModuleContent& content, const LearnerRecord& record) {
+  ModuleProgress p;
+  p.module = content.number;
+  p.title = content.title;
+  bool begun = false;
+  for (const auto& [id, steps] : content.examples) {
+    auto it = record.followed.find({content.number, id});
+    const int done = it == record.followed.end() ? 0 : it->second;
+    begun = begun || done > 0;
+    ++p.follow.total;
+    if (done >= steps) ++p.follow.done;
+    else if (p.first_open_example.empty()) p.first_open_example = id;
+  }
+  for (const auto& item : content.items) {
+    ++p.answer.total;
+    if (record.answered.count({content.number, item})) ++p.answer.done;
+  }
+  p.items_open = p.answer.total - p.answer.done;
+  begun = begun || p.answer.done > 0;
+  for (const auto& lab : content.labs) {
+    ++p.run.total;
+    auto it = record.labs.find(lab);
+    const bool ran = it != record.labs.end() && it->second.runs > 0;
+    begun = begun || ran;
+    if (ran && it->second.passes > 0) {
+      ++p.run.done;
+      continue;
+    }
+    p.labs_open.push_back(lab);
+    if (ran) p.labs_tried.push_back(lab);
+  }
+  p.read = begun;
+  return p;
+}
+
+std::vector<ModuleContent> course_content(const Catalog& catalog) {
+  std::map<int, ModuleContent> by_number;
+  for (const auto& m : catalog.load_all()) {
+    ModuleContent& c = by_number[m.number];
+    c.number = m.number;
+    c.title = m.title;
+    for (const auto& lab : m.labs) c.labs.push_back(lab.id);
+  }
+  for (const auto& bank : learn::load_all_banks(catalog)) {
+    ModuleContent& c = by_number[bank.module];
+    c.number = bank.module;
+    for (const auto& ex : bank.worked_examples) c.examples.emplace_back(ex.id, static_cast<int>(ex.steps.size()));
+    for (const auto& item : bank.items) c.items.push_back(item.id);
+  }
+  std::vector<ModuleContent> out;
+  for (auto& [n, c] : by_number) out.push_back(std::move(c));
+  return out;
+}
+
+LearnerRecord learner_record(Journal& journal, const std::vector<ModuleContent>& content) {
+  LearnerRecord r;
+  for (auto& lab : lab_records(journal)) r.labs[lab.lab] = lab;
+  learn::ReviewStore store(journal);
+  for (const auto& card : store.cards()) r.answered.insert({card.module, card.item});
+  for (const auto& m : content) {
+    for (const auto& [id, steps] : m.examples) {
+      if (int done = store.follow_progress(m.number, id); done > 0) r.followed[{m.number, id}] = done;
+    }
+  }
+  return r;
+}
+
+}  // namespace workbook::progress

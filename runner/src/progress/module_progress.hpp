@@ -1,0 +1,66 @@
+// Per module, where the learner stands in the workbook's method: Read, Follow, Answer, Run.
+//
+//   Follow  worked examples done to their last step (learn_follow)
+//   Answer  exercise items answered at least once (learn_cards)
+//   Run     labs with a passing run of the learner's own code (runs, not --solution)
+//   Read    nothing records reading: a module counts as read once any later step was
+//           begun (a worked-example step, an answer, a run), since the method reads first.
+//           `read_inferred` says so in --json.
+#pragma once
+
+#include <map>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "content/catalog.hpp"
+#include "journal/journal_queries.hpp"
+
+namespace workbook::progress {
+
+// What the content offers in one module.
+struct ModuleContent {
+  int number = 0;
+  std::string title;
+  std::vector<std::string> labs;                      // "module14/tiled_gemm"
+  std::vector<std::pair<std::string, int>> examples;  // worked example id, its steps
+  std::vector<std::string> items;                     // exercise item ids
+};
+
+// What the journal holds about the learner.
+struct LearnerRecord {
+  std::map<std::string, LabRecord> labs;           // by lab id
+  std::set<std::pair<int, std::string>> answered;  // (module, item)
+  std::map<std::pair<int, std::string>, int> followed;  // (module, example) -> steps done
+};
+
+struct Tally {
+  int done = 0, total = 0;
+  bool complete() const { return done >= total; }
+};
+
+struct ModuleProgress {
+  int module = 0;
+  std::string title;
+  bool read = false;
+  Tally follow, answer, run;
+  std::vector<std::string> labs_open;      // labs without a passing run, in manifest order
+  std::vector<std::string> labs_tried;     // labs_open that have a run (it did not pass)
+  std::string first_open_example;          // the first worked example not done, or ""
+  int items_open = 0;
+  // Every lab passed, every item answered, every worked example followed; a module with
+  // none of these (the drill modules 11 and 24) is never complete: its drills are weekly.
+  bool complete() const {
+    return follow.total + answer.total + run.total > 0 && follow.complete() && answer.complete() && run.complete();
+  }
+};
+
+ModuleProgress summarize(const ModuleContent& content, const LearnerRecord& record);
+
+// The content of every module that has a manifest or an exercise bank, by number.
+std::vector<ModuleContent> course_content(const Catalog& catalog);
+// The learner's record from the journal (worked examples: those of `content`).
+LearnerRecord learner_record(Journal& journal, const std::vector<ModuleContent>& content);
+
+}  // namespace workbook::progress

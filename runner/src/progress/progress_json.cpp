@@ -1,0 +1,87 @@
+// `workbook progress --json` (see progress_report.hpp).
+#include <fmt/format.h>
+
+#include "learn/clock.hpp"
+#include "progress/progress_report.hpp"
+
+namespace workbook::progress {
+
+namespace {
+
+using nlohmann::json;
+
+json tally(const Tally& t) { return {{"done", t.done}, {"total", t.total}}; }
+
+json module_json(const ModuleProgress& m) {
+  return {{"module", m.module},         {"id", fmt::format("module{:02}", m.module)},
+          {"title", m.title},           {"read", m.read},
+          {"read_inferred", true},      {"follow", tally(m.follow)},
+          {"answer", tally(m.answer)},  {"run", tally(m.run)},
+          {"labs_open", m.labs_open},   {"labs_tried", m.labs_tried},
+          {"complete", m.complete()}};
+}
+
+json assignment_json(const AssignmentStatus& a) {
+  return {{"id", a.id},     {"title", a.title}, {"due", a.due},   {"days_left", a.days_left},
+          {"state", to_string(a.state)}, {"modules", a.modules}, {"done", a.done}, {"open", a.open}};
+}
+
+json calendar_json(const ProgressReport& r) {
+  if (!r.course || !r.plan) return nullptr;
+  const CalendarPlan& p = *r.plan;
+  json assignments = json::array();
+  for (const auto& a : p.assignments) assignments.push_back(assignment_json(a));
+  json next = nullptr;
+  if (p.next) {
+    next = {{"kind", p.next->kind}, {"id", p.next->id}, {"title", p.next->title},
+            {"date", learn::date_of_day(p.next->day)}, {"days_left", p.days_to_next}, {"weeks_left", p.weeks_to_next}};
+  }
+  return {{"tentative", r.course->tentative}, {"source", r.course->source}, {"files", r.course->files},
+          {"phase", to_string(p.phase)},      {"next", next},                {"weeks_left", p.weeks_left},
+          {"assignments", assignments},       {"behind", p.behind},
+          {"focus", p.focus ? json(p.focus->id) : json(nullptr)}, {"modules_per_week", p.modules_per_week}};
+}
+
+json route_json(const ProgressReport& r) {
+  if (!r.course) return nullptr;
+  json bonus = json::array(), topics = json::array();
+  for (const auto& b : r.bonus) {
+    bonus.push_back({{"id", b.id}, {"title", b.title}, {"assignment", b.assignment}, {"due", b.due},
+                     {"modules", b.modules}, {"open", b.open}});
+  }
+  int measured = 0;
+  for (const auto& t : r.topics) {
+    measured += t.measured > 0 ? 1 : 0;
+    topics.push_back({{"module", t.module}, {"topic", t.topic}, {"measured_runs", t.measured},
+                      {"explained_runs", t.explained}, {"measured", t.measured > 0}, {"explained", t.explained > 0}});
+  }
+  const CourseProject& p = r.course->project;
+  json presentation = p.presentation_first.empty() ? json(nullptr) : json{p.presentation_first, p.presentation_last};
+  return {{"bonus", bonus},
+          {"oral_exam", {{"sign_up_with", r.course->oral_exam.sign_up_with}, {"sign_up_by", r.oral_sign_up_by},
+                         {"drill_modules", r.course->oral_exam.drill_modules}}},
+          {"project", {{"proposal", p.proposal}, {"report", p.report}, {"presentation", presentation},
+                       {"topics_needed", p.topics_needed}, {"topics_measured", measured}, {"topics", topics}}}};
+}
+
+}  // namespace
+
+json to_json(const ProgressReport& r) {
+  json modules = json::array(), drills = json::array();
+  for (const auto& m : r.modules) modules.push_back(module_json(m));
+  for (const auto& d : r.drills) {
+    drills.push_back({{"module", d.module}, {"total", d.total}, {"due", d.offered ? d.due : 0}, {"easy", d.easy},
+                      {"attempted", d.attempted}, {"readiness", d.readiness}, {"offered", d.offered},
+                      {"weekly_from", d.weekly_from}});
+  }
+  return {{"date", learn::date_of_day(r.today)},
+          {"read_basis", "inferred: a module counts as read once a worked-example step, an answer or a run was recorded"},
+          {"modules", modules},
+          {"reviews_due", r.reviews_due},
+          {"drills", drills},
+          {"drills_due", r.drills_due()},
+          {"calendar", calendar_json(r)},
+          {"route", route_json(r)}};
+}
+
+}  // namespace workbook::progress

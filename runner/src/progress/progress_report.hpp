@@ -1,0 +1,66 @@
+// `workbook progress`: the learner's record against the workbook and the course calendar.
+// Built from the content, the journal and the calendar by gather_progress; everything
+// after that (the A-route, the JSON, the text) is computed from the report alone.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "content/course.hpp"
+#include "progress/calendar.hpp"
+#include "progress/module_progress.hpp"
+#include "ui/style.hpp"
+
+namespace workbook::progress {
+
+// The oral drills of one module.
+struct DrillSummary {
+  int module = 0;
+  int total = 0, due = 0, easy = 0, attempted = 0;
+  double readiness = 0;     // mean over the drills attempted, 0..1
+  bool offered = true;      // false before the bank's weekly_from date
+  std::string weekly_from;  // "" when always offered
+};
+
+struct BonusStatus {
+  std::string id, title, assignment, due;  // due: the assignment's date
+  std::vector<int> modules, open;          // modules that prepare it, those not done
+};
+
+struct TopicStatus {
+  int module = 0;
+  std::string topic;
+  int measured = 0, explained = 0;  // the learner's runs of the module's labs with figures, with an explanation
+};
+
+struct ProgressReport {
+  long long today = 0;
+  std::vector<ModuleProgress> modules;
+  int reviews_due = 0;
+  std::vector<DrillSummary> drills;
+  std::optional<Course> course;
+  std::optional<CalendarPlan> plan;
+  std::vector<BonusStatus> bonus;
+  std::vector<TopicStatus> topics;
+  std::string oral_sign_up_by;  // date of the assignment the sign-up goes with, or ""
+
+  int drills_due() const;
+  const ModuleProgress* module(int number) const;
+};
+
+// The calendar part and the A-route from the modules already in `report` and the
+// learner's lab records; sets plan, bonus, topics and oral_sign_up_by.
+void plan_report(ProgressReport& report, const std::vector<LabRecord>& labs);
+
+// Everything, read from the content, the journal and the calendar (which may be absent).
+ProgressReport gather_progress(const Catalog& catalog, Journal& journal, const std::optional<Course>& course,
+                               long long today);
+
+nlohmann::json to_json(const ProgressReport& report);
+// The screen: at most 80 columns.
+std::string format_progress(const ProgressReport& report, const Style& style);
+
+}  // namespace workbook::progress

@@ -1,0 +1,138 @@
+// Slurm settings and the batch script (see slurm_config.hpp).
+#include "run/slurm_config.hpp"
+
+#include <fmt/format.h>
+
+#include <regex>
+
+#include "util/error.hpp"
+#include "util/yaml_reader.hpp"
+
+namespace workbook {
+namespace fs = std::filesystem;
+
+namespace {
+
+// Checks a value that becomes one "#SBATCH --name=value" line.
+void check_value(const std::string& name, const std::string& value, const std::regex& form, const char* example) {
+  if (value.empty() || std::regex_match(value, form)) return;
+  throw UsageError(fmt::format("--{} '{}' is not a value sbatch takes", name, value),
+                   fmt::format("give it as, e.g., --{} {} (or fix {} in slurm.yaml)", name, example, name));
+}
+
+void check_settings(const SlurmSettings& s) {
+  static const std::regex name(R"([A-Za-z0-9_.,+-]+)");
+  static const std::regex gres(R"([A-Za-z0-9_.:,+-]+)");
+  static const std::regex time(R"((\d+|\d+:\d+|\d+:\d+:\d+|\d+-\d+|\d+-\d+:\d+|\d+-\d+:\d+:\d+|UNLIMITED|INFINITE))");
+  check_value("partition", s.partition, name, "gpu");
+  check_value("gres", s.gres, gres, "gpu:1 or gpu:1g.10gb:1");
+  check_value("time", s.time, time, "30 (minutes) or 1:30:00");
+  check_value("account", s.account, name, "my-course");
+  for (const auto& line : s.setup) {
+    if (line.find('\n') != std::string::npos) throw UsageError("slurm.yaml: each setup entry must be one line");
+  }
+  for (const auto& opt : s.sbatch) {
+    if (opt.rfind("-", 0) != 0 || opt.find('\n') != std::string::npos) {
+      throw UsageError(fmt::format("slurm.yaml: sbatch entry '{}' is not one sbatch option", opt),
+                       "write each as it would follow #SBATCH, e.g. \"--mem=16G\"");
+    }
+  }
+  if (!(s.poll_s > 0 && s.poll_s <= 600)) throw UsageError("slurm.yaml: poll_s must be between 0 and 600 seconds");
+}
+
+void read_config_file(const fs::path& file, SlurmSettings& s) {
+  std::error_code ec;
+  if (!fs::exists(file, ec)) return;
+  Problems problems;
+  YAML::Node root = load_yaml_file(file, problems);
+  if (present(root)) {
+    MapReader r(root, file.string(), "", problems);
+    auto text = [&](const char* key, std::string& into) {
+      if (r.has(key)) {  // a number ("time: 30") is read as its text
+        if (auto v = r.str(key, false)) into = *v;
+      }
+    };
+    text("partition", s.partition);
+    text("gres", s.gres);
+    text("time", s.time);
+    text("account", s.account);
+    if (r.has("setup")) s.setup = r.str_list("setup", false);
+    if (r.has("sbatch")) s.sbatch = r.str_list("sbatch", false);
+    if (auto v = r.number("poll_s", false)) s.poll_s = *v;
+    r.finish();
+  }
+  problems.throw_if_any();
+}
+
+}  // namespace
+
+fs::path slurm_config_path(const Workspace& workspace) { return workspace.root() / "slurm.yaml"; }
+
+fs::path slurm_run_dir(const Workspace& workspace, long long run_id) {
+  return workspace.state_dir() / "slurm" / fmt::format("run-{}", run_id);
+}
+
+SlurmSettings resolve_slurm_settings(const Workspace& workspace, const SlurmFlags& flags, bool cuda_lab) {
+  SlurmSettings s;
+  read_config_file(slurm_config_path(workspace), s);
+  if (flags.partition) s.partition = *flags.partition;
+  if (flags.gres) s.gres = *flags.gres;
+  if (flags.time) s.time = *flags.time;
+  if (flags.account) s.account = *flags.account;
+  if (s.gres.empty() && cuda_lab) s.gres = "gpu:1";
+  if (s.gres == "none") s.gres.clear();
+  check_settings(s);
+  return s;
+}
+
+std::vector<std::string> compute_node_command(const fs::path& binary, const fs::path& content, const fs::path& workspace,
+                                              const RunRequest& req, const std::string& run_id) {
+  std::vector<std::string> argv = {binary.string(), "--content", content.string(), "--workspace", workspace.string(),
+                                   "run", req.lab};
+  switch (req.variant) {
+    case LabVariant::solution: argv.push_back("--solution"); break;
+    case LabVariant::file: argv.insert(argv.end(), {"--file", fs::absolute(req.file).lexically_normal().string()}); break;
+    case LabVariant::variant: argv.insert(argv.end(), {"--variant", req.variant_id}); break;
+    case LabVariant::starter: break;
+  }
+  for (const auto& p : req.params) argv.insert(argv.end(), {"-p", p});
+  if (req.quick) argv.push_back("--quick");
+  if (req.timeout_s) argv.insert(argv.end(), {"--timeout", fmt::format("{:g}", *req.timeout_s)});
+  if (req.arch) argv.insert(argv.end(), {"--arch", *req.arch});
+  if (req.gpu) argv.insert(argv.end(), {"--gpu", *req.gpu});
+  if (req.seed) argv.insert(argv.end(), {"--seed", std::to_string(*req.seed)});
+  argv.insert(argv.end(), {"--slurm-continue", run_id});
+  return argv;
+}
+
+std::string shell_quote(const std::string& s) {
+  static const std::regex safe(R"([A-Za-z0-9_./:=,+@%-]+)");
+  if (std::regex_match(s, safe)) return s;
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+std::string render_batch_script(const BatchScript& b) {
+  const SlurmSettings& s = b.settings;
+  // A login shell when there are setup lines: `module` is defined by the login profile.
+  std::string out = s.setup.empty() ? "#!/bin/bash\n" : "#!/bin/bash -l\n";
+  out += fmt::format("# workbook: {}, submitted with `workbook run --slurm`.\n", b.run_label);
+  out += "# On the compute node the same runner builds, runs, grades and records the run in the\n"
+         "# same workspace's journal; the login node follows the job and prints the report.\n";
+  out += fmt::format("#SBATCH --job-name={}\n", b.job_name);
+  out += fmt::format("#SBATCH --output={}\n", b.output.string());
+  out += fmt::format("#SBATCH --chdir={}\n", b.workdir.string());
+  if (!s.partition.empty()) out += fmt::format("#SBATCH --partition={}\n", s.partition);
+  if (!s.gres.empty()) out += fmt::format("#SBATCH --gres={}\n", s.gres);
+  if (!s.time.empty()) out += fmt::format("#SBATCH --time={}\n", s.time);
+  if (!s.account.empty()) out += fmt::format("#SBATCH --account={}\n", s.account);
+  for (const auto& opt : s.sbatch) out += fmt::format("#SBATCH {}\n", opt);
+  out += "set -eu\n";
+  for (const auto& line : s.setup) out += line + "\n";
+  std::string cmd = "exec";
+  for (const auto& a : b.command) cmd += " " + shell_quote(a);
+  return out + cmd + "\n";
+}
+
+}  // namespace workbook

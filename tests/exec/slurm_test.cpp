@@ -1,0 +1,67 @@
+// Tests for exec/slurm: what sbatch, squeue, sacct and scontrol print, parsed (no cluster
+// needed; tests/e2e/slurm_e2e_test.cpp drives a real one).
+#include <catch2/catch.hpp>
+
+#include "exec/slurm.hpp"
+
+using namespace workbook;
+
+TEST_CASE("slurm: sbatch --parsable gives the job id, with or without a cluster", "[slurm]") {
+  CHECK(parse_sbatch_parsable("123\n") == std::optional<std::string>("123"));
+  CHECK(parse_sbatch_parsable("4567;gpu-cluster\n") == std::optional<std::string>("4567"));
+  CHECK_FALSE(parse_sbatch_parsable(""));
+  CHECK_FALSE(parse_sbatch_parsable("sbatch: error: invalid partition\n"));
+}
+
+TEST_CASE("slurm: a squeue line gives state, reason, node and run time", "[slurm]") {
+  auto pending = parse_squeue_line("PENDING|Priority||0:00\n");
+  REQUIRE(pending);
+  CHECK(pending->state == "PENDING");
+  CHECK(pending->reason == "Priority");
+  CHECK(pending->node.empty());
+  auto running = parse_squeue_line("RUNNING|None|gpu-node07|1:05");
+  REQUIRE(running);
+  CHECK(running->reason.empty());  // "None" is no reason
+  CHECK(running->node == "gpu-node07");
+  CHECK(running->elapsed == "1:05");
+  CHECK_FALSE(parse_squeue_line(""));
+  CHECK_FALSE(parse_squeue_line("slurm_load_jobs error: Invalid job id specified"));
+}
+
+TEST_CASE("slurm: a sacct line keeps the state's first word and the exit code", "[slurm]") {
+  auto s = parse_sacct_line("CANCELLED by 1000|0:15|gpu-node07|00:01:02");
+  REQUIRE(s);
+  CHECK(s->state == "CANCELLED");
+  CHECK(s->exit_code == "0:15");
+  CHECK(s->node == "gpu-node07");
+  auto never_ran = parse_sacct_line("CANCELLED by 0|0:0|None assigned|00:00:00");
+  REQUIRE(never_ran);
+  CHECK(never_ran->node.empty());
+}
+
+TEST_CASE("slurm: scontrol's one-line record splits into keys, values with spaces kept", "[slurm]") {
+  auto rec = parse_scontrol_record(
+      "JobId=7 JobName=wb-pass_lab UserId=me(1000) JobState=FAILED Reason=NonZeroExitCode Dependency=(null) "
+      "ExitCode=4:0 NodeList=localhost AllocNode:Sid=login:4051 CPUs/Task=1 Command=/home/me/my dir/job.sh "
+      "WorkDir=/home/me Power=");
+  CHECK(rec["JobState"] == "FAILED");
+  CHECK(rec["ExitCode"] == "4:0");
+  CHECK(rec["NodeList"] == "localhost");
+  CHECK(rec["AllocNode:Sid"] == "login:4051");
+  CHECK(rec["CPUs/Task"] == "1");
+  CHECK(rec["Command"] == "/home/me/my dir/job.sh");
+  CHECK(rec["WorkDir"] == "/home/me");
+  CHECK(rec["Power"].empty());
+  CHECK(parse_scontrol_record("").empty());
+}
+
+TEST_CASE("slurm: waiting and running states are not final, every ending is", "[slurm]") {
+  for (const char* live : {"PENDING", "RUNNING", "CONFIGURING", "COMPLETING", "SUSPENDED", "REQUEUED"}) {
+    CHECK_FALSE(is_final_slurm_state(live));
+  }
+  for (const char* done : {"COMPLETED", "FAILED", "TIMEOUT", "CANCELLED", "OUT_OF_MEMORY", "NODE_FAIL", "PREEMPTED",
+                           "BOOT_FAIL", "DEADLINE"}) {
+    CHECK(is_final_slurm_state(done));
+  }
+  CHECK_FALSE(is_final_slurm_state(""));
+}

@@ -1,0 +1,146 @@
+// Tests for progress/module_progress, next_step and history: per-module Read / Follow /
+// Answer / Run, the one next thing to do, and prediction calibration.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "learn/clock.hpp"
+#include "progress/history.hpp"
+#include "progress/next_step.hpp"
+
+#include "../support/temp_dir.hpp"
+#include "../support/test_paths.hpp"
+
+using namespace workbook;
+using namespace workbook::progress;
+
+namespace {
+
+std::string fmt_lab(int n) { return "module" + std::to_string(n) + "/lab"; }
+
+ModuleContent content(int n, std::vector<std::string> labs) {
+  ModuleContent c;
+  c.number = n;
+  c.title = "Module " + std::to_string(n);
+  c.labs = std::move(labs);
+  c.examples = {{"ex", 3}};
+  c.items = {"r1", "r2"};
+  return c;
+}
+
+LabRecord lab(const std::string& id, int runs, int passes) { return {id, runs, passes, runs, 0, "", ""}; }
+
+// Modules 16-19 (A3, due 2026-12-04) with the given record, on `today`.
+ProgressReport report(const LearnerRecord& record, const std::string& today) {
+  ProgressReport r;
+  r.today = *learn::day_of_date(today);
+  for (int n : {16, 17, 18, 19}) r.modules.push_back(summarize(content(n, {fmt_lab(n)}), record));
+  Course c;
+  c.assignments.push_back({"a3", "Assignment 3", "2026-12-04", {16, 17, 18, 19}, "", 0});
+  r.course = c;
+  plan_report(r, {});
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("a module's Read / Follow / Answer / Run come from the record", "[progress]") {
+  LearnerRecord none;
+  ModuleProgress fresh = summarize(content(5, {"module05/a", "module05/b"}), none);
+  CHECK_FALSE(fresh.read);
+  CHECK(fresh.follow.done == 0);
+  CHECK(fresh.follow.total == 1);
+  CHECK(fresh.answer.total == 2);
+  CHECK(fresh.run.total == 2);
+  CHECK(fresh.first_open_example == "ex");
+  CHECK(fresh.labs_open == std::vector<std::string>{"module05/a", "module05/b"});
+  CHECK_FALSE(fresh.complete());
+
+  LearnerRecord rec;
+  rec.labs["module05/a"] = lab("module05/a", 2, 1);
+  rec.labs["module05/b"] = lab("module05/b", 1, 0);
+  rec.answered = {{5, "r1"}, {5, "r2"}, {6, "r1"}};
+  rec.followed[{5, "ex"}] = 3;
+  ModuleProgress m = summarize(content(5, {"module05/a", "module05/b"}), rec);
+  CHECK(m.read);  // inferred from the later steps
+  CHECK(m.follow.complete());
+  CHECK(m.answer.complete());
+  CHECK(m.run.done == 1);
+  CHECK(m.labs_open == std::vector<std::string>{"module05/b"});
+  CHECK(m.labs_tried == std::vector<std::string>{"module05/b"});
+  CHECK_FALSE(m.complete());
+  rec.labs["module05/b"] = lab("module05/b", 2, 1);
+  CHECK(summarize(content(5, {"module05/a", "module05/b"}), rec).complete());
+  // a follow step alone counts as read
+  LearnerRecord one_step;
+  one_step.followed[{5, "ex"}] = 1;
+  CHECK(summarize(content(5, {}), one_step).read);
+  // a module with nothing to follow, answer or run (the drill modules) is never complete
+  CHECK_FALSE(summarize(ModuleContent{11, "Review", {}, {}, {}}, none).complete());
+}
+
+TEST_CASE("next: the workbook's order, labs first when the assignment is close", "[progress]") {
+  LearnerRecord rec;
+  SECTION("two weeks before the due date: follow the worked example first") {
+    NextPlan p = next_steps(report(rec, "2026-11-20"));
+    CHECK(p.next.kind == "follow");
+    CHECK(p.next.command == "workbook follow 16");
+  }
+  SECTION("three days before: the lab first") {
+    NextPlan p = next_steps(report(rec, "2026-12-01"));
+    CHECK(p.next.kind == "run");
+    CHECK(p.next.command == "workbook run module16/lab");
+  }
+  SECTION("a passed module moves on to the next open one") {
+    rec.labs["module16/lab"] = lab("module16/lab", 1, 1);
+    rec.followed[{16, "ex"}] = 3;
+    rec.answered = {{16, "r1"}, {16, "r2"}};
+    rec.followed[{17, "ex"}] = 3;
+    NextPlan p = next_steps(report(rec, "2026-11-20"));
+    CHECK(p.next.kind == "exercises");
+    CHECK(p.next.command == "workbook exercises 17");
+  }
+  SECTION("reviews and drills due are listed beside it, and come next when nothing is open") {
+    ProgressReport r = report(rec, "2026-11-20");
+    r.reviews_due = 3;
+    r.drills.push_back({11, 5, 2, 0, 0, 0, true, ""});
+    NextPlan p = next_steps(r);
+    CHECK(p.next.kind == "follow");
+    REQUIRE(p.also.size() == 2);
+    CHECK(p.also[0].command == "workbook review");
+    CHECK(p.also[1].command == "workbook drill");
+    for (auto& m : r.modules) m = summarize(ModuleContent{m.module, m.title, {}, {}, {}}, rec);
+    NextPlan habits = next_steps(r);
+    CHECK(habits.next.kind == "review");
+    REQUIRE(habits.also.size() == 1);
+    CHECK(habits.also[0].kind == "drill");
+  }
+}
+
+TEST_CASE("calibration: bands, direction, per module and over time", "[progress]") {
+  std::vector<PredictionOutcome> outcomes = {
+      {1, "module05/a", "t", "2026-11-02T10:00:00Z", "", 40, 10, 4.0},   // 4x high
+      {2, "module05/a", "t", "2026-11-03T10:00:00Z", "", 30, 10, 3.0},   // 3x high
+      {3, "module07/b", "t", "2026-11-10T10:00:00Z", "", 11, 10, 1.1},   // close
+      {4, "module07/b", "t", "2026-11-11T10:00:00Z", "", 8, 10, 1.25},   // a little low
+  };
+  Calibration c = calibrate(outcomes);
+  CHECK(c.overall.n == 4);
+  CHECK(c.overall.within_1_25 == 2);
+  CHECK(c.overall.within_4 == 2);
+  CHECK(c.overall.over == 3);
+  CHECK(c.overall.under == 1);
+  REQUIRE(c.modules.size() == 2);
+  CHECK(c.modules[0].scope == "module05");
+  CHECK(c.modules[0].median_factor == Approx(3.5));
+  CHECK(c.modules[0].typical_ratio == Approx(std::sqrt(12.0)));
+  REQUIRE(c.halves.size() == 2);
+  CHECK(c.halves[0].median_factor == Approx(3.5));
+  CHECK(c.halves[1].median_factor == Approx(1.175));
+  CHECK(c.trend == "closer");
+  REQUIRE(c.weeks.size() == 2);
+  CHECK(c.weeks[0].scope == "week of 2026-11-02");  // a Monday
+  CHECK(c.weeks[1].scope == "week of 2026-11-09");
+  CHECK(calibrate({}).overall.n == 0);
+  CHECK(calibrate({}).trend.empty());
+}
