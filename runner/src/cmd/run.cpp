@@ -7,6 +7,7 @@
 #include "journal/journal.hpp"
 #include "run/compare.hpp"
 #include "run/lab_run.hpp"
+#include "profile/profile_print.hpp"
 #include "run/params.hpp"
 #include "run/report_print.hpp"
 #include "run/sweep.hpp"
@@ -29,6 +30,8 @@ struct RunOptions {
   std::optional<std::string> seed, timeout;  // checked by parse_seed and parse_timeout (run/params.hpp)
   std::string sweep;                         // --sweep NAME=v1,v2,... or NAME (run/sweep.hpp)
   bool compare = false;                      // --compare (run/compare.hpp)
+  bool trace = false;                        // --trace
+  std::string ncu, sanitize;                 // --ncu [WHAT], --sanitize [TOOL]
   bool slurm = false;                         // --slurm, --slurm-dry-run (run/slurm_submit.hpp)
   SlurmRunOptions slurm_run;
   long long slurm_continue = 0;               // hidden: the batch script's compute-node side
@@ -87,6 +90,34 @@ void ask_explanation(Journal& journal, const RunReport& report, const Style& s) 
   }
 }
 
+// --trace, --ncu [WHAT], --sanitize [TOOL] (profile/profile_run.hpp); one at a time.
+void add_profile_options(CLI::App* cmd, RunOptions& o) {
+  auto* trace = cmd->add_flag("--trace", o.trace,
+                              "Trace kernels, copies, API calls and Unified Memory with CUPTI (no nsys needed)");
+  auto* ncu = cmd->add_option("--ncu", o.ncu,
+                              "Run under Nsight Compute; optional: sections and/or metrics, comma-separated "
+                              "(--ncu=SpeedOfLight,dram__bytes_read.sum)")
+                  ->expected(0, 1);
+  auto* san = cmd->add_option("--sanitize", o.sanitize,
+                              "Run under compute-sanitizer: memcheck (default), racecheck, synccheck or initcheck")
+                  ->expected(0, 1);
+  trace->excludes(ncu)->excludes(san);
+  ncu->excludes(san);
+}
+
+ProfileRequest profile_request(const CLI::App& cmd, const RunOptions& o) {
+  ProfileRequest r;
+  if (o.trace) r.tool = ProfileTool::trace;
+  if (cmd.count("--ncu") > 0) r = {ProfileTool::ncu, o.ncu};
+  if (cmd.count("--sanitize") > 0) r = {ProfileTool::sanitize, o.sanitize};
+  if (r.option == "true") r.option.clear();  // CLI11 gives a value-less optional option the value "true"
+  if (r.option.find('/') != std::string::npos) {
+    throw UsageError(fmt::format("'{}' looks like a lab, not a profiler option", r.option),
+                     "put the lab first: `workbook run module12/coalescing --ncu`, or write --ncu=WHAT");
+  }
+  return r;
+}
+
 // --slurm and --slurm-dry-run (the login node), --slurm-continue (the compute node); the
 // exit code, and the explanation (asked on the login node once the job has ended).
 void run_on_slurm(CommandContext& ctx, RunOptions& o, RunRequest req) {
@@ -139,6 +170,7 @@ void setup_run(CLI::App& app, CommandContext& ctx) {
   cmd->add_flag("--compare", o->compare, "Run your copy, then the reference solution, on one seed: figures side by side")
       ->excludes(sol)->excludes(file)->excludes(var)->excludes(sweep);
   cmd->add_flag("--json", o->json, "Print one JSON object instead of the report");
+  add_profile_options(cmd, *o);
   add_slurm_options(cmd, *o);
   cmd->footer(R"(Examples:
   workbook run module14/tiled_gemm
@@ -148,10 +180,13 @@ void setup_run(CLI::App& app, CommandContext& ctx) {
   workbook run module14/conv1d --sweep TILE --no-predict          (the lab's declared sweep)
   workbook run module14/tiled_gemm --sweep N=256,512,1024 --json
   workbook run module14/tiled_gemm --compare
+  workbook run module16/streams_pipeline --solution --trace
+  workbook run module12/coalescing --solution --quick --ncu
+  workbook run module13/dot_reduction --solution --quick --sanitize=racecheck
   workbook run module14/tiled_gemm --slurm --partition gpu --gres gpu:1g.10gb:1 --time 20
 Your copy of the starter lives in the workspace (labs/moduleNN/); predictions are
 recorded before the build and can never be changed.)");
-  cmd->callback([&ctx, o] {
+  cmd->callback([&ctx, o, cmd] {
     RunRequest req = o->req;
     if (o->solution) req.variant = LabVariant::solution;
     if (!o->file.empty()) {
@@ -162,6 +197,7 @@ recorded before the build and can never be changed.)");
       req.variant = LabVariant::variant;
       req.variant_id = o->variant;
     }
+    req.profile = profile_request(*cmd, *o);
     if (o->seed) req.seed = parse_seed(*o->seed);
     if (o->timeout) req.timeout_s = parse_timeout(*o->timeout);
     req.interactive = !o->json && interactive_terminal();
@@ -183,9 +219,11 @@ recorded before the build and can never be changed.)");
     if (o->json) {
       nlohmann::json j = report_json(report);
       if (o->explain) j["explanation"] = valid_utf8(*o->explain);
+      j["profile"] = profile_json(report.profile);
       print_json(j);
     } else {
       print_report(report, style);
+      for (const auto& line : profile_lines(report.profile, style)) fmt::print("{}\n", line);
       // An interrupted run has nothing to explain, and the line typed next is not an answer.
       const bool interrupted = report.grade.verdict == Verdict::interrupted || termination_signal() != 0;
       if (report.ran && !o->explain && req.interactive && !interrupted) ask_explanation(session.journal, report, style);

@@ -34,6 +34,21 @@ struct Reference {
   bool graded = false;
 };
 
+// Where a profiler figure comes from (docs/authoring.md, "Profiler figures"): a metric
+// with a source is not reported by the lab; the runner measures it when the run uses
+// that tool (`workbook run LAB --trace` or `--ncu`) and leaves it out otherwise.
+struct MetricSource {
+  std::string tool;    // "trace" or "ncu"
+  std::string of;      // trace: kernels, copies, memsets, api, unified_memory, gpu
+  std::string name;    // trace: a substring of the kernel / copy ("HtoD pinned") / API name; empty: all
+  std::string stat;    // trace: calls, total_us, avg_us, min_us, max_us, bytes, bytes_per_call, ...
+                       // ncu: median (default), mean, min, max, sum, count (over the matching launches)
+  std::string kernel;  // ncu: a substring of the kernel's name; empty: every profiled kernel
+  std::string metric;  // ncu: the metric's column name, e.g. dram__bytes_read.sum
+  std::string block;   // ncu: only launches with this block size, "32,8,1"; empty: any
+  int line = 0;
+};
+
 // A metric the lab reports (`expr` empty) or the runner derives (`expr` set).
 struct MetricSpec {
   std::string name;
@@ -42,6 +57,7 @@ struct MetricSpec {
   std::string expr;  // derived metrics only: over reported metrics and parameters
   std::optional<ExpectedRange> expected;
   std::optional<Reference> reference;
+  std::optional<MetricSource> source;  // measured by a profiler, not reported by the lab
   int line = 0;
 };
 

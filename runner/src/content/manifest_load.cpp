@@ -9,6 +9,7 @@
 #include <set>
 
 #include "content/lab_id.hpp"
+#include "content/metric_source.hpp"
 #include "content/variant.hpp"
 #include "model/figures.hpp"
 #include "specs/gpu_specs.hpp"
@@ -93,6 +94,7 @@ MetricSpec read_metric(MapReader& r, bool derived) {
   if (derived) m.expr = r.str("expr", true).value_or("");
   m.expected = read_expected(r);
   m.reference = read_reference(r);
+  if (!derived) m.source = read_metric_source(r);  // a profiler figure (content/metric_source.hpp)
   return m;
 }
 

@@ -43,6 +43,7 @@ std::vector<ExpectedRow> expected_rows(const LabSpec& lab, const Figures& device
           }
         }
       }
+      if (m.source) row.note += (row.note.empty() ? "" : "; ") + ("measured with --" + m.source->tool);
       rows.push_back(row);
     }
   }

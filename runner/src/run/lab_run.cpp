@@ -12,6 +12,7 @@
 #include "exec/process.hpp"
 #include "run/console_observer.hpp"
 #include "run/params.hpp"
+#include "profile/gpu_state_store.hpp"
 #include "run/predictions.hpp"
 #include "util/error.hpp"
 #include "util/text.hpp"
@@ -96,6 +97,7 @@ struct Prepared {
   DeviceContext dev;
   double timeout_s = 0;
   std::vector<RecordedPrediction> predictions;  // given with --predict
+  ProfilePlan profile;                          // --trace / --ncu / --sanitize
 };
 
 Prepared prepare(const RunContext& ctx, const RunRequest& req, RunReport& report) {
@@ -104,13 +106,11 @@ Prepared prepare(const RunContext& ctx, const RunRequest& req, RunReport& report
     throw UsageError(fmt::format("'{}' names a module; run one of its labs", req.lab), "`workbook show " + req.lab + "` lists them");
   }
   Prepared p;
-  report.lab = ctx.catalog.find_lab(ref);
+  report.lab = profile_view(ctx.catalog.find_lab(ref), req.profile.tool);  // a profiler's figures only under it
   const LabSpec& lab = report.lab;
   report.variant = req.variant;
   report.params = resolve_params(lab, req.params, req.quick);
   p.predictions = predictions_from_flags(lab, req.predict);
-  p.timeout_s = req.timeout_s.value_or(lab.timeout_s);
-  if (p.timeout_s <= 0) throw UsageError("--timeout must be positive");
   if (lab.language == LabLanguage::cuda && !req.stop_after_predict) {  // a Slurm job builds on its node
     p.nvcc = find_nvcc();
     if (!p.nvcc) {
@@ -119,6 +119,9 @@ Prepared prepare(const RunContext& ctx, const RunRequest& req, RunReport& report
                        "PATH, or set WORKBOOK_NVCC to the nvcc to use");
     }
   }
+  p.profile = plan_profile(req.profile, lab, p.nvcc ? p.nvcc->nvcc.parent_path().parent_path() : fs::path());
+  p.timeout_s = req.timeout_s.value_or(std::min(86400.0, lab.timeout_s * p.profile.timeout_factor));
+  if (p.timeout_s <= 0) throw UsageError("--timeout must be positive");
   ctx.workspace.ensure();
   report.source = choose_source(ctx, lab, req);
   p.dev = load_device_context(ctx.catalog, req.gpu, &ctx.journal);
@@ -155,6 +158,7 @@ void resume(const RunContext& ctx, const RunRequest& req, RunReport& report) {
 std::optional<BuildResult> build(const RunContext& ctx, const Prepared& p, RunReport& report) {
   const LabSpec& lab = report.lab;
   BuildRequest request = lab_build_request(ctx, lab, report.source, report.arch);
+  request.flags.insert(request.flags.end(), p.profile.build_flags.begin(), p.profile.build_flags.end());
   ctx.observer->building(request.display_name, lab.language == LabLanguage::cuda     ? "for " + report.arch
                                                : lab.language == LabLanguage::python ? std::string("(Python: syntax check)")
                                                                                      : std::string("(host C++)"));
@@ -199,14 +203,19 @@ ProcessResult execute(const RunContext& ctx, const RunRequest& req, const Prepar
   }
   proc.timeout_s = p.timeout_s;
   proc.echo = ctx.observer->echoes_output();
+  const fs::path profile_output = profile_output_file(ctx.workspace.runs_dir(), report.run_id, p.profile);
+  wrap_command(p.profile, profile_output, proc);
+  if (p.dev.gpu) report.profile.clocks_before = query_gpu_clocks();
   ctx.observer->running(p.timeout_s);
   ProcessResult pr = run_process(proc);
+  if (p.dev.gpu) report.profile.clocks_after = query_gpu_clocks();
   report.ran = true;
   report.out = pr.out;
   report.err = pr.err;
   report.wall_s = pr.wall_s;
   report.process_summary = describe(pr);
   results = read_results_file(report.results_file, report.seed);
+  collect_profile(p.profile, profile_output, report.lab, pr, report.profile, results);
   ctx.workspace.prune_runs();  // runs/ keeps the newest results files only
   report.errors = results.errors;
   report.protocol_problems = results.protocol_problems;
@@ -227,7 +236,9 @@ void grade_and_record(const RunContext& ctx, const RunRequest& req, const Prepar
     report.grade.verdict = Verdict::interrupted;
     report.grade.verdict_reason = report.process_summary;
   }
+  apply_profile_verdict(report.profile, report.grade);
   ctx.journal.record_grade(report.run_id, report.grade);
+  record_gpu_state(ctx.journal, report.run_id, report.profile);
   ctx.journal.finish_run(report.run_id, report.grade.verdict, pr.exit_code, report.grade.verdict_reason);
 }
 

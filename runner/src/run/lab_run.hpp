@@ -13,6 +13,7 @@
 #include "content/catalog.hpp"
 #include "grade/grade.hpp"
 #include "journal/journal.hpp"
+#include "profile/profile_run.hpp"
 #include "run/device_context.hpp"
 #include "run/run_observer.hpp"
 #include "ui/style.hpp"
@@ -38,6 +39,7 @@ struct RunRequest {
   std::optional<std::uint64_t> seed;
   bool interactive = false;                     // may prompt (console observer only)
   bool verbose = true;                          // without an observer: a console one, else a quiet one
+  ProfileRequest profile;                       // --trace / --ncu / --sanitize (profile/profile_run.hpp)
   // Slurm (run/slurm_submit.hpp): the login node stops once the run is opened and its
   // predictions are recorded; the compute node continues that run (build, run, grade).
   bool stop_after_predict = false;
@@ -68,6 +70,7 @@ struct RunReport {
   std::filesystem::path results_file;
   Grade grade;
   std::string next_step;       // what to do now, for failures
+  ProfileReport profile;       // GPU clocks before/after; the trace, ncu or sanitizer results
 };
 
 struct RunContext {

@@ -1,0 +1,123 @@
+// compute-sanitizer's report (see sanitizer_summary.hpp).
+#include "profile/sanitizer_summary.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdlib>
+
+#include "profile/lines.hpp"
+#include "util/text.hpp"
+
+namespace workbook {
+
+const std::vector<std::string>& sanitizer_tools() {
+  static const std::vector<std::string> t{"memcheck", "racecheck", "synccheck", "initcheck"};
+  return t;
+}
+
+namespace {
+
+bool starts_with(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
+
+// "at oob(float *, int)+0x90 in tools.cu:5" (or "... in /abs/tools.cu:5") -> function, file:line.
+void read_location(const std::string& text, SanitizerError& e) {
+  const auto at = text.find("at ");
+  const auto in = text.rfind(" in ");
+  if (at == std::string::npos) return;
+  if (in == std::string::npos || in < at) {
+    e.function = trim(text.substr(at + 3));
+    return;
+  }
+  e.function = trim(text.substr(at + 3, in - at - 3));
+  std::string where = trim(text.substr(in + 4));
+  if (auto bracket = where.find(" ["); bracket != std::string::npos) where.resize(bracket);  // "[8 hazards]"
+  if (auto slash = where.rfind('/'); slash != std::string::npos) where = where.substr(slash + 1);
+  e.where = where;
+}
+
+void read_summary(const std::string& body, SanitizerReport& r) {
+  // "ERROR SUMMARY: 29 errors" / "ERROR SUMMARY: 1 error" / "ERROR SUMMARY: 0 errors"
+  const std::string rest = trim(body.substr(std::string("ERROR SUMMARY:").size()));
+  char* end = nullptr;
+  const long long n = std::strtoll(rest.c_str(), &end, 10);
+  if (end != rest.c_str()) r.error_count = n;
+}
+
+bool is_tool_line(const std::string& body) {
+  return starts_with(body, "COMPUTE-SANITIZER") || starts_with(body, "RACECHECK SUMMARY") ||
+         starts_with(body, "LEAK SUMMARY") || starts_with(body, "Target application returned") ||
+         starts_with(body, "Error: No attachable") || starts_with(body, "Error: Failed") ||
+         body.find("errors were not printed") != std::string::npos || starts_with(body, "Warning:");
+}
+
+void continue_error(const std::string& text, SanitizerError& e) {
+  if (starts_with(text, "at ")) {
+    if (e.function.empty()) read_location(text, e);
+  } else if (starts_with(text, "by thread")) {
+    if (e.thread.empty()) e.thread = text.substr(3);
+  } else if (starts_with(text, "and ") && text.find(" access at ") != std::string::npos) {
+    if (e.detail.empty()) e.detail = text;  // racecheck: the other side of the hazard
+  } else if (starts_with(text, "Address") || text.find("out of bounds") != std::string::npos) {
+    if (e.detail.empty()) e.detail = text;
+  }
+}
+
+}  // namespace
+
+SanitizerReport parse_sanitizer_output(const std::string& text, const std::string& tool, std::size_t keep) {
+  SanitizerReport r;
+  r.tool = tool;
+  SanitizerError* current = nullptr;
+  for (const std::string& line : split_lines(text)) {
+    if (!starts_with(line, "=========")) continue;
+    std::string body = line.substr(9);
+    if (!body.empty() && body[0] == ' ') body.erase(0, 1);
+    if (trim(body).empty()) {
+      current = nullptr;
+      continue;
+    }
+    if (body[0] == ' ' || body[0] == '\t') {  // a continuation of the error above
+      if (current) continue_error(trim(body), *current);
+      continue;
+    }
+    if (starts_with(body, "ERROR SUMMARY:") && body.find("not printed") == std::string::npos) {
+      read_summary(body, r);
+      current = nullptr;
+    } else if (is_tool_line(body)) {
+      r.tool_messages.push_back(body);
+      current = nullptr;
+    } else {
+      ++r.errors_printed;
+      current = nullptr;
+      if (r.errors.size() < keep) {
+        SanitizerError e;
+        e.what = body;
+        if (starts_with(body, "Error: Race reported")) read_location(body, e);
+        r.errors.push_back(e);
+        current = &r.errors.back();
+      }
+    }
+  }
+  return r;
+}
+
+std::string describe(const SanitizerReport& r) {
+  if (!r.error_count) return fmt::format("compute-sanitizer ({}) printed no ERROR SUMMARY", r.tool);
+  if (*r.error_count == 0) return fmt::format("{}: no errors", r.tool);
+  std::string s = fmt::format("{} error{}", *r.error_count, *r.error_count == 1 ? "" : "s");
+  if (!r.errors.empty()) {
+    const SanitizerError& e = r.errors.front();
+    s += ": " + e.what;
+    if (!e.where.empty()) s += " at " + e.where;
+    else if (!e.function.empty()) s += " in " + e.function;
+    if (!e.thread.empty()) s += " (" + e.thread + ")";
+  }
+  return s;
+}
+
+std::vector<std::string> sanitizer_command(const std::string& sanitizer, const std::string& tool,
+                                           const std::string& log_file) {
+  return {sanitizer, "--tool", tool, "--print-limit", "20", "--log-file", log_file};
+}
+
+}  // namespace workbook

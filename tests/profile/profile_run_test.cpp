@@ -1,0 +1,240 @@
+// Tests for profile/profile_run: which figures a run under each tool grades, the tool's
+// output collected into figures and checks, the command wrapped, and missing tools.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cstdlib>
+
+#include "../support/temp_dir.hpp"
+#include "profile/gpu_state_store.hpp"
+#include "profile/profile_print.hpp"
+#include "profile/profile_run.hpp"
+#include "profile_fixture.hpp"
+#include "util/error.hpp"
+
+using namespace workbook;
+
+namespace {
+
+MetricSpec metric(const std::string& name, const std::string& tool = "", bool graded = true) {
+  MetricSpec m;
+  m.name = name;
+  if (graded) m.expected = ExpectedRange{"0", "1e9", "", 0, "", 0};
+  if (!tool.empty()) {
+    m.source = MetricSource{};
+    m.source->tool = tool;
+    m.source->of = "kernels";
+    m.source->stat = "calls";
+    m.source->metric = "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio";
+    m.source->kernel = name == "row_sectors" ? "copy_row_wise" : "copy_col_wise";
+    m.source->stat = tool == "ncu" ? "median" : "calls";
+  }
+  return m;
+}
+
+PredictionSpec prediction(const std::string& id, const std::string& metric_name, const std::string& answer_expr = "") {
+  PredictionSpec p;
+  p.id = id;
+  p.metric = metric_name;
+  if (!answer_expr.empty()) {
+    p.kind = PredictionKind::yesno;
+    p.answer_expr = answer_expr;
+  }
+  return p;
+}
+
+LabSpec sample_lab() {
+  LabSpec lab;
+  lab.id = "module99/sample";
+  lab.metrics = {metric("row_ms"), metric("launches", "trace"), metric("row_sectors", "ncu"), metric("col_sectors", "ncu")};
+  MetricSpec speed = metric("speed"), ratio = metric("sect_ratio"), per_launch = metric("per_launch");
+  speed.expr = "row_ms * 2";
+  ratio.expr = "col_sectors / row_sectors";
+  per_launch.expr = "row_ms / launches";
+  lab.derived = {speed, ratio, per_launch};
+  lab.predictions = {prediction("p_ms", "row_ms"), prediction("p_launch", "launches"), prediction("p_ratio", "sect_ratio"),
+                     prediction("many", "", "launches > 3")};
+  return lab;
+}
+
+std::vector<std::string> names(const std::vector<MetricSpec>& v) {
+  std::vector<std::string> n;
+  for (const auto& m : v) n.push_back(m.name + (m.expected ? "*" : ""));  // * graded
+  return n;
+}
+
+std::vector<std::string> ids(const std::vector<PredictionSpec>& v) {
+  std::vector<std::string> n;
+  for (const auto& p : v) n.push_back(p.id);
+  return n;
+}
+
+struct EnvVar {  // sets a variable for one test
+  std::string name;
+  EnvVar(const char* n, const std::string& v) : name(n) { ::setenv(n, v.c_str(), 1); }
+  ~EnvVar() { ::unsetenv(name.c_str()); }
+};
+
+}  // namespace
+
+TEST_CASE("a plain run leaves every profiler figure out, and what is built on them", "[profile]") {
+  const LabSpec v = profile_view(sample_lab(), ProfileTool::none);
+  CHECK(names(v.metrics) == std::vector<std::string>{"row_ms*"});
+  CHECK(names(v.derived) == std::vector<std::string>{"speed*"});
+  CHECK(ids(v.predictions) == std::vector<std::string>{"p_ms"});
+}
+
+TEST_CASE("--trace adds the trace figures and still grades the lab's own", "[profile]") {
+  const LabSpec v = profile_view(sample_lab(), ProfileTool::trace);
+  CHECK(names(v.metrics) == std::vector<std::string>{"row_ms*", "launches*"});
+  CHECK(names(v.derived) == std::vector<std::string>{"speed*", "per_launch*"});
+  CHECK(ids(v.predictions) == std::vector<std::string>{"p_ms", "p_launch", "many"});
+}
+
+TEST_CASE("--ncu grades only its own figures and asks only about them", "[profile]") {
+  const LabSpec v = profile_view(sample_lab(), ProfileTool::ncu);
+  CHECK(names(v.metrics) == std::vector<std::string>{"row_ms", "row_sectors*", "col_sectors*"});
+  CHECK(names(v.derived) == std::vector<std::string>{"speed", "sect_ratio*"});
+  CHECK(ids(v.predictions) == std::vector<std::string>{"p_ratio"});
+}
+
+TEST_CASE("--sanitize grades no figure and asks nothing", "[profile]") {
+  const LabSpec v = profile_view(sample_lab(), ProfileTool::sanitize);
+  CHECK(names(v.metrics) == std::vector<std::string>{"row_ms"});
+  CHECK(names(v.derived) == std::vector<std::string>{"speed"});
+  CHECK(v.predictions.empty());
+}
+
+TEST_CASE("the sanitizer's summary becomes a check with the first error", "[profile]") {
+  ProfilePlan plan;
+  plan.request = {ProfileTool::sanitize, "memcheck"};
+  ProfileReport report;
+  LabResults results;
+  collect_profile(plan, wbtest::profile_fixture_path("sanitizer_memcheck_oob.txt"), sample_lab(), ProcessResult{}, report,
+                  results);
+  REQUIRE(results.checks.size() == 1);
+  CHECK(results.checks[0].name == "sanitizer_memcheck");
+  CHECK_FALSE(results.checks[0].pass);
+  CHECK(results.checks[0].value == Approx(3070));
+  CHECK(results.checks[0].detail.find("coalescing.cu:94") != std::string::npos);
+  LabResults clean;
+  ProfileReport clean_report;
+  collect_profile(plan, wbtest::profile_fixture_path("sanitizer_memcheck_clean.txt"), sample_lab(), ProcessResult{},
+                  clean_report, clean);
+  CHECK(clean.checks.at(0).pass);
+  // No log file and nothing on stdout: no summary, so no pass.
+  LabResults none;
+  ProfileReport none_report;
+  collect_profile(plan, "/nonexistent/log.txt", sample_lab(), ProcessResult{}, none_report, none);
+  CHECK_FALSE(none.checks.at(0).pass);
+}
+
+TEST_CASE("ncu's figures land in the results; without counter access the run is not_run (exit 2)", "[profile]") {
+  ProfilePlan plan;
+  plan.request = {ProfileTool::ncu, ""};
+  const LabSpec lab = profile_view(sample_lab(), ProfileTool::ncu);
+  ProfileReport report;
+  LabResults results;
+  collect_profile(plan, wbtest::profile_fixture_path("ncu_raw_coalescing.csv"), lab, ProcessResult{}, report, results);
+  REQUIRE(results.metric("row_sectors"));
+  CHECK(results.metric("row_sectors")->value == Approx(4));
+  CHECK(results.metric("col_sectors")->value == Approx(32));
+  CHECK(report.figures.size() == 2);
+  CHECK(report.not_run_reason.empty());
+
+  ProfileReport denied;
+  LabResults none;
+  ProcessResult pr;
+  pr.out = wbtest::profile_fixture("ncu_permission.txt");  // no log file: ncu's lines on stdout
+  collect_profile(plan, "/nonexistent/ncu.csv", lab, pr, denied, none);
+  CHECK(denied.not_run_reason.find("ERR_NVGPUCTRPERM") != std::string::npos);
+  Grade g;
+  g.verdict = Verdict::pass;
+  apply_profile_verdict(denied, g);
+  CHECK(g.verdict == Verdict::not_run);
+  CHECK(exit_for(g.verdict) == Exit::usage);
+}
+
+TEST_CASE("trace figures and the summary come from the trace file", "[profile]") {
+  ProfilePlan plan;
+  plan.request = {ProfileTool::trace, ""};
+  const LabSpec lab = profile_view(sample_lab(), ProfileTool::trace);
+  ProfileReport report;
+  LabResults results;
+  collect_profile(plan, wbtest::profile_fixture_path("trace_streams.jsonl"), lab, ProcessResult{}, report, results);
+  REQUIRE(results.metric("launches"));
+  CHECK(results.metric("launches")->value == Approx(4));
+  REQUIRE(report.trace);
+  CHECK(report.timeline.size() == 4);
+  const nlohmann::json j = profile_json(report);
+  CHECK(j["tool"] == "trace");
+  CHECK(j["trace"]["kernels"][0]["name"] == "scale");
+  CHECK(j["figures"]["launches"] == 4);
+  const auto lines = profile_lines(report, Style(false));
+  const bool has_table = std::any_of(lines.begin(), lines.end(), [](const std::string& l) { return l.find("HtoD pinned") != std::string::npos; });
+  CHECK(has_table);
+}
+
+TEST_CASE("the tools wrap the lab's command; the harness's CUPTI clock is kept out", "[profile]") {
+  ProfilePlan plan;
+  plan.request = {ProfileTool::sanitize, "racecheck"};
+  plan.tool = "/opt/cuda/bin/compute-sanitizer";
+  ProcessOptions proc;
+  proc.argv = {"/tmp/lab", "seed=1"};
+  wrap_command(plan, "/tmp/log.txt", proc);
+  CHECK(proc.argv.front() == "/opt/cuda/bin/compute-sanitizer");
+  CHECK(proc.argv[proc.argv.size() - 2] == "/tmp/lab");
+  auto has_env = [&](const std::string& k, const std::string& v) {
+    return std::find(proc.env.begin(), proc.env.end(), std::pair<std::string, std::string>{k, v}) != proc.env.end();
+  };
+  CHECK(has_env("WB_TIMING", "events"));
+  ProfilePlan trace;
+  trace.request = {ProfileTool::trace, ""};
+  trace.tool = "/opt/wb/libworkbook_trace.so";
+  proc = ProcessOptions{};
+  proc.argv = {"/tmp/lab"};
+  wrap_command(trace, "/tmp/t.jsonl", proc);
+  CHECK(proc.argv == std::vector<std::string>{"/tmp/lab"});
+  CHECK(has_env("CUDA_INJECTION64_PATH", "/opt/wb/libworkbook_trace.so"));
+  CHECK(has_env("WORKBOOK_TRACE", "/tmp/t.jsonl"));
+  CHECK(has_env("WB_TIMING", "events"));
+}
+
+TEST_CASE("a missing tool or a bad option is a usage error (exit 2) before anything runs", "[profile]") {
+  const LabSpec lab = sample_lab();
+  {
+    EnvVar e("WORKBOOK_NCU", "/nonexistent/ncu");
+    CHECK_THROWS_AS(plan_profile({ProfileTool::ncu, ""}, lab, "/nonexistent"), UsageError);
+  }
+  {
+    EnvVar e("WORKBOOK_TRACE_LIB", "/nonexistent/libworkbook_trace.so");
+    CHECK_THROWS_AS(plan_profile({ProfileTool::trace, ""}, lab, "/nonexistent"), UsageError);
+  }
+  CHECK_THROWS_AS(plan_profile({ProfileTool::sanitize, "leakcheck"}, lab, "/nonexistent"), UsageError);
+  {
+    wbtest::TempDir dir;
+    const auto fake = dir.write("ncu", "#!/bin/sh\n");
+    std::filesystem::permissions(fake, std::filesystem::perms::owner_all);
+    EnvVar e("WORKBOOK_NCU", fake.string());
+    const ProfilePlan plan = plan_profile({ProfileTool::ncu, ""}, profile_view(lab, ProfileTool::ncu), "/nonexistent");
+    CHECK(plan.tool == fake);
+    CHECK(plan.build_flags == std::vector<std::string>{"-lineinfo"});
+    CHECK(plan.ncu_kernels == std::vector<std::string>{"copy_row_wise", "copy_col_wise"});
+    CHECK(plan.timeout_factor > 1);
+  }
+  CHECK(plan_profile({}, lab, "").tool.empty());
+}
+
+TEST_CASE("a crash under the sanitizer names the sanitizer's first error as the reason", "[profile]") {
+  ProfileReport report;
+  report.sanitizer = SanitizerReport{};
+  report.sanitizer->tool = "memcheck";
+  report.sanitizer->error_count = 2;
+  report.sanitizer->errors.push_back({"Invalid __global__ write of size 8 bytes", "dot_tree", "dot_reduction.cu:112", "", ""});
+  Grade g;
+  g.verdict = Verdict::runtime_error;
+  g.verdict_reason = "the lab exited with code 4";
+  apply_profile_verdict(report, g);
+  CHECK(g.verdict == Verdict::runtime_error);
+  CHECK(g.verdict_reason == "compute-sanitizer 2 errors: Invalid __global__ write of size 8 bytes at dot_reduction.cu:112");
+}

@@ -1,0 +1,54 @@
+// Tests for profile/sanitizer_summary: compute-sanitizer's report read into a count and
+// the first errors with file:line.
+#include <catch2/catch.hpp>
+
+#include "profile/sanitizer_summary.hpp"
+#include "profile_fixture.hpp"
+
+using namespace workbook;
+
+TEST_CASE("memcheck's out-of-bounds report gives the count and the first errors with file:line", "[profile]") {
+  const SanitizerReport r = parse_sanitizer_output(wbtest::profile_fixture("sanitizer_memcheck_oob.txt"), "memcheck");
+  REQUIRE(r.error_count);
+  CHECK(*r.error_count == 3070);
+  CHECK(r.errors_printed == 3);  // two invalid writes and the failed API call
+  REQUIRE(r.errors.size() == 3);
+  const SanitizerError& e = r.errors[0];
+  CHECK(e.what == "Invalid __global__ write of size 4 bytes");
+  CHECK(e.function == "copy_col_wise(const float *, float *, int, int)+0x1b0");
+  CHECK(e.where == "coalescing.cu:94");
+  CHECK(e.thread == "thread (29,7,0) in block (31,127,0)");
+  CHECK(e.detail == "Address 0x7f3a2e4ffff4 is out of bounds");
+  CHECK(r.errors[2].what.find("cudaErrorLaunchFailure") != std::string::npos);
+  const std::string d = describe(r);
+  CHECK(d.find("3070 errors") != std::string::npos);
+  CHECK(d.find("coalescing.cu:94") != std::string::npos);
+  CHECK(d.find("thread (29,7,0)") != std::string::npos);
+  CHECK(parse_sanitizer_output(wbtest::profile_fixture("sanitizer_memcheck_oob.txt"), "memcheck", 1).errors.size() == 1);
+}
+
+TEST_CASE("a clean sanitizer run is 0 errors, and the program's own lines are ignored", "[profile]") {
+  const SanitizerReport r = parse_sanitizer_output(wbtest::profile_fixture("sanitizer_memcheck_clean.txt"), "memcheck");
+  REQUIRE(r.error_count);
+  CHECK(*r.error_count == 0);
+  CHECK(r.errors.empty());
+  CHECK(describe(r) == "memcheck: no errors");
+}
+
+TEST_CASE("racecheck's hazard names both sides", "[profile]") {
+  const SanitizerReport r = parse_sanitizer_output(wbtest::profile_fixture("sanitizer_racecheck.txt"), "racecheck");
+  REQUIRE(r.error_count);
+  CHECK(*r.error_count == 1);
+  REQUIRE(r.errors.size() == 1);
+  CHECK(r.errors[0].where == "dot_reduction.cu:61");
+  CHECK(r.errors[0].detail.find("Read access") != std::string::npos);
+  CHECK(r.tool_messages.size() == 2);  // the banner and the RACECHECK SUMMARY
+}
+
+TEST_CASE("output without an ERROR SUMMARY is not a pass", "[profile]") {
+  const SanitizerReport r = parse_sanitizer_output("========= COMPUTE-SANITIZER\n========= Error: Failed to launch\n", "memcheck");
+  CHECK_FALSE(r.error_count);
+  CHECK(describe(r).find("no ERROR SUMMARY") != std::string::npos);
+  const auto argv = sanitizer_command("compute-sanitizer", "synccheck", "/tmp/s.txt");
+  CHECK(argv == std::vector<std::string>{"compute-sanitizer", "--tool", "synccheck", "--print-limit", "20", "--log-file", "/tmp/s.txt"});
+}
