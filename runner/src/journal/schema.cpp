@@ -176,6 +176,16 @@ CREATE TABLE slurm_jobs(
   finished_at TEXT, uid TEXT NOT NULL UNIQUE DEFAULT (lower(hex(randomblob(16)))));
 )sql";
 
+// Version 5: the GPU's clocks and throttle reasons before and after each run
+// (profile/gpu_state_store.cpp).
+const char* kVersion5 = R"sql(
+CREATE TABLE run_gpu_state(
+  run_id INTEGER NOT NULL REFERENCES runs(id), phase TEXT NOT NULL, sm_mhz REAL, mem_mhz REAL,
+  max_sm_mhz REAL, reasons INTEGER, reason_names TEXT NOT NULL, throttled INTEGER NOT NULL,
+  temp_c REAL, power_w REAL, pstate TEXT NOT NULL, tool TEXT NOT NULL,
+  uid TEXT NOT NULL UNIQUE DEFAULT (lower(hex(randomblob(16)))), PRIMARY KEY(run_id, phase));
+)sql";
+
 using Migration = void (*)(sqlite3*);
 
 // migrations[i] brings a journal from version i to version i + 1.
@@ -184,6 +194,7 @@ const Migration kMigrations[] = {
     [](sqlite3* db) { sql::exec(db, kVersion2); },
     migrate_to_3,
     [](sqlite3* db) { sql::exec(db, kVersion4); },
+    [](sqlite3* db) { sql::exec(db, kVersion5); },
 };
 static_assert(static_cast<int>(std::size(kMigrations)) == kSchemaVersion, "one migration per version");
 
@@ -219,6 +230,7 @@ const std::vector<SyncedTable>& synced_tables() {
       {"learn_follow", "", ""},
       {"learn_drills", "", ""},
       {"slurm_jobs", "runs", "run_id"},
+      {"run_gpu_state", "runs", "run_id"},
   };
   return tables;
 }

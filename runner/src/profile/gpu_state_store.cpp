@@ -2,32 +2,18 @@
 #include "profile/gpu_state_store.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "journal/sqlite_statement.hpp"
 
 namespace workbook {
-namespace {
-
-void ensure_table(sqlite3* db) {
-  sql::exec(db,
-            "CREATE TABLE IF NOT EXISTS run_gpu_state("
-            "run_id INTEGER NOT NULL REFERENCES runs(id), phase TEXT NOT NULL, sm_mhz REAL, mem_mhz REAL, "
-            "max_sm_mhz REAL, reasons INTEGER, reason_names TEXT NOT NULL, throttled INTEGER NOT NULL, "
-            "temp_c REAL, power_w REAL, pstate TEXT NOT NULL, tool TEXT NOT NULL, PRIMARY KEY(run_id, phase))");
-}
-
-}  // namespace
-
 void record_gpu_state(Journal& journal, long long run_id, const ProfileReport& report) {
   if (!report.clocks_before && !report.clocks_after) return;
-  sqlite3* db = journal.handle();
-  ensure_table(db);
+  sqlite3* db = journal.store_connection();
   for (const auto& [phase, clocks] : {std::pair{"before", &report.clocks_before}, std::pair{"after", &report.clocks_after}}) {
     if (!*clocks) continue;
     const GpuClocks& c = **clocks;
-    std::string names;
-    if (c.reasons)
-      for (const auto& n : clock_reason_names(*c.reasons)) names += (names.empty() ? "" : ",") + n;
+    const std::string names = c.reasons ? fmt::format("{}", fmt::join(clock_reason_names(*c.reasons), ",")) : "";
     std::optional<long long> mask;
     if (c.reasons) mask = static_cast<long long>(*c.reasons);
     sql::Statement(db, "INSERT OR REPLACE INTO run_gpu_state(run_id, phase, sm_mhz, mem_mhz, max_sm_mhz, reasons, "
@@ -39,8 +25,7 @@ void record_gpu_state(Journal& journal, long long run_id, const ProfileReport& r
 }
 
 std::vector<StoredGpuState> gpu_state_of(Journal& journal, long long run_id) {
-  sqlite3* db = journal.handle();
-  ensure_table(db);
+  sqlite3* db = journal.store_connection();
   sql::Statement s(db, "SELECT phase, sm_mhz, mem_mhz, reason_names, throttled, tool FROM run_gpu_state "
                        "WHERE run_id=? ORDER BY phase DESC");
   s.bind(run_id);
