@@ -20,7 +20,7 @@ void ensure_table(sqlite3* db) {
 
 void record_gpu_state(Journal& journal, long long run_id, const ProfileReport& report) {
   if (!report.clocks_before && !report.clocks_after) return;
-  sqlite3* db = journal.handle();
+  sqlite3* db = journal.store_connection();
   ensure_table(db);
   for (const auto& [phase, clocks] : {std::pair{"before", &report.clocks_before}, std::pair{"after", &report.clocks_after}}) {
     if (!*clocks) continue;
@@ -39,7 +39,7 @@ void record_gpu_state(Journal& journal, long long run_id, const ProfileReport& r
 }
 
 std::vector<StoredGpuState> gpu_state_of(Journal& journal, long long run_id) {
-  sqlite3* db = journal.handle();
+  sqlite3* db = journal.store_connection();
   ensure_table(db);
   sql::Statement s(db, "SELECT phase, sm_mhz, mem_mhz, reason_names, throttled, tool FROM run_gpu_state "
                        "WHERE run_id=? ORDER BY phase DESC");

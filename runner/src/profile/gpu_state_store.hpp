@@ -1,5 +1,5 @@
 // The GPU's clocks beside every run, in the journal: table run_gpu_state (created on first
-// use on Journal::handle(), like the learning tables), one row per reading:
+// use on Journal::store_connection()), one row per reading:
 //   run_gpu_state(run_id, phase 'before'|'after', sm_mhz, mem_mhz, max_sm_mhz, reasons
 //                 (the bit mask), reason_names (comma-separated), throttled 0/1, temp_c,
 //                 power_w, pstate, tool (none|trace|ncu|sanitize))
