@@ -45,6 +45,18 @@ TEST_CASE("racecheck's hazard names both sides", "[profile]") {
   CHECK(r.tool_messages.size() == 2);  // the banner and the RACECHECK SUMMARY
 }
 
+TEST_CASE("racecheck on the H200 reports races as warnings, with no ERROR SUMMARY: they still count", "[profile]") {
+  // Recorded: module13 dot_reduction's missing_loop_barrier variant, racecheck, CUDA 13.0.
+  const SanitizerReport r =
+      parse_sanitizer_output(wbtest::profile_fixture("sanitizer_racecheck_h200.txt"), "racecheck");
+  REQUIRE(r.error_count);
+  CHECK(*r.error_count == 30);  // "20 hazards displayed (0 errors, 30 warnings)"
+  REQUIRE_FALSE(r.errors.empty());
+  CHECK(r.errors[0].what.rfind("Warning: Race reported", 0) == 0);
+  CHECK(r.errors[0].where == "dot_reduction.missing_loop_barrier.cu:109");
+  CHECK(describe(r).find("30 errors") != std::string::npos);
+}
+
 TEST_CASE("output without an ERROR SUMMARY is not a pass", "[profile]") {
   const SanitizerReport r = parse_sanitizer_output("========= COMPUTE-SANITIZER\n========= Error: Failed to launch\n", "memcheck");
   CHECK_FALSE(r.error_count);

@@ -27,6 +27,7 @@ struct DeviceOptions {
 };
 
 int calibrate(const DeviceOptions& o, const Catalog& catalog, const Workspace& ws, const LocalGpu& gpu, const Style& s) {
+  ws.ensure();  // a first calibration may come before any run made the workspace
   Journal journal(ws.journal_path());
   CalibrationRun run = calibrate_gpu(catalog, ws, gpu, journal, {o.quick, o.timeout_s, !o.json});
   const DeviceContext dev = load_device_context(catalog, std::nullopt, &journal);  // now with the new figures

@@ -43,6 +43,24 @@ void read_summary(const std::string& body, SanitizerReport& r) {
   if (end != rest.c_str()) r.error_count = n;
 }
 
+// "RACECHECK SUMMARY: 20 hazards displayed (0 errors, 30 warnings)": racecheck reports
+// shared-memory races as warnings and may print no ERROR SUMMARY (seen on the H200,
+// CUDA 13.0); every hazard it reports counts.
+void read_racecheck_summary(const std::string& body, SanitizerReport& r) {
+  const auto open = body.find('(');
+  if (open == std::string::npos || r.error_count) return;
+  char* end = nullptr;
+  const char* p = body.c_str() + open + 1;
+  const long long errors = std::strtoll(p, &end, 10);
+  if (end == p) return;
+  const auto comma = body.find(',', open);
+  if (comma == std::string::npos) return;
+  const char* q = body.c_str() + comma + 1;
+  const long long warnings = std::strtoll(q, &end, 10);
+  if (end == q) return;
+  r.error_count = errors + warnings;
+}
+
 bool is_tool_line(const std::string& body) {
   return starts_with(body, "COMPUTE-SANITIZER") || starts_with(body, "RACECHECK SUMMARY") ||
          starts_with(body, "LEAK SUMMARY") || starts_with(body, "Target application returned") ||
@@ -80,10 +98,15 @@ SanitizerReport parse_sanitizer_output(const std::string& text, const std::strin
       if (current) continue_error(trim(body), *current);
       continue;
     }
+    const bool race = starts_with(body, "Error: Race reported") || starts_with(body, "Warning: Race reported");
     if (starts_with(body, "ERROR SUMMARY:") && body.find("not printed") == std::string::npos) {
       read_summary(body, r);
       current = nullptr;
-    } else if (is_tool_line(body)) {
+    } else if (starts_with(body, "RACECHECK SUMMARY:")) {
+      read_racecheck_summary(body, r);
+      r.tool_messages.push_back(body);
+      current = nullptr;
+    } else if (!race && is_tool_line(body)) {
       r.tool_messages.push_back(body);
       current = nullptr;
     } else {
@@ -92,7 +115,7 @@ SanitizerReport parse_sanitizer_output(const std::string& text, const std::strin
       if (r.errors.size() < keep) {
         SanitizerError e;
         e.what = body;
-        if (starts_with(body, "Error: Race reported")) read_location(body, e);
+        if (race) read_location(body, e);
         r.errors.push_back(e);
         current = &r.errors.back();
       }
