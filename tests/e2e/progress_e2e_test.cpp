@@ -109,7 +109,7 @@ TEST_CASE("e2e: progress, next and history after two runs", "[e2e][progress-e2e]
   CHECK(c.run({"history", "module01/no_such_lab"}).exit_code == 2);
 }
 
-TEST_CASE("e2e: a bare workbook shows the progress screen; --help still lists the commands", "[e2e][progress-e2e]") {
+TEST_CASE("e2e: a bare workbook shows the progress screen, --help still lists the commands", "[e2e][progress-e2e]") {
   Course c;
   CommandResult bare = c.run({}, kNov1);
   CommandResult progress = c.run({"progress"}, kNov1);
@@ -138,7 +138,7 @@ TEST_CASE("e2e: progress is coloured on a terminal unless NO_COLOR is set", "[e2
   }
 }
 
-TEST_CASE("e2e: past due is behind; the workspace's course.yaml moves the dates", "[e2e][progress-e2e]") {
+TEST_CASE("e2e: past due is behind, the workspace's course.yaml moves the dates", "[e2e][progress-e2e]") {
   Course c;
   CommandResult late = c.run({"progress"}, {{"WORKBOOK_NOW", "2026-11-10"}});
   SHOW(late);

@@ -55,7 +55,7 @@ TEST_CASE("e2e: --sweep runs once per value on one build and one seed, and write
   CHECK(svg_point_xs(text) == std::vector<double>{10, 100, 1000});
 }
 
-TEST_CASE("e2e: a declared sweep in text: table, terminal chart, plot path; predictions once", "[e2e][sweep]") {
+TEST_CASE("e2e: a declared sweep in text: table, terminal chart, plot path, predictions once", "[e2e][sweep]") {
   Course c;
   CommandResult r = c.run({"run", "module01/pass_lab", "--sweep", "N", "--predict", "count_guess=10"});
   SHOW(r);

@@ -326,7 +326,7 @@ TEST_CASE("an import never changes a prediction already in the journal", "[journ
   sqlite3_finalize(s);
 }
 
-TEST_CASE("an export carries the schema version, the machine and the time; reals that are not finite survive",
+TEST_CASE("an export carries the schema version, the machine and the time, reals that are not finite survive",
           "[journal][sync]") {
   TempDir dir;
   {

@@ -132,7 +132,7 @@ TEST_CASE("render_svg: points map back to their values through the printed ticks
   }
 }
 
-TEST_CASE("render_svg: a narrow range stays linear; two series share the axes", "[plot]") {
+TEST_CASE("render_svg: a narrow range stays linear, two series share the axes", "[plot]") {
   Chart c;
   c.x = {"TILE", "threads", -1};
   c.y = {"figure", "ms", -1};
@@ -152,7 +152,7 @@ TEST_CASE("render_svg: a narrow range stays linear; two series share the axes", 
   CHECK(pts[4].y == 6.0);
 }
 
-TEST_CASE("render_svg: names are escaped; a non-positive value is left off a log axis", "[plot]") {
+TEST_CASE("render_svg: names are escaped, a non-positive value is left off a log axis", "[plot]") {
   Chart c;
   c.title = "a <b> & \"c\"";
   c.x = {"x", "", 1};

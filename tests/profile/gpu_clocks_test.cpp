@@ -32,7 +32,7 @@ TEST_CASE("a throttled GPU (older field names) gives warnings", "[profile]") {
   CHECK(w[1].find("1110 MHz") != std::string::npos);
 }
 
-TEST_CASE("an idle GPU's low clock is not a warning; unreadable output is no reading", "[profile]") {
+TEST_CASE("an idle GPU's low clock is not a warning, unreadable output is no reading", "[profile]") {
   const auto idle = parse_clock_query(
       "clocks.current.sm [MHz], clocks.max.sm [MHz], clocks_event_reasons.active\n345, 1980, 0x0000000000000001\n");
   REQUIRE(idle);

@@ -66,7 +66,7 @@ TEST_CASE("ncu without access to the counters is recognised", "[profile]") {
   CHECK(t.rows.empty());
 }
 
-TEST_CASE("--ncu's argument splits into metrics and sections, and the command keeps the clocks alone", "[profile]") {
+TEST_CASE("run --ncu's argument splits into metrics and sections, and the command keeps the clocks alone", "[profile]") {
   const NcuSelection s = parse_ncu_selection("SpeedOfLight, dram__bytes_read.sum,MemoryWorkloadAnalysis_Tables,");
   CHECK(s.sections == std::vector<std::string>{"SpeedOfLight", "MemoryWorkloadAnalysis_Tables"});
   CHECK(s.metrics == std::vector<std::string>{"dram__bytes_read.sum"});

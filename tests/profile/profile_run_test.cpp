@@ -84,21 +84,21 @@ TEST_CASE("a plain run leaves every profiler figure out, and what is built on th
   CHECK(ids(v.predictions) == std::vector<std::string>{"p_ms"});
 }
 
-TEST_CASE("--trace grades its own figures; the lab's timings, slowed by tracing, are only shown", "[profile]") {
+TEST_CASE("run --trace grades its own figures, the lab's timings, slowed by tracing, are only shown", "[profile]") {
   const LabSpec v = profile_view(sample_lab(), ProfileTool::trace);
   CHECK(names(v.metrics) == std::vector<std::string>{"row_ms", "launches*"});
   CHECK(names(v.derived) == std::vector<std::string>{"speed", "per_launch*"});
   CHECK(ids(v.predictions) == std::vector<std::string>{"p_launch", "many"});
 }
 
-TEST_CASE("--ncu grades only its own figures and asks only about them", "[profile]") {
+TEST_CASE("run --ncu grades only its own figures and asks only about them", "[profile]") {
   const LabSpec v = profile_view(sample_lab(), ProfileTool::ncu);
   CHECK(names(v.metrics) == std::vector<std::string>{"row_ms", "row_sectors*", "col_sectors*"});
   CHECK(names(v.derived) == std::vector<std::string>{"speed", "sect_ratio*"});
   CHECK(ids(v.predictions) == std::vector<std::string>{"p_ratio"});
 }
 
-TEST_CASE("--sanitize grades no figure and asks nothing", "[profile]") {
+TEST_CASE("run --sanitize grades no figure and asks nothing", "[profile]") {
   const LabSpec v = profile_view(sample_lab(), ProfileTool::sanitize);
   CHECK(names(v.metrics) == std::vector<std::string>{"row_ms"});
   CHECK(names(v.derived) == std::vector<std::string>{"speed"});
@@ -129,7 +129,7 @@ TEST_CASE("the sanitizer's summary becomes a check with the first error", "[prof
   CHECK_FALSE(none.checks.at(0).pass);
 }
 
-TEST_CASE("ncu's figures land in the results; without counter access the run is not_run (exit 2)", "[profile]") {
+TEST_CASE("ncu's figures land in the results, without counter access the run is not_run (exit 2)", "[profile]") {
   ProfilePlan plan;
   plan.request = {ProfileTool::ncu, ""};
   const LabSpec lab = profile_view(sample_lab(), ProfileTool::ncu);
@@ -175,7 +175,7 @@ TEST_CASE("trace figures and the summary come from the trace file", "[profile]")
   CHECK(has_table);
 }
 
-TEST_CASE("the tools wrap the lab's command; the harness's CUPTI clock is kept out", "[profile]") {
+TEST_CASE("the tools wrap the lab's command, the harness's CUPTI clock is kept out", "[profile]") {
   ProfilePlan plan;
   plan.request = {ProfileTool::sanitize, "racecheck"};
   plan.tool = "/opt/cuda/bin/compute-sanitizer";

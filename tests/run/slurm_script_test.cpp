@@ -19,7 +19,7 @@ void write(const std::filesystem::path& p, const std::string& text) { std::ofstr
 
 }  // namespace
 
-TEST_CASE("slurm settings: flags over slurm.yaml over defaults; a CUDA lab asks for a GPU", "[slurm]") {
+TEST_CASE("slurm settings: flags over slurm.yaml over defaults, a CUDA lab asks for a GPU", "[slurm]") {
   wbtest::TempDir tmp;
   Workspace ws(tmp.path);
   SlurmSettings none = resolve_slurm_settings(ws, {}, false);

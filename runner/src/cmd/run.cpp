@@ -146,6 +146,21 @@ void run_on_slurm(CommandContext& ctx, RunOptions& o, RunRequest req) {
 
 }  // namespace
 
+const char* const kRunExamples = R"(Examples:
+  workbook run module14/tiled_gemm
+  workbook run module14/tiled_gemm --solution --predict speedup=3 --predict reason=1
+  workbook run module14/tiled_gemm --no-predict --json -p N=512 --timeout 30
+  workbook run module14/tiled_gemm --variant bank_conflicts --no-predict
+  workbook run module14/conv1d --sweep TILE --no-predict          (the lab's declared sweep)
+  workbook run module14/tiled_gemm --sweep N=256,512,1024 --json
+  workbook run module14/tiled_gemm --compare
+  workbook run module16/streams_pipeline --solution --trace
+  workbook run module12/coalescing --solution --quick --ncu
+  workbook run module13/dot_reduction --solution --quick --sanitize=racecheck
+  workbook run module14/tiled_gemm --slurm --partition gpu --gres gpu:1g.10gb:1 --time 20
+Your copy of the starter lives in the workspace (labs/moduleNN/); predictions are
+recorded before the build and can never be changed.)";
+
 void setup_run(CLI::App& app, CommandContext& ctx) {
   auto* cmd = app.add_subcommand("run", "Predict, build, run, grade and record a lab");
   auto o = std::make_shared<RunOptions>();
@@ -172,20 +187,7 @@ void setup_run(CLI::App& app, CommandContext& ctx) {
   cmd->add_flag("--json", o->json, "Print one JSON object instead of the report");
   add_profile_options(cmd, *o);
   add_slurm_options(cmd, *o);
-  cmd->footer(R"(Examples:
-  workbook run module14/tiled_gemm
-  workbook run module14/tiled_gemm --solution --predict speedup=3 --predict reason=1
-  workbook run module14/tiled_gemm --no-predict --json -p N=512 --timeout 30
-  workbook run module14/tiled_gemm --variant bank_conflicts --no-predict
-  workbook run module14/conv1d --sweep TILE --no-predict          (the lab's declared sweep)
-  workbook run module14/tiled_gemm --sweep N=256,512,1024 --json
-  workbook run module14/tiled_gemm --compare
-  workbook run module16/streams_pipeline --solution --trace
-  workbook run module12/coalescing --solution --quick --ncu
-  workbook run module13/dot_reduction --solution --quick --sanitize=racecheck
-  workbook run module14/tiled_gemm --slurm --partition gpu --gres gpu:1g.10gb:1 --time 20
-Your copy of the starter lives in the workspace (labs/moduleNN/); predictions are
-recorded before the build and can never be changed.)");
+  cmd->footer(kRunExamples);
   cmd->callback([&ctx, o, cmd] {
     RunRequest req = o->req;
     if (o->solution) req.variant = LabVariant::solution;

@@ -131,7 +131,7 @@ std::string describe(const SanitizerReport& r) {
   if (!r.errors.empty()) {
     const SanitizerError& e = r.errors.front();
     s += ": " + e.what;
-    if (!e.where.empty()) s += " at " + e.where;
+    if (!e.where.empty() && e.what.find(e.where) == std::string::npos) s += " at " + e.where;
     else if (!e.function.empty()) s += " in " + e.function;
     if (!e.thread.empty()) s += " (" + e.thread + ")";
   }
