@@ -247,9 +247,9 @@ std::string next_step_for(const LabSpec& lab, Verdict verdict) {
   switch (verdict) {
     case Verdict::runtime_error:
       return fmt::format(
-          "re-run it under compute-sanitizer to find the bad access: build with the nvcc line in its header, then "
-          "`compute-sanitizer --tool memcheck ./{}`",
-          lab.name);
+          "find the bad access with `workbook run {} --sanitize` (compute-sanitizer's memcheck names the first one "
+          "with its file:line); add --quick for a short run",
+          lab.id);
     case Verdict::timeout:
       return "look for a loop that never ends or a __syncthreads() inside a branch not all threads take; "
              "raise the limit with --timeout S if the lab is only slow";
