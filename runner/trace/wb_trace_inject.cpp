@@ -70,19 +70,21 @@ void write_record_line(const TotalKey& key, uint64_t start, uint64_t end, uint64
   ++g_written;
 }
 
-// One lab launches the same few kernels many times: demangle each name once.
+// One lab launches the same few kernels many times: demangle each name once. The cache
+// is never destroyed: it is first used after atexit(finish) was registered, so as a
+// function-local static it would be destroyed before finish's last flush uses it.
 std::string demangled(const char* name) {
   if (!name) return "?";
-  static std::unordered_map<std::string, std::string> cache;
-  static std::mutex cache_mutex;
-  std::lock_guard<std::mutex> lock(cache_mutex);
-  auto it = cache.find(name);
-  if (it != cache.end()) return it->second;
+  static auto* cache = new std::unordered_map<std::string, std::string>();
+  static auto* cache_mutex = new std::mutex();
+  std::lock_guard<std::mutex> lock(*cache_mutex);
+  auto it = cache->find(name);
+  if (it != cache->end()) return it->second;
   int status = 0;
   char* d = abi::__cxa_demangle(name, nullptr, nullptr, &status);
   std::string s = status == 0 && d ? d : name;
   std::free(d);
-  cache.emplace(name, s);
+  cache->emplace(name, s);
   return s;
 }
 
