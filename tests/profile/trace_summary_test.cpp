@@ -270,3 +270,30 @@ TEST_CASE("a format-2 trace cut off before its totals falls back to its records"
   CHECK(s.span_us == Approx(3.99));
   CHECK_FALSE(s.ended);
 }
+
+TEST_CASE("the injection library's own output (fake CUPTI, 5000 records, cap 100) reads with exact counts", "[profile]") {
+  // Written by runner/trace/wb_trace_inject.cpp itself, fed by scripts/trace/fake_cupti.cpp:
+  // 2500 kernels of 50 ns every 100 ns on stream 7, and 2500 runtime API calls of 10 ns.
+  const TraceData t = parse_trace(wbtest::profile_fixture("trace_fake_cupti_capped.jsonl"));
+  CHECK(t.problems.empty());
+  CHECK(t.format == 2);
+  CHECK(t.max_records == 100);
+  CHECK(t.ended);
+  CHECK(t.not_written == 4900);
+  CHECK(t.kernels.size() == 50);
+  CHECK(t.api.size() == 50);
+  REQUIRE(t.notes.size() == 1);  // the fake refuses Unified Memory counters
+  const TraceSummary s = summarize_trace(t);
+  REQUIRE(s.kernels.size() == 1);
+  CHECK(s.kernels[0].name == "heat_step");
+  CHECK(s.kernels[0].calls == 2500);
+  CHECK(s.kernels[0].avg_us() == Approx(0.05));
+  REQUIRE(s.api.size() == 1);
+  CHECK(s.api[0].name == "cudaLaunchKernel");
+  CHECK(s.api[0].calls == 2500);
+  CHECK(s.busy_us == Approx(125));
+  CHECK(s.overlap_us == Approx(0));
+  CHECK(s.span_us == Approx(499.85));
+  CHECK(s.records_written == 100);
+  CHECK(s.records_not_written == 4900);
+}
