@@ -116,25 +116,30 @@ bool FileWatch::read_events() {
 }
 
 WatchEvent FileWatch::wait_inotify(Clock::time_point deadline, const std::function<bool()>& stop) {
-  std::optional<Clock::time_point> last_event;  // a change not yet quiet for the debounce time
+  bool pending = false;            // a change not yet quiet for the debounce time
+  Clock::time_point last_event{};
   for (;;) {
     if (stop && stop()) return WatchEvent::stopped;
-    if (last_event && Clock::now() - *last_event >= options_.debounce) {
-      last_event.reset();
+    if (pending && Clock::now() - last_event >= options_.debounce) {
+      pending = false;
       if (settled_change()) return WatchEvent::saved;
     }
     if (Clock::now() >= deadline) return WatchEvent::timed_out;
     milliseconds span = left(deadline, options_.tick);
-    if (last_event) span = std::min(span, left(*last_event + options_.debounce, options_.tick));
+    if (pending) span = std::min(span, left(last_event + options_.debounce, options_.tick));
     pollfd p{fd_, POLLIN, 0};
     const int n = ::poll(&p, 1, static_cast<int>(span.count()));
-    if (n > 0 && read_events()) last_event = Clock::now();
+    if (n > 0 && read_events()) {
+      pending = true;
+      last_event = Clock::now();
+    }
     if (polling()) return wait_polling(deadline, stop);  // the folder was lost
   }
 }
 
 WatchEvent FileWatch::wait_polling(Clock::time_point deadline, const std::function<bool()>& stop) {
-  std::optional<Clock::time_point> changed_at;  // when `seen` was first seen
+  bool changing = false;           // `seen` differs from last_, since `changed_at`
+  Clock::time_point changed_at{};  // (no std::optional: GCC 12 warns it may be uninitialized)
   FileStamp seen;
   Clock::time_point next_look = Clock::now();
   for (;;) {
@@ -143,15 +148,16 @@ WatchEvent FileWatch::wait_polling(Clock::time_point deadline, const std::functi
     if (now >= next_look) {
       const FileStamp s = stamp_of(file_);
       if (!s.exists || s == last_) {
-        changed_at.reset();
-      } else if (!changed_at || s != seen) {  // a change, or still changing: wait for quiet
+        changing = false;
+      } else if (!changing || s != seen) {  // a change, or still changing: wait for quiet
+        changing = true;
         changed_at = now;
         seen = s;
-      } else if (now - *changed_at >= options_.debounce) {
+      } else if (now - changed_at >= options_.debounce) {
         last_ = s;
         return WatchEvent::saved;
       }
-      next_look = now + (changed_at ? options_.debounce : options_.poll_interval);
+      next_look = now + (changing ? options_.debounce : options_.poll_interval);
     }
     if (now >= deadline) return WatchEvent::timed_out;
     nap(std::min(left(deadline, options_.tick), left(next_look, options_.tick)));
