@@ -149,7 +149,15 @@ int watch_labs(const WatchContext& ctx, const WatchRequest& req) {
                      "name one to run again, e.g. `workbook watch module14/tiled_gemm`; `workbook next` says what is next");
   }
   for (;;) {
-    if (std::optional<int> end = watch_until_pass(w, lab)) return *end;
+    std::optional<int> end;
+    try {
+      end = watch_until_pass(w, lab);
+    } catch (const Error& e) {  // Ctrl-C during a build: recorded as interrupted (run/lab_run.cpp)
+      if (e.code() != Exit::interrupted) throw;
+      w.say(ctx.style.dim("Stopped during the build; that run is recorded as interrupted."));
+      return static_cast<int>(Exit::interrupted);
+    }
+    if (end) return *end;
     w.say(ctx.style.green(fmt::format("{} passes.", lab)));
     if (req.once) return 0;
     const std::string next = next_lab_of(ctx);
