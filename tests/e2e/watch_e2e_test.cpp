@@ -167,7 +167,7 @@ TEST_CASE("watch --manual-run: q after a failing run ends with that run's exit c
   CHECK(r.out.find("Enter runs module01/fail_lab again") != std::string::npos);
 }
 
-TEST_CASE("watch: a pass moves on to next's lab; Ctrl-C while waiting ends it with 130", "[e2e][watch]") {
+TEST_CASE("watch: a pass moves on to next's lab, and Ctrl-C while waiting ends it with 130", "[e2e][watch]") {
   Course c;
   const json next = c.run_json({"next", "--json"});
   REQUIRE(next["next"]["lab"] == "module01/pass_lab");
