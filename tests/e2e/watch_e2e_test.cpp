@@ -185,3 +185,18 @@ TEST_CASE("watch: a pass moves on to next's lab, and Ctrl-C while waiting ends i
   CHECK(r.out.find("(polling every 0.5 s)") != std::string::npos);
   CHECK(r.out.find("Stopped.") != std::string::npos);
 }
+
+TEST_CASE("watch: Ctrl-C while the lab runs records it as interrupted and ends with 130", "[e2e][watch]") {
+  Course c;
+  Watcher w(c, {"watch", "module01/hang_lab"}, false);
+  const fs::path results = c.workspace / ".workbook/runs/run-1.jsonl";  // the lab writes it as it starts
+  const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(kLimit_s);
+  while (!fs::exists(results) && std::chrono::steady_clock::now() < until) std::this_thread::sleep_for(20ms);
+  REQUIRE(fs::exists(results));
+  ::kill(w.pid, SIGINT);  // within the lab's 3 s limit
+  const auto& r = w.finish();
+  SHOW(r);
+  CHECK(r.exit_code == 130);
+  CHECK(verdicts(c, "module01/hang_lab") == std::vector<std::string>{"interrupted"});
+  CHECK(r.out.find("Waiting for your next save") == std::string::npos);
+}
