@@ -117,6 +117,18 @@ TEST_CASE("next: the workbook's order, labs first when the assignment is close",
   }
 }
 
+TEST_CASE("next_lab: the lab watch starts at is next's, or the first open one of its module", "[progress][watch]") {
+  LearnerRecord rec;
+  CHECK(next_lab(report(rec, "2026-12-01")) == "module16/lab");  // next says: run it
+  CHECK(next_lab(report(rec, "2026-11-20")) == "module16/lab");  // next says: follow module 16
+  rec.labs["module16/lab"] = lab("module16/lab", 2, 1);
+  ProgressReport r = report(rec, "2026-11-20");
+  CHECK(next_steps(r).next.command == "workbook follow 16");
+  CHECK(next_lab(r) == "module17/lab");  // module 16's lab passed: the first module with one open
+  for (auto& m : r.modules) m.labs_open.clear();
+  CHECK(next_lab(r).empty());  // every lab passed
+}
+
 TEST_CASE("calibration: bands, direction, per module and over time", "[progress]") {
   std::vector<PredictionOutcome> outcomes = {
       {1, "module05/a", "t", "2026-11-02T10:00:00Z", "", 40, 10, 4.0},   // 4x high
