@@ -60,7 +60,7 @@ TEST_CASE("e2e: after a run of your copy, show --solution is the difference kern
   const std::string loop = "sum = sum + i;";
   REQUIRE(has(mine, loop));
   mine.replace(mine.find(loop), loop.size(), "sum = sum + i + 0;");
-  e2e::write_file(c.lab_copy("pass_lab.cpp"), mine + "\nint unused() { return 0; }\n");
+  e2e::write_file(c.lab_copy("pass_lab.cpp"), mine + "int unused() { return 0; }\n");
 
   CommandResult r = c.run({"show", "module01/pass_lab", "--solution"});  // no --yes needed now
   SHOW(r);
