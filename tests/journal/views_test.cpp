@@ -56,7 +56,7 @@ TEST_CASE("gate migration: an older journal's activity of that time still counts
   CHECK(modules_read(j) == std::set<int>{7});
 }
 
-TEST_CASE("gate: a fresh journal infers no reading; views and attempts are recorded", "[journal][gate]") {
+TEST_CASE("gate: a fresh journal infers no reading, and views and attempts are recorded", "[journal][gate]") {
   TempDir dir;
   Journal j(dir.path / "journal.db");
   j.begin_run({"module04/vecadd", "starter", "x.cu", "{}", 1, "", ""});
