@@ -18,9 +18,9 @@ for k in matvec_warp gemv; do
     -k "regex:$k" -c 25 "$d/matvec" seed=1 >"$d/ncu-$k.csv" 2>"$d/ncu-$k.err"
   pack "ncu $k rc=$?"
 done
-WB_PROFILER=ncu timeout 60 "$W" run module02/warps --solution --quick --no-predict --ncu >"$d/ncu-module02.txt" 2>&1
+WB_PROFILER=ncu timeout 60 "$W" run module02/warps --solution --yes --quick --no-predict --ncu >"$d/ncu-module02.txt" 2>&1
 pack "ncu module02 rc=$?"
-WB_PROFILER=sanitize timeout 60 "$W" run module03/device_query --solution --quick --no-predict --sanitize >"$d/memcheck-module03.txt" 2>&1
+WB_PROFILER=sanitize timeout 60 "$W" run module03/device_query --solution --yes --quick --no-predict --sanitize >"$d/memcheck-module03.txt" 2>&1
 pack "memcheck module03 rc=$?"
 timeout 150 "$W" dev check --run --only module15/matvec >"$d/devcheck-module15.txt" 2>&1
 pack "dev check module15 rc=$?"

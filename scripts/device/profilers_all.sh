@@ -20,7 +20,7 @@ runs="$WORKBOOK_WORKSPACE/.workbook/runs"
 one() {
   local tool=$1 lab=$2 flag=$3 n
   n=$(echo "$lab" | tr / _)
-  timeout 240 "$W" run "$lab" --solution --quick --no-predict "$flag" >"$OUT/transcripts/$tool-$n.txt" 2>&1
+  timeout 240 "$W" run "$lab" --solution --yes --quick --no-predict "$flag" >"$OUT/transcripts/$tool-$n.txt" 2>&1
   local rc=$?
   local verdict
   verdict=$(grep -m1 -E "^Verdict|Verdict:" "$OUT/transcripts/$tool-$n.txt" | tr -s ' ')
@@ -28,7 +28,7 @@ one() {
 }
 export -f one
 # Compile every lab once (in parallel) so the tools' runs time only themselves.
-xargs -P 8 -I{} bash -c 'timeout 300 "$W" run {} --solution --quick --no-predict >/dev/null 2>&1; echo "warm {} rc=$?"' \
+xargs -P 8 -I{} bash -c 'timeout 300 "$W" run {} --solution --yes --quick --no-predict >/dev/null 2>&1; echo "warm {} rc=$?"' \
   <"$OUT/labs.txt" | sort >"$OUT/warm.txt"
 if [ "$what" = sanitize ] || [ "$what" = all ]; then
   xargs -P 6 -I{} bash -c 'one memcheck {} --sanitize' <"$OUT/labs.txt" | sort | tee -a "$OUT/steps.txt"

@@ -19,7 +19,7 @@ one() {
   n=$(echo "$lab" | tr / _)
   # WB_PROFILER is what the runner sets under --ncu/--sanitize; set here too, for a runner
   # built before that change.
-  WB_PROFILER=${tool/memcheck/sanitize} timeout 300 "$W" run "$lab" --solution --quick --no-predict "$flag" \
+  WB_PROFILER=${tool/memcheck/sanitize} timeout 300 "$W" run "$lab" --solution --yes --quick --no-predict "$flag" \
     >"$OUT/transcripts/$tool-$n.txt" 2>&1
   echo "$tool $lab rc=$? $(grep -m1 'Verdict' "$OUT/transcripts/$tool-$n.txt")" | tee -a "$log"
 }

@@ -65,12 +65,12 @@ nvcc -O3 -arch=sm_90 -I labs/common scripts/device/probes/short_kernels.cu -o "$
 
 # Wall time: the bare binary vs a warm `workbook run --no-predict` of the same solution.
 if [ -x "$W" ] && [ -x "$dir/tiled_gemm" ]; then
-  "$W" run module14/tiled_gemm --solution --no-predict --json >/dev/null 2>&1  # builds and caches
+  "$W" run module14/tiled_gemm --solution --yes --no-predict --json >/dev/null 2>&1  # builds and caches
   python3 - "$dir/tiled_gemm" "$W" >"$dir/wall.txt" <<'PY'
 import subprocess, sys, time
 bare, runner = sys.argv[1], sys.argv[2]
 for _ in range(3):
-    for name, cmd in (("bare", [bare]), ("runner", [runner, "run", "module14/tiled_gemm", "--solution", "--no-predict"])):
+    for name, cmd in (("bare", [bare]), ("runner", [runner, "run", "module14/tiled_gemm", "--solution", "--yes", "--no-predict"])):
         t = time.perf_counter(); subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         print(name, time.perf_counter() - t)
 PY

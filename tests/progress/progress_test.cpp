@@ -62,7 +62,7 @@ TEST_CASE("a module's Read / Follow / Answer / Run come from the record", "[prog
   rec.answered = {{5, "r1"}, {5, "r2"}, {6, "r1"}};
   rec.followed[{5, "ex"}] = 3;
   ModuleProgress m = summarize(content(5, {"module05/a", "module05/b"}), rec);
-  CHECK(m.read);  // inferred from the later steps
+  CHECK_FALSE(m.read);  // runs, answers and steps do not say the reading was shown
   CHECK(m.follow.complete());
   CHECK(m.answer.complete());
   CHECK(m.run.done == 1);
@@ -71,10 +71,19 @@ TEST_CASE("a module's Read / Follow / Answer / Run come from the record", "[prog
   CHECK_FALSE(m.complete());
   rec.labs["module05/b"] = lab("module05/b", 2, 1);
   CHECK(summarize(content(5, {"module05/a", "module05/b"}), rec).complete());
-  // a follow step alone counts as read
-  LearnerRecord one_step;
-  one_step.followed[{5, "ex"}] = 1;
-  CHECK(summarize(content(5, {}), one_step).read);
+  // Read: a recorded reading; or, for a journal from before readings were recorded, its
+  // activity from that time (inferred, and flagged so)
+  LearnerRecord shown;
+  shown.read = {5};
+  CHECK(summarize(content(5, {}), shown).read);
+  CHECK_FALSE(summarize(content(5, {}), shown).read_inferred);
+  CHECK_FALSE(summarize(content(6, {}), shown).read);
+  LearnerRecord older;
+  older.read_inferred = {5};
+  CHECK(summarize(content(5, {}), older).read);
+  CHECK(summarize(content(5, {}), older).read_inferred);
+  older.read = {5};
+  CHECK_FALSE(summarize(content(5, {}), older).read_inferred);  // the record wins
   // a module with nothing to follow, answer or run (the drill modules) is never complete
   CHECK_FALSE(summarize(ModuleContent{11, "Review", {}, {}, {}}, none).complete());
 }
