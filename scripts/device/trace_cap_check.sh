@@ -40,7 +40,7 @@ trace_facts() {  # name: size, lines, the meta and end lines, how many totals
 }
 
 say "== module17 graph, default cap (20000): the file must be small, the counts exact"
-run trace-graph 0 "$W" run module17/heat_graph --solution --no-predict --trace
+run trace-graph 0 "$W" run module17/heat_graph --solution --yes --no-predict --trace
 trace_facts trace-graph
 f=$(latest trace.jsonl)
 check "graph trace under 10 MB (was 332 MB)" "[ \"\$(stat -c %s '$f')\" -lt 10000000 ]"
@@ -50,7 +50,7 @@ check "the report says the timeline is truncated" "grep -q 'truncated: it shows 
 check "heat_step counted in the hundreds of thousands" "grep -E '^ heat_step +[0-9]{6}' '$OUT/transcripts/trace-graph.txt' >/dev/null"
 
 say "== module17 graph with WB_TRACE_MAX_RECORDS=0: totals only"
-WB_TRACE_MAX_RECORDS=0 run trace-graph-totals-only 0 "$W" run module17/heat_graph --solution --no-predict --trace --json
+WB_TRACE_MAX_RECORDS=0 run trace-graph-totals-only 0 "$W" run module17/heat_graph --solution --yes --no-predict --trace --json
 trace_facts trace-graph-totals-only
 python3 - "$OUT/transcripts/trace-graph-totals-only.txt" <<'EOF' | tee -a "$log"
 import json, sys
@@ -63,7 +63,7 @@ print("totals-only: kernels", k, "records_written", t["records_written"], "not_w
 EOF
 
 say "== module16 pipeline, default cap (fewer records: likely all written)"
-run trace-pipeline 0 "$W" run module16/streams_pipeline --solution --no-predict --trace
+run trace-pipeline 0 "$W" run module16/streams_pipeline --solution --yes --no-predict --trace
 trace_facts trace-pipeline
 
 say "== memcheck on an out-of-bounds atomicAdd: the first error at dot_reduction.cu, not sm_60_atomic_functions.hpp"
