@@ -10,7 +10,7 @@ namespace workbook {
 const std::vector<CommandEntry>& command_table() {
   static const std::vector<CommandEntry> table = {
       {"list", setup_list}, {"show", setup_show},   {"run", setup_run},
-      {"progress", setup_progress}, {"next", setup_next}, {"history", setup_history},
+      {"progress", setup_progress}, {"next", setup_next}, {"history", setup_history}, {"hint", setup_hint},
       {"exercises", setup_exercises}, {"review", setup_review}, {"follow", setup_follow}, {"drill", setup_drill},
       {"init", setup_init}, {"reset", setup_reset}, {"device", setup_device}, {"report", setup_report}, {"dev", setup_dev},
       {"journal", setup_journal},

@@ -2,6 +2,7 @@
 // documented field by field in docs/authoring.md; format_version 1.
 #pragma once
 
+#include <cstddef>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -147,8 +148,14 @@ struct LabSpec {
   std::string explain_prompt;  // the "explain the number with a model" question
   std::vector<VariantSpec> variants;
   std::vector<SweepSpec> sweeps;
+  // Progressive hints (`hints:`), shown one at a time by `workbook hint`: a nudge toward
+  // the idea, then the mechanism, then nearly the code (never the whole solution).
+  std::vector<std::string> hints;
   int line = 0;
 };
+
+// The most hints a lab may declare (a longer list stops being a hint and becomes a walkthrough).
+inline constexpr std::size_t kMaxHints = 6;
 
 struct Module {
   int number = 0;

@@ -393,6 +393,37 @@ void read_vars(MapReader& r, LabSpec& lab) {
   }
 }
 
+// `hints: [text, ...]`: 1 to kMaxHints non-empty texts, each different, in the order shown.
+void read_hints(MapReader& r, LabSpec& lab) {
+  YAML::Node list = r.node("hints");
+  if (!list.IsDefined()) return;
+  if (!list.IsSequence()) {
+    r.problem("hints", "must be a list of texts (lines starting with '- '), the first hint first");
+    return;
+  }
+  if (list.size() == 0) r.problem("hints", "is empty: give at least one hint, or leave `hints` out");
+  if (list.size() > kMaxHints)
+    r.problem("hints", fmt::format("has {} hints, at most {} are allowed: merge some, or cut the last ones", list.size(),
+                                   kMaxHints));
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const YAML::Node item = list[i];
+    const std::string field = r.path("hints") + "[" + std::to_string(i) + "]";
+    const int line = line_of(item) ? line_of(item) : r.line("hints");
+    if (!item.IsScalar()) {
+      r.problems().add(r.file(), line, field, "must be a text (quote it if it holds ': ' or starts with '-')");
+      continue;
+    }
+    const std::string text = item.Scalar();
+    if (text.find_first_not_of(" \t\n") == std::string::npos) {
+      r.problems().add(r.file(), line, field, "is empty: write the hint, or remove the entry");
+      continue;
+    }
+    if (std::find(lab.hints.begin(), lab.hints.end(), text) != lab.hints.end())
+      r.problems().add(r.file(), line, field, "repeats an earlier hint");
+    lab.hints.push_back(text);
+  }
+}
+
 // Names that must be unique within a lab: parameters, figures (metrics, derived, vars),
 // predictions, checks (which may not share a metric's name either) and variants.
 void check_lab_names(MapReader& r, const LabSpec& lab) {
@@ -447,6 +478,7 @@ LabSpec read_lab(MapReader& r, const Module& module, const std::filesystem::path
   lab.explain_prompt = r.str("explain", false).value_or("");
   for_each_map(r, "variants", false, [&](MapReader& vr) { lab.variants.push_back(read_variant(vr)); });
   for_each_map(r, "sweeps", false, [&](MapReader& sr) { lab.sweeps.push_back(read_sweep(sr, lab)); });
+  read_hints(r, lab);
   check_lab_names(r, lab);
   check_expressions(lab, r.file(), r.problems());
   check_values(lab, r.file(), t4, r.problems());

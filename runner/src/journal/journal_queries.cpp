@@ -1,6 +1,8 @@
 // Read-only journal queries (see journal_queries.hpp).
 #include "journal/journal_queries.hpp"
 
+#include "journal/hint_log.hpp"
+
 #include "journal/sqlite_statement.hpp"
 
 namespace workbook {
@@ -76,6 +78,7 @@ std::vector<RunDetail> run_details(Journal& journal, const std::string& lab, int
     r.figures = figures_of(db, r.id);
     r.predictions = predictions_of(db, r.id);
     r.explanation = journal.explanation_of(r.id);
+    r.hints_used = hints_used_before(journal, r.lab, r.started_at);
   }
   return out;
 }

@@ -41,6 +41,7 @@ struct RunDetail {
   std::vector<RunFigure> figures;
   std::vector<RunPrediction> predictions;
   std::optional<std::string> explanation;
+  int hints_used = 0;  // different hints of the lab shown before the run began (journal/hint_log.hpp)
 };
 // Runs of `lab` (every lab when empty), newest first, at most `limit`.
 std::vector<RunDetail> run_details(Journal& journal, const std::string& lab, int limit);

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <iterator>
 
 #include "journal/sqlite_statement.hpp"
@@ -186,6 +187,21 @@ CREATE TABLE run_gpu_state(
   uid TEXT NOT NULL UNIQUE DEFAULT (lower(hex(randomblob(16)))), PRIMARY KEY(run_id, phase));
 )sql";
 
+// Hints shown by `workbook hint` (journal/hint_log.cpp): one row each time a lab's hint is
+// shown for the first time; append-only (a hint seen stays part of the record).
+void add_hint_log(sqlite3* db) {
+  sql::exec(db, R"sql(
+CREATE TABLE hints_shown(
+  id INTEGER PRIMARY KEY, lab TEXT NOT NULL, hint INTEGER NOT NULL CHECK(hint >= 1), shown_at TEXT NOT NULL,
+  uid TEXT NOT NULL UNIQUE DEFAULT (lower(hex(randomblob(16)))));
+CREATE INDEX hints_shown_by_lab ON hints_shown(lab, hint);
+CREATE TRIGGER hints_shown_are_kept_u BEFORE UPDATE ON hints_shown
+  BEGIN SELECT RAISE(ABORT, 'hints shown are part of the record: they cannot be changed'); END;
+CREATE TRIGGER hints_shown_are_kept_d BEFORE DELETE ON hints_shown
+  BEGIN SELECT RAISE(ABORT, 'hints shown are part of the record: they cannot be deleted'); END;
+)sql");
+}
+
 // Migration "gate": what the learner was shown. solution_views: each time a reference
 // solution was shown or run through the gate (cmd show/run --solution), and whether that
 // came before any run of the learner's own copy. readings: each time a module's reading
@@ -216,6 +232,7 @@ const Migration kMigrations[] = {
     migrate_to_3,
     [](sqlite3* db) { sql::exec(db, kVersion4); },
     [](sqlite3* db) { sql::exec(db, kVersion5); },
+    add_hint_log,
     add_solution_gate,
 };
 static_assert(static_cast<int>(std::size(kMigrations)) == kSchemaVersion, "one migration per version");
@@ -253,6 +270,7 @@ const std::vector<SyncedTable>& synced_tables() {
       {"learn_drills", "", ""},
       {"slurm_jobs", "runs", "run_id"},
       {"run_gpu_state", "runs", "run_id"},
+      {"hints_shown", "", ""},
       {"solution_views", "", ""},
       {"readings", "", ""},
   };
@@ -267,10 +285,10 @@ int stored_schema_version(sqlite3* db) {
   return static_cast<int>(v.integer(0));
 }
 
-void migrate_schema(sqlite3* db, const std::filesystem::path& file) {
+void migrate_schema(sqlite3* db, const std::filesystem::path& file, int target) {
   int version = stored_schema_version(db);
-  if (version == kSchemaVersion) return;
   if (version > kSchemaVersion) refuse_newer(file, version);
+  if (version >= target) return;
   // Rebuilding tables needs foreign keys off (a no-op inside a transaction), checked after.
   sql::exec(db, "PRAGMA foreign_keys=OFF;");
   {
@@ -278,7 +296,8 @@ void migrate_schema(sqlite3* db, const std::filesystem::path& file) {
     version = stored_schema_version(db);  // another process may have migrated meanwhile
     if (version > kSchemaVersion) refuse_newer(file, version);
     sql::exec(db, "CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);");
-    for (int v = version; v < kSchemaVersion; ++v) kMigrations[v](db);
+    const int goal = std::max(version, std::min(target, kSchemaVersion));  // never a downgrade
+    for (int v = version; v < goal; ++v) kMigrations[v](db);
     sql::Statement broken(db, "PRAGMA foreign_key_check");
     if (broken.next()) {
       throw Error(Exit::io_error,
@@ -287,7 +306,7 @@ void migrate_schema(sqlite3* db, const std::filesystem::path& file) {
                   "nothing was changed; keep a copy of the journal and report this as a bug");
     }
     sql::Statement(db, "INSERT OR REPLACE INTO meta(key, value) VALUES('schema_version', ?)")
-        .bind(std::to_string(kSchemaVersion))
+        .bind(std::to_string(goal))
         .run();
     transaction.commit();
   }

@@ -10,7 +10,8 @@
 //   3  a `uid` (128 random bits, 32 hex digits) on every row that travels between
 //      machines (synced_tables()), given on insert by the column's default
 //   4  slurm_jobs;  5  run_gpu_state
-//   6  ("gate") solution_views and readings: what the learner was shown (journal/views.hpp)
+//   6  (add_hint_log) hints_shown: each hint `workbook hint` showed, append-only
+//   7  (add_solution_gate) solution_views and readings: what the learner was shown (journal/views.hpp)
 #pragma once
 
 #include <filesystem>
@@ -22,7 +23,7 @@ struct sqlite3;
 namespace workbook {
 
 // The schema version this runner writes and understands.
-inline constexpr int kSchemaVersion = 6;
+inline constexpr int kSchemaVersion = 7;
 // The first version whose rows carry uids: the oldest an export can have.
 inline constexpr int kFirstSyncedVersion = 3;
 
@@ -31,7 +32,9 @@ int stored_schema_version(sqlite3* db);
 
 // Brings the database to kSchemaVersion (one transaction; foreign keys are checked after
 // the migrations). Throws Error when the journal is newer than this runner, naming `file`.
-void migrate_schema(sqlite3* db, const std::filesystem::path& file);
+// `target` below kSchemaVersion stops at that version (tests make older journals with it);
+// a journal already at or past `target` (but not past kSchemaVersion) is left as it is.
+void migrate_schema(sqlite3* db, const std::filesystem::path& file, int target = kSchemaVersion);
 
 // A table whose rows travel between machines (journal export/import), each with a uid.
 // A child row points at its parent through `parent_column` (a local id); an export names

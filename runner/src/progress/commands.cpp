@@ -46,7 +46,15 @@ int show_history(const CommandInputs& in, const std::string& lab, int limit) {
   if (limit < 1) throw UsageError("--limit must be at least 1");
   std::string id;
   if (!lab.empty()) id = in.catalog.find_lab(parse_lab_ref_or_throw(lab)).id;
-  const HistoryReport report = gather_history(in.journal, id, limit);
+  HistoryReport report = gather_history(in.journal, id, limit);
+  for (const auto& r : report.runs) {
+    if (report.hint_totals.count(r.lab)) continue;
+    try {
+      report.hint_totals[r.lab] = static_cast<int>(in.catalog.find_lab(parse_lab_ref_or_throw(r.lab)).hints.size());
+    } catch (const Error&) {
+      report.hint_totals[r.lab] = 0;  // a lab no longer in the content: its runs stay in the record
+    }
+  }
   if (in.json) print_json(to_json(report));
   else fmt::print("{}", format_history(report, in.style));
   return 0;

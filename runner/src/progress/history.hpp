@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,7 @@ struct HistoryReport {
   int limit = 20;
   std::vector<RunDetail> runs;  // newest first
   Calibration calibration;      // of `lab`'s predictions, or of all
+  std::map<std::string, int> hint_totals;  // lab -> hints its manifest declares (labs of `runs`)
 };
 
 HistoryReport gather_history(Journal& journal, const std::string& lab, int limit);

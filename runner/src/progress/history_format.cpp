@@ -1,6 +1,8 @@
 // `workbook history`: JSON and the screen (see history.hpp).
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "progress/history.hpp"
 #include "run/report_print.hpp"
 
@@ -12,7 +14,12 @@ using nlohmann::json;
 
 json opt(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
 
-json run_json(const RunDetail& r) {
+int total_hints(const HistoryReport& h, const std::string& lab) {
+  auto it = h.hint_totals.find(lab);
+  return it == h.hint_totals.end() ? 0 : it->second;
+}
+
+json run_json(const RunDetail& r, int hints_total) {
   json figures = json::array(), predictions = json::array();
   for (const auto& f : r.figures) {
     figures.push_back({{"name", f.name}, {"unit", f.unit}, {"derived", f.derived}, {"value", opt(f.value)},
@@ -28,7 +35,8 @@ json run_json(const RunDetail& r) {
   return {{"id", r.id}, {"lab", r.lab}, {"variant", r.variant}, {"started_at", r.started_at},
           {"verdict", r.verdict}, {"device", r.device}, {"arch", r.arch},
           {"params", params.is_discarded() ? json(r.params) : params}, {"figures", figures},
-          {"predictions", predictions}, {"explanation", r.explanation ? json(*r.explanation) : json(nullptr)}};
+          {"predictions", predictions}, {"explanation", r.explanation ? json(*r.explanation) : json(nullptr)},
+          {"hints_used", r.hints_used}, {"hints_total", hints_total}};
 }
 
 json row_json(const CalibrationRow& r) {
@@ -54,7 +62,7 @@ std::string verdict_text(const std::string& v, const Style& s) {
   return s.red(v);
 }
 
-std::string run_text(const RunDetail& r, const Style& s) {
+std::string run_text(const RunDetail& r, int hints_total, const Style& s) {
   std::string out = fmt::format("#{:<4} {} {}  {}  {}  {}\n", r.id, r.started_at.substr(0, 10),
                                 r.started_at.size() >= 16 ? r.started_at.substr(11, 5) : "", s.bold(r.lab),
                                 r.variant, verdict_text(r.verdict, s));
@@ -74,6 +82,9 @@ std::string run_text(const RunDetail& r, const Style& s) {
     } else if (p.correct) {
       out += fmt::format("      predicted {}: {} ({})\n", p.prediction, p.answer, *p.correct ? "right" : "wrong");
     }
+  }
+  if (hints_total > 0 || r.hints_used > 0) {
+    out += s.dim(fmt::format("      hints used: {} of {}", r.hints_used, std::max(hints_total, r.hints_used))) + "\n";
   }
   return out;
 }
@@ -103,7 +114,7 @@ std::string calibration_text(const Calibration& c, const Style& s) {
 
 nlohmann::json to_json(const HistoryReport& h) {
   json runs = json::array();
-  for (const auto& r : h.runs) runs.push_back(run_json(r));
+  for (const auto& r : h.runs) runs.push_back(run_json(r, total_hints(h, r.lab)));
   const Calibration& c = h.calibration;
   return {{"lab", h.lab.empty() ? json(nullptr) : json(h.lab)},
           {"limit", h.limit},
@@ -117,7 +128,7 @@ std::string format_history(const HistoryReport& h, const Style& s) {
   std::string out = s.bold(fmt::format("Runs of {} (newest first, at most {})", h.lab.empty() ? "every lab" : h.lab,
                                        h.limit)) + "\n";
   if (h.runs.empty()) out += "  No runs yet. `workbook next` says which lab to run.\n";
-  for (const auto& r : h.runs) out += run_text(r, s);
+  for (const auto& r : h.runs) out += run_text(r, total_hints(h, r.lab), s);
   return out + "\n" + calibration_text(h.calibration, s);
 }
 

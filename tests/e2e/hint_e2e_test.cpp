@@ -1,0 +1,132 @@
+// End-to-end tests of `workbook hint` through the real binary, on the fixture course
+// (module01/pass_lab declares three hints, fail_lab none): one more hint each call, each
+// recorded in the journal, the pointer to the solution when all are shown, --all, --json,
+// the error for an unknown lab, and "hints used" beside a run in `history`.
+#include "e2e_support.hpp"
+
+using namespace e2e;
+using nlohmann::json;
+
+namespace {
+
+bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+long long hint_rows(const Course& c) {
+  sqlite3* db = nullptr;
+  REQUIRE(sqlite3_open_v2(c.journal().c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK);
+  sqlite3_stmt* s = nullptr;
+  REQUIRE(sqlite3_prepare_v2(db, "SELECT COUNT(*) FROM hints_shown", -1, &s, nullptr) == SQLITE_OK);
+  REQUIRE(sqlite3_step(s) == SQLITE_ROW);
+  const long long n = sqlite3_column_int64(s, 0);
+  sqlite3_finalize(s);
+  sqlite3_close(db);
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("e2e: hint shows one more hint each time, then points to the solution", "[e2e][hint-e2e]") {
+  Course c;
+  CommandResult first = c.run({"hint", "module01/pass_lab"});
+  SHOW(first);
+  REQUIRE(first.exit_code == 0);
+  CHECK(has(first.out, "Hint 1 of 3\n  Fixture hint one: the idea.\n"));
+  CHECK_FALSE(has(first.out, "Hint 2 of 3"));
+  CHECK(has(first.out, "1 of 3 hints seen; `workbook hint module01/pass_lab` again shows the next one."));
+  CHECK(hint_rows(c) == 1);
+
+  CommandResult second = c.run({"hint", "module01/pass_lab"});
+  SHOW(second);
+  REQUIRE(second.exit_code == 0);
+  CHECK(has(second.out, "Hint 1 of 3 (seen before)\n  Fixture hint one: the idea.\n"));
+  CHECK(has(second.out, "Hint 2 of 3\n  Fixture hint two: the mechanism.\n"));
+  CHECK_FALSE(has(second.out, "Hint 3 of 3"));
+  CHECK_FALSE(has(second.out, "--solution"));
+  CHECK(hint_rows(c) == 2);
+
+  // A module number names a lab only when the module has one; module01 has several.
+  CommandResult third = c.run({"hint", "1"});
+  CHECK(third.exit_code == 2);
+  CHECK(has(third.err, "names a module"));
+  CHECK(has(third.err, "module01/pass_lab"));
+
+  third = c.run({"hint", "module01/pass_lab"});
+  SHOW(third);
+  REQUIRE(third.exit_code == 0);
+  CHECK(has(third.out, "Hint 3 of 3\n  Fixture hint three: nearly the code.\n"));
+  CHECK(has(third.out, "All 3 hints of module01/pass_lab are shown. Still stuck? The reference solution:\n"
+                       "  workbook show module01/pass_lab --solution\n"));
+  CHECK(hint_rows(c) == 3);
+
+  // A fourth call shows them all again and records nothing new.
+  CommandResult r;
+  json j = c.run_json({"hint", "module01/pass_lab", "--json"}, &r);
+  CHECK(r.exit_code == 0);
+  CHECK(j["lab"] == "module01/pass_lab");
+  CHECK(j["total"] == 3);
+  CHECK(j["seen"] == 3);
+  CHECK(j["all_seen"] == true);
+  CHECK(j["solution_command"] == "workbook show module01/pass_lab --solution");
+  REQUIRE(j["hints"].size() == 3);
+  for (const auto& h : j["hints"]) CHECK(h["new"] == false);
+  CHECK(j["hints"][2]["text"] == "Fixture hint three: nearly the code.");
+  CHECK(hint_rows(c) == 3);
+}
+
+TEST_CASE("e2e: hint --all, a lab without hints, an unknown lab and --help", "[e2e][hint-e2e]") {
+  Course c;
+  CommandResult r;
+  json j = c.run_json({"hint", "module01/pass_lab", "--all", "--json"}, &r);
+  CHECK(r.exit_code == 0);
+  CHECK(j["seen"] == 3);
+  REQUIRE(j["hints"].size() == 3);
+  for (const auto& h : j["hints"]) CHECK(h["new"] == true);
+  CHECK(hint_rows(c) == 3);
+
+  CommandResult none = c.run({"hint", "module01/fail_lab"});
+  SHOW(none);
+  CHECK(none.exit_code == 0);
+  CHECK(has(none.out, "module01/fail_lab has no hints"));
+
+  // The same error and suggestions as `show` and `run`.
+  CommandResult unknown = c.run({"hint", "module01/no_such_lab"});
+  CommandResult show = c.run({"show", "module01/no_such_lab"});
+  CHECK(unknown.exit_code == 2);
+  CHECK(has(unknown.err, "module01 has no lab 'no_such_lab'"));
+  CHECK(has(unknown.err, "module01/pass_lab"));
+  CHECK(unknown.err == show.err);
+  CHECK(c.run({"hint", "not a lab!"}).exit_code == 2);
+  CHECK(c.run({"hint"}).exit_code == 2);  // the lab is required
+
+  CommandResult help = c.run({"hint", "--help"});
+  CHECK(help.exit_code == 0);
+  CHECK(has(help.out, "Examples:"));
+  CHECK(has(help.out, "workbook hint module05/find_the_bugs"));
+  CHECK(has(help.out, "--all"));
+}
+
+TEST_CASE("e2e: history shows the hints used before each run", "[e2e][hint-e2e]") {
+  Course c;
+  CommandResult before = c.run({"run", "module01/pass_lab", "--no-predict"});
+  SHOW(before);
+  REQUIRE(before.exit_code == 0);
+  REQUIRE(c.run({"hint", "module01/pass_lab"}).exit_code == 0);
+  REQUIRE(c.run({"hint", "module01/pass_lab"}).exit_code == 0);
+  CommandResult after = c.run({"run", "module01/pass_lab", "--no-predict"});
+  SHOW(after);
+  REQUIRE(after.exit_code == 0);
+
+  CommandResult r;
+  json h = c.run_json({"history", "module01/pass_lab", "--json"}, &r);
+  REQUIRE(r.exit_code == 0);
+  REQUIRE(h["runs"].size() == 2);
+  CHECK(h["runs"][0]["hints_used"] == 2);  // newest first
+  CHECK(h["runs"][0]["hints_total"] == 3);
+  CHECK(h["runs"][1]["hints_used"] == 0);
+
+  CommandResult text = c.run({"history", "module01/pass_lab"});
+  SHOW(text);
+  CHECK(text.exit_code == 0);
+  CHECK(has(text.out, "hints used: 2 of 3"));
+  CHECK(has(text.out, "hints used: 0 of 3"));
+}
