@@ -562,3 +562,31 @@ TEST_CASE("without device figures, ranges and answers that need none are still g
   CHECK(prediction(p, "big").right_answer == "yes");
   CHECK(prediction(p, "big").correct == std::optional<bool>(true));
 }
+
+// --- figures measured away from the parameters their ranges are for (a sweep) -----------
+
+TEST_CASE("ranges_not_graded: figures are shown without a range verdict, checks still decide", "[grade][sweep]") {
+  GradeBasis basis;
+  basis.ranges_not_graded = "not graded: the ranges are for N=1000";
+  // sum_ms 0.25 is below its 0.5 ms floor, count 999 is not the N it should equal: with
+  // ranges this run is OUT OF RANGE (see above); here it passes on its checks.
+  Grade g = grade_run(make_lab(), results(999, 0.25), {false, 0, 0}, kDevice, "", kParams, {}, "Tesla T4", basis);
+  CHECK(g.verdict == Verdict::pass);
+  const MetricGrade ms = metric(g, "sum_ms");
+  CHECK(ms.status == RangeStatus::not_graded);
+  CHECK(std::string(to_string(ms.status)) == "not graded");
+  CHECK(ms.note == "not graded: the ranges are for N=1000");
+  CHECK_FALSE(ms.lo);
+  CHECK_FALSE(ms.hi);
+  CHECK(ms.reference.empty());
+  CHECK(*ms.value == Approx(0.25));
+  CHECK(metric(g, "double_count").status == RangeStatus::not_graded);  // derived figures too
+  // A wrong result is still a FAIL at any value.
+  Grade wrong = grade_run(make_lab(), results(999, 0.25, false), {false, 1, 0}, kDevice, "", kParams, {}, "Tesla T4", basis);
+  CHECK(wrong.verdict == Verdict::fail);
+  // A figure the lab never reported stays "not reported".
+  LabResults r = results(1000, 2);
+  r.metrics.pop_back();
+  CHECK(metric(grade_run(make_lab(), r, {false, 0, 0}, kDevice, "", kParams, {}, "Tesla T4", basis), "sum_ms").status ==
+        RangeStatus::missing);
+}

@@ -186,6 +186,20 @@ CREATE TABLE run_gpu_state(
   uid TEXT NOT NULL UNIQUE DEFAULT (lower(hex(randomblob(16)))), PRIMARY KEY(run_id, phase));
 )sql";
 
+// Migration "queries": what names the machine of a run beyond the GPU (report/machine
+// line, `history`): the enforced power limit beside each clock reading, and per run the
+// driver, the CUDA version the driver supports, the toolkit that built the lab and the
+// power source (profile/gpu_state_store.cpp). Older runs have no row: "not recorded".
+void add_run_machine(sqlite3* db) {
+  sql::exec(db, R"sql(
+ALTER TABLE run_gpu_state ADD COLUMN power_limit_w REAL;
+CREATE TABLE run_machine(
+  run_id INTEGER PRIMARY KEY REFERENCES runs(id), driver TEXT NOT NULL, cuda_driver TEXT NOT NULL,
+  toolkit TEXT NOT NULL, power_source TEXT NOT NULL,
+  uid TEXT NOT NULL UNIQUE DEFAULT (lower(hex(randomblob(16)))));
+)sql");
+}
+
 using Migration = void (*)(sqlite3*);
 
 // migrations[i] brings a journal from version i to version i + 1.
@@ -195,6 +209,7 @@ const Migration kMigrations[] = {
     migrate_to_3,
     [](sqlite3* db) { sql::exec(db, kVersion4); },
     [](sqlite3* db) { sql::exec(db, kVersion5); },
+    add_run_machine,
 };
 static_assert(static_cast<int>(std::size(kMigrations)) == kSchemaVersion, "one migration per version");
 
@@ -231,6 +246,7 @@ const std::vector<SyncedTable>& synced_tables() {
       {"learn_drills", "", ""},
       {"slurm_jobs", "runs", "run_id"},
       {"run_gpu_state", "runs", "run_id"},
+      {"run_machine", "runs", "run_id"},
   };
   return tables;
 }
