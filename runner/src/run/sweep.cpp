@@ -237,8 +237,11 @@ void print_sweep(const SweepResult& r, const Style& s) {
     fmt::print("{}{}\n", line, s.dim(fmt::format("  run #{}{}", run.run_id, graded ? "" : ", figures not graded")));
   }
   if (!r.runs.empty()) {
-    fmt::print("{}\n", s.dim(fmt::format("  Only {0}={1} is graded against the expected ranges (they are set for {0}={1}); "
-                                         "the other values' figures are shown, not graded, and their checks still count.",
+    const bool has_default = std::find(r.plan.values.begin(), r.plan.values.end(), r.plan.default_value) != r.plan.values.end();
+    fmt::print("{}\n", s.dim(fmt::format("  {0} against the expected ranges (they are set for {1}={2}); the other values' "
+                                         "figures are shown, not graded, and their checks still count.",
+                                         has_default ? "Only " + r.plan.param + "=" + value_text(r.plan.default_value) + " is graded"
+                                                     : "No value here is graded",
                                          r.plan.param, value_text(r.plan.default_value))));
   }
   if (left_out) fmt::print("{}\n", s.dim(fmt::format("  ({} more changing figures in --json; ! marks a figure out of its range)", left_out)));
