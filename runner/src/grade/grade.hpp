@@ -31,6 +31,7 @@ struct CheckGrade {
   bool required = false;  // listed in the manifest
   std::optional<double> value, limit;
   std::string detail;
+  bool skipped = false;  // reported as skipped by the lab (ReportedCheck::skipped)
 };
 
 // not_graded: the figure was measured at parameters its range was not set for (a
