@@ -233,6 +233,70 @@ struct Course {
   fs::path lab_copy(const std::string& file) const { return workspace / "labs/module01" / file; }
 };
 
+// The real binary started without waiting for it, for tests that signal it while it
+// runs: stdin /dev/null and stdout/stderr on the files `out_file` and `err_file` (fresh
+// names under the course's temp folder when empty), or, with `pty`, all three on a
+// pseudo-terminal whose other end is `master` (so it prompts, as for a learner). If the
+// test ends while it still runs it gets `stop_signal` first (e.g. SIGINT, so that a Slurm
+// run cancels its job) and up to 30 s to end, then SIGKILL.
+struct Spawned {
+  pid_t pid = -1;
+  int master = -1;
+  fs::path out_file, err_file;
+  int stop_signal = SIGKILL;
+
+  Spawned(const Course& c, const std::vector<std::string>& args, bool pty, fs::path out = {}, fs::path err = {})
+      : out_file(std::move(out)), err_file(std::move(err)) {
+    std::vector<std::string> argv{WORKBOOK_BINARY};
+    argv.insert(argv.end(), args.begin(), args.end());
+    std::vector<std::string> envv = make_env(c.env());
+    auto argv_c = c_strings(argv);
+    auto env_c = c_strings(envv);
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    std::string slave;
+    if (pty) {
+      master = ::posix_openpt(O_RDWR | O_NOCTTY);
+      REQUIRE(master >= 0);
+      REQUIRE(::grantpt(master) == 0);
+      REQUIRE(::unlockpt(master) == 0);
+      slave = ::ptsname(master);
+      posix_spawn_file_actions_addopen(&fa, 0, slave.c_str(), O_RDWR | O_NOCTTY, 0);
+      posix_spawn_file_actions_adddup2(&fa, 0, 1);
+      posix_spawn_file_actions_adddup2(&fa, 0, 2);
+      posix_spawn_file_actions_addclose(&fa, master);
+    } else {
+      static std::atomic<int> n{0};
+      const std::string id = std::to_string(n++);
+      if (out_file.empty()) out_file = c.tmp.path / ("spawned-stdout-" + id);
+      if (err_file.empty()) err_file = c.tmp.path / ("spawned-stderr-" + id);
+      posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+      posix_spawn_file_actions_addopen(&fa, 1, out_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      posix_spawn_file_actions_addopen(&fa, 2, err_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    }
+    const int rc = ::posix_spawn(&pid, argv_c[0], &fa, nullptr, argv_c.data(), env_c.data());
+    posix_spawn_file_actions_destroy(&fa);
+    REQUIRE(rc == 0);
+  }
+  Spawned(const Spawned&) = delete;
+  Spawned& operator=(const Spawned&) = delete;
+  ~Spawned() {
+    if (pid > 0 && ::waitpid(pid, nullptr, WNOHANG) == 0) {
+      if (stop_signal != SIGKILL) {
+        ::kill(pid, stop_signal);
+        for (int i = 0; i < 300 && ::waitpid(pid, nullptr, WNOHANG) == 0; ++i) {
+          std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        }
+      }
+      if (::kill(pid, 0) == 0) {
+        ::kill(pid, SIGKILL);
+        ::waitpid(pid, nullptr, 0);
+      }
+    }
+    if (master >= 0) ::close(master);
+  }
+};
+
 // The element of a JSON array whose `key` is `value` (a failed REQUIRE when there is none).
 inline nlohmann::json find_by(const nlohmann::json& array, const std::string& key, const std::string& value) {
   REQUIRE(array.is_array());

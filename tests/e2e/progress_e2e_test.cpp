@@ -189,3 +189,37 @@ TEST_CASE("e2e: progress and next follow answers, steps and drills (no calendar)
   r = c.run({"progress"});
   CHECK(r.out.find("No course calendar") != std::string::npos);
 }
+
+TEST_CASE("e2e: history and report name a run's machine, or say it was not recorded", "[e2e][progress-e2e][machine]") {
+  Course c;
+  run_two_labs(c);
+  // As in a journal from before the machine was recorded: no machine rows at all.
+  e2e::journal_rows(c.journal(), "DELETE FROM run_machine");
+  e2e::journal_rows(c.journal(), "DELETE FROM run_gpu_state");
+  CommandResult old = c.run({"history", "module01/pass_lab"});
+  SHOW(old);
+  CHECK(old.out.find("      machine: not recorded\n") != std::string::npos);
+  json h = c.run_json({"history", "module01/pass_lab", "--json"});
+  CHECK(h["runs"][0]["machine"]["driver"].is_null());
+  CHECK(h["runs"][0]["machine"]["not_recorded"] == json::array({"driver, CUDA version, clocks and power state"}));
+
+  // A run recorded on an H200 (as record_gpu_state writes it there).
+  const std::string run = journal_value(c.journal(), "SELECT id FROM runs WHERE lab = 'module01/pass_lab'");
+  e2e::journal_rows(c.journal(), "INSERT INTO run_machine(run_id, driver, cuda_driver, toolkit, power_source) VALUES(" + run +
+                                     ", '580.159.04', '13.0', '13.0', '')");
+  e2e::journal_rows(c.journal(), "INSERT INTO run_gpu_state(run_id, phase, sm_mhz, max_sm_mhz, mem_mhz, reason_names, "
+                                 "throttled, power_w, power_limit_w, pstate, tool) VALUES(" + run +
+                                     ", 'before', 1980, 1980, 3201, '', 0, 121.5, 700, 'P0', 'none')");
+  const std::string line = "driver 580.159.04, CUDA 13.0 (driver), CUDA toolkit 13.0 (nvcc, built the lab), "
+                           "SM 1980 MHz (max 1980), memory 3201 MHz, 121.5 W of a 700 W limit, power state P0";
+  CommandResult now = c.run({"history", "module01/pass_lab"});
+  SHOW(now);
+  CHECK(now.out.find("      machine: " + line + "\n") != std::string::npos);
+  CommandResult report = c.run({"report", "module01/pass_lab"});
+  SHOW(report);
+  CHECK(report.exit_code == 0);
+  const std::string md = read_file(c.workspace / "reports/module01-pass_lab/report.md");
+  CHECK(md.find("- **Tesla T4**") != std::string::npos);
+  CHECK(md.find("With run #" + run + " (") != std::string::npos);
+  CHECK(md.find(line) != std::string::npos);
+}

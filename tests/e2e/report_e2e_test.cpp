@@ -73,6 +73,36 @@ TEST_CASE("e2e: a declared sweep in text: table, terminal chart, plot path, pred
   CHECK(journal_value(c.journal(), "SELECT count(*) FROM runs") == "4");
 }
 
+TEST_CASE("e2e: a sweep grades the default value; the others are shown, not graded", "[e2e][sweep]") {
+  Course c;
+  CommandResult r;
+  json j = c.run_json({"run", "module01/pass_lab", "--sweep", "N=10,1000", "--no-predict", "--json"}, &r);
+  SHOW(r);
+  CHECK(r.exit_code == 0);
+  CHECK(j["graded_value"] == 1000.0);  // pass_lab's default N
+  REQUIRE(j["runs"].size() == 2);
+  const json& ten = j["runs"][0];
+  CHECK(ten["ranges_graded"] == false);
+  CHECK(ten["grading_note"] == "not graded: the ranges are for N=1000");
+  const json count = e2e::find_by(ten["metrics"], "name", "count");
+  CHECK(count["status"] == "not graded");
+  CHECK(count["value"] == 10.0);
+  CHECK(count["expected_min"].is_null());
+  const json& thousand = j["runs"][1];
+  CHECK(thousand["ranges_graded"] == true);
+  CHECK(thousand["grading_note"] == "");
+  CHECK(e2e::find_by(thousand["metrics"], "name", "count")["status"] == "in range");
+  // The journal keeps the same: the report and history show "not graded" for N=10.
+  CHECK(journal_value(c.journal(), "SELECT m.status FROM metrics m JOIN runs r ON r.id = m.run_id "
+                                   "WHERE m.name = 'count' AND json_extract(r.params, '$.N') = 10") == "not graded");
+
+  CommandResult t = c.run({"run", "module01/pass_lab", "--sweep", "N=10,1000", "--no-predict"});
+  SHOW(t);
+  CHECK(t.exit_code == 0);
+  CHECK(t.out.find("figures not graded") != std::string::npos);
+  CHECK(t.out.find("Only N=1000 is graded against the expected ranges") != std::string::npos);
+}
+
 TEST_CASE("e2e: --sweep refuses what it cannot run, before anything runs", "[e2e][sweep]") {
   Course c;
   CommandResult r = c.run({"run", "module01/pass_lab", "--sweep", "M=1,2", "--no-predict"});

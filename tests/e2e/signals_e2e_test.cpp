@@ -45,53 +45,10 @@ bool gone_or_kill(pid_t pid) {
 
 // The real binary, started with its stdin, stdout and stderr on a pseudo-terminal (so it
 // prompts, as for a learner) or with stdout and stderr on files (stdin /dev/null).
-struct Running {
-  pid_t pid = 0;
-  int master = -1;  // the terminal's other end (pty mode)
-  fs::path out_file, err_file;
+struct Running : e2e::Spawned {
   std::string out;  // what was read from the terminal so far (pty mode)
 
-  Running(const Course& c, const std::vector<std::string>& args, bool pty) {
-    std::vector<std::string> argv{WORKBOOK_BINARY};
-    argv.insert(argv.end(), args.begin(), args.end());
-    std::vector<std::string> envv = e2e::make_env(c.env());
-    auto argv_c = e2e::c_strings(argv);
-    auto env_c = e2e::c_strings(envv);
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    std::string slave;
-    if (pty) {
-      master = ::posix_openpt(O_RDWR | O_NOCTTY);
-      REQUIRE(master >= 0);
-      REQUIRE(::grantpt(master) == 0);
-      REQUIRE(::unlockpt(master) == 0);
-      slave = ::ptsname(master);
-      posix_spawn_file_actions_addopen(&fa, 0, slave.c_str(), O_RDWR | O_NOCTTY, 0);
-      posix_spawn_file_actions_adddup2(&fa, 0, 1);
-      posix_spawn_file_actions_adddup2(&fa, 0, 2);
-      posix_spawn_file_actions_addclose(&fa, master);
-    } else {
-      static std::atomic<int> n{0};
-      int id = n++;
-      out_file = c.tmp.path / ("sig-stdout-" + std::to_string(id));
-      err_file = c.tmp.path / ("sig-stderr-" + std::to_string(id));
-      posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-      posix_spawn_file_actions_addopen(&fa, 1, out_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-      posix_spawn_file_actions_addopen(&fa, 2, err_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    }
-    int rc = ::posix_spawn(&pid, argv_c[0], &fa, nullptr, argv_c.data(), env_c.data());
-    posix_spawn_file_actions_destroy(&fa);
-    REQUIRE(rc == 0);
-  }
-  Running(const Running&) = delete;
-  Running& operator=(const Running&) = delete;
-  ~Running() {
-    if (pid > 0 && ::waitpid(pid, nullptr, WNOHANG) == 0) {
-      ::kill(pid, SIGKILL);
-      ::waitpid(pid, nullptr, 0);
-    }
-    if (master >= 0) ::close(master);
-  }
+  Running(const Course& c, const std::vector<std::string>& args, bool pty) : Spawned(c, args, pty) {}
 
   // Reads what the terminal has, waiting up to `ms`.
   void pump(int ms) {

@@ -48,47 +48,19 @@ bool slurm_ready() {
 
 // The binary started without waiting for it (for Ctrl-C, and for the slow job). If the
 // test ends early it gets Ctrl-C, so that it cancels its job, then SIGKILL.
-struct Started {
-  pid_t pid = -1;
-  fs::path out, err;
-  Started(fs::path o, fs::path e) : out(std::move(o)), err(std::move(e)) {}
-  Started(const Started&) = delete;
-  Started& operator=(const Started&) = delete;
-  ~Started() {
-    if (pid <= 0 || ::waitpid(pid, nullptr, WNOHANG) != 0) return;
-    ::kill(pid, SIGINT);
-    for (int i = 0; i < 300 && ::waitpid(pid, nullptr, WNOHANG) == 0; ++i) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
-    if (::kill(pid, 0) == 0) {
-      ::kill(pid, SIGKILL);
-      ::waitpid(pid, nullptr, 0);
-    }
+struct Started : e2e::Spawned {
+  Started(const Course& c, const std::vector<std::string>& args, fs::path out, fs::path err)
+      : Spawned(c, args, false, std::move(out), std::move(err)) {
+    stop_signal = SIGINT;
   }
 };
-
-void start_workbook(Started& s, const Course& c, const std::vector<std::string>& args) {
-  std::vector<std::string> argv{WORKBOOK_BINARY};
-  argv.insert(argv.end(), args.begin(), args.end());
-  std::vector<std::string> envv = e2e::make_env(c.env());
-  auto argv_c = e2e::c_strings(argv);
-  auto env_c = e2e::c_strings(envv);
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&fa, 1, s.out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_addopen(&fa, 2, s.err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  const int rc = ::posix_spawn(&s.pid, argv_c[0], &fa, nullptr, argv_c.data(), env_c.data());
-  posix_spawn_file_actions_destroy(&fa);
-  REQUIRE(rc == 0);
-}
 
 CommandResult finish(Started& s, double limit_s) {
   CommandResult r;
   e2e::wait_child(s.pid, limit_s, r);
   s.pid = -1;
-  r.out = e2e::read_file(s.out);
-  r.err = e2e::read_file(s.err);
+  r.out = e2e::read_file(s.out_file);
+  r.err = e2e::read_file(s.err_file);
   return r;
 }
 
@@ -202,9 +174,8 @@ TEST_CASE("e2e slurm: submitted runs end with a verdict and a journal row with t
   e2e::write_file(c.workspace / "slurm.yaml", "poll_s: 1\n");
 
   // Submitted first: a lab that hangs, with no lab limit to speak of, in a 1-minute job.
-  Started slow(c.tmp.path / "out-timeout", c.tmp.path / "err-timeout");
-  start_workbook(slow, c, {"run", "module01/hang_lab", "--slurm", "--no-predict", "--timeout", "600", "--time", "1",
-                           "--json"});
+  Started slow(c, {"run", "module01/hang_lab", "--slurm", "--no-predict", "--timeout", "600", "--time", "1", "--json"},
+               c.tmp.path / "out-timeout", c.tmp.path / "err-timeout");
 
   {
     CommandResult r = c.run({"run", "module01/pass_lab", "--slurm", "--json", "--predict", "count_guess=900",
@@ -271,9 +242,8 @@ TEST_CASE("e2e slurm: submitted runs end with a verdict and a journal row with t
     CHECK(run_row(c, job, "r.verdict") == "not_run");
   }
   {  // Cancelled from outside (scancel by the test).
-    Started s(c.tmp.path / "out-scancel", c.tmp.path / "err-scancel");
-    start_workbook(s, c, {"run", "module01/hang_lab", "--slurm", "--no-predict", "--timeout", "600", "--time", "5",
-                          "--json"});
+    Started s(c, {"run", "module01/hang_lab", "--slurm", "--no-predict", "--timeout", "600", "--time", "5", "--json"},
+              c.tmp.path / "out-scancel", c.tmp.path / "err-scancel");
     const std::string job = wait_for_running_hang(c, "5");
     workbook::ProcessOptions cancel;
     cancel.argv = {"scancel", job};
@@ -289,8 +259,8 @@ TEST_CASE("e2e slurm: submitted runs end with a verdict and a journal row with t
     CHECK(run_row(c, job, "s.state") == "CANCELLED");
   }
   {  // Ctrl-C on the login node cancels the job.
-    Started s(c.tmp.path / "out-ctrl-c", c.tmp.path / "err-ctrl-c");
-    start_workbook(s, c, {"run", "module01/hang_lab", "--slurm", "--no-predict", "--timeout", "600", "--time", "6"});
+    Started s(c, {"run", "module01/hang_lab", "--slurm", "--no-predict", "--timeout", "600", "--time", "6"},
+              c.tmp.path / "out-ctrl-c", c.tmp.path / "err-ctrl-c");
     const std::string job = wait_for_running_hang(c, "6");
     ::kill(s.pid, SIGINT);
     CommandResult r = finish(s, 150);

@@ -496,7 +496,7 @@ TEST_CASE("answer_expr over a metric that was not measured cannot be decided", "
 TEST_CASE("a measured figure for this GPU replaces the model band with a tight one", "[grade][basis]") {
   MeasuredLab lab;
   lab.figures["sum_ms"] = {2.0, 0.2};
-  GradeBasis basis{"t4", &lab, "2026-11-30, driver 1, CUDA 13.0, 1500 MHz", true};
+  GradeBasis basis{"t4", &lab, "2026-11-30, driver 1, CUDA 13.0, 1500 MHz", true, ""};
   Grade g = grade_run(make_lab(), results(1000, 2.5), {false, 0, 0}, kDevice, "", kParams, {}, "Tesla T4", basis);
   const MetricGrade& ms = g.metrics[1];
   REQUIRE(ms.name == "sum_ms");
@@ -511,7 +511,7 @@ TEST_CASE("a measured figure for this GPU replaces the model band with a tight o
 }
 
 TEST_CASE("on the reference GPU at default parameters the workbook's figure, widened, is the range", "[grade][basis]") {
-  GradeBasis basis{"t4", nullptr, "", true};
+  GradeBasis basis{"t4", nullptr, "", true, ""};
   Grade g = grade_run(make_lab(), results(1000, 0.9), {false, 0, 0}, kDevice, "", kParams, {}, "Tesla T4", basis);
   const MetricGrade& ms = g.metrics[1];  // reference t4: 0.001 .. 1 ms
   CHECK(ms.basis == "workbook");
@@ -531,7 +531,7 @@ TEST_CASE("on the reference GPU at default parameters the workbook's figure, wid
   CHECK(grade_run(shown_only, results(1000, 0.9), {false, 0, 0}, kDevice, "", kParams, {}, "Tesla T4", basis)
             .metrics[1].basis == "model");
 
-  GradeBasis elsewhere{"h200-sxm", nullptr, "", true};  // another GPU: the model band
+  GradeBasis elsewhere{"h200-sxm", nullptr, "", true, ""};  // another GPU: the model band
   CHECK(grade_run(make_lab(), results(1000, 0.9), {false, 0, 0}, kDevice, "", kParams, {}, "Tesla T4", elsewhere)
             .metrics[1].basis == "model");
 }
@@ -576,4 +576,32 @@ TEST_CASE("a required check the lab skipped (under a profiler) neither fails the
   LabResults bad = results(1000, 2, false);
   bad.checks[1] = r.checks[1];
   CHECK(grade(lab, bad).verdict == Verdict::fail);
+}
+
+// --- figures measured away from the parameters their ranges are for (a sweep) -----------
+
+TEST_CASE("ranges_not_graded: figures are shown without a range verdict, checks still decide", "[grade][sweep]") {
+  GradeBasis basis;
+  basis.ranges_not_graded = "not graded: the ranges are for N=1000";
+  // sum_ms 0.25 is below its 0.5 ms floor, count 999 is not the N it should equal: with
+  // ranges this run is OUT OF RANGE (see above); here it passes on its checks.
+  Grade g = grade_run(make_lab(), results(999, 0.25), {false, 0, 0}, kDevice, "", kParams, {}, "Tesla T4", basis);
+  CHECK(g.verdict == Verdict::pass);
+  const MetricGrade ms = metric(g, "sum_ms");
+  CHECK(ms.status == RangeStatus::not_graded);
+  CHECK(std::string(to_string(ms.status)) == "not graded");
+  CHECK(ms.note == "not graded: the ranges are for N=1000");
+  CHECK_FALSE(ms.lo);
+  CHECK_FALSE(ms.hi);
+  CHECK(ms.reference.empty());
+  CHECK(*ms.value == Approx(0.25));
+  CHECK(metric(g, "double_count").status == RangeStatus::not_graded);  // derived figures too
+  // A wrong result is still a FAIL at any value.
+  Grade wrong = grade_run(make_lab(), results(999, 0.25, false), {false, 1, 0}, kDevice, "", kParams, {}, "Tesla T4", basis);
+  CHECK(wrong.verdict == Verdict::fail);
+  // A figure the lab never reported stays "not reported".
+  LabResults r = results(1000, 2);
+  r.metrics.pop_back();
+  CHECK(metric(grade_run(make_lab(), r, {false, 0, 0}, kDevice, "", kParams, {}, "Tesla T4", basis), "sum_ms").status ==
+        RangeStatus::missing);
 }

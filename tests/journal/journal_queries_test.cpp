@@ -1,8 +1,10 @@
 // Tests for journal/journal_queries: per-lab records of the learner's own runs, runs with
-// their figures and graded predictions, and numeric prediction outcomes.
+// their figures and predictions (all, or the graded ones), the machine of a run, and
+// numeric prediction outcomes.
 #include <catch2/catch.hpp>
 
 #include "journal/journal_queries.hpp"
+#include "profile/gpu_state_store.hpp"
 
 #include "../support/temp_dir.hpp"
 
@@ -80,4 +82,70 @@ TEST_CASE("journal queries read the learner's runs, figures and predictions", "[
   CHECK(outcomes[0].measured == Approx(10));
   CHECK(outcomes[0].factor == Approx(4));
   CHECK(outcomes[3].lab == "module07/b");
+}
+
+TEST_CASE("a run's machine: recorded with the run, read back; older runs have none", "[journal][progress][machine]") {
+  wbtest::TempDir dir;
+  Journal j(dir.path / "journal.db");
+  const long long old_run = add_run(j, "module04/vector_add", "starter", Verdict::pass, 10);
+  const long long run = add_run(j, "module04/vector_add", "starter", Verdict::pass, 10);
+  ProfileReport p;
+  GpuClocks before;
+  before.sm_mhz = 1980;
+  before.max_sm_mhz = 1980;
+  before.mem_mhz = 3201;
+  before.power_w = 121.37;
+  before.power_limit_w = 700;
+  before.pstate = "P0";
+  before.reasons = 0;
+  GpuClocks after = before;
+  after.power_w = 650;
+  p.clocks_before = before;
+  p.clocks_after = after;
+  p.machine = {"580.159.04", "13.0", "13.0", ""};
+  record_gpu_state(j, run, p);
+
+  const RunMachine m = machine_of_run(j, run);
+  CHECK(m.recorded);
+  CHECK(m.driver == "580.159.04");
+  CHECK(m.cuda_driver == "13.0");
+  CHECK(m.toolkit == "13.0");
+  CHECK(m.power_source.empty());
+  REQUIRE(m.clocks);
+  CHECK(m.power_w == Approx(121.37));  // the reading before the run
+  CHECK(m.power_limit_w == Approx(700));
+  CHECK(m.pstate == "P0");
+  CHECK_FALSE(m.throttled);
+  CHECK(run_details(j, "module04/vector_add", 1).front().machine.driver == "580.159.04");
+
+  const RunMachine none = machine_of_run(j, old_run);
+  CHECK_FALSE(none.recorded);
+  CHECK_FALSE(none.clocks);
+  CHECK_FALSE(none.power_limit_w);
+  CHECK(none.driver.empty());
+
+  // Nothing to say (a machine without nvidia-smi, nvcc or power supplies): no row.
+  ProfileReport empty;
+  record_gpu_state(j, old_run, empty);
+  CHECK_FALSE(machine_of_run(j, old_run).recorded);
+}
+
+TEST_CASE("predictions of a run: every recorded one, or only the graded ones", "[journal][progress]") {
+  wbtest::TempDir dir;
+  Journal j(dir.path / "journal.db");
+  const long long id = add_run(j, "module05/a", "starter", Verdict::pass, 12);
+  j.record_prediction(id, "module05/a", {"why", "memory", std::nullopt});  // recorded, never graded
+  const auto all = predictions_of_run(j, id);
+  REQUIRE(all.size() == 2);
+  CHECK(all[0].id == "t_guess");
+  CHECK(all[0].graded);
+  CHECK(all[0].predicted == Approx(12));
+  CHECK(all[1].id == "why");
+  CHECK_FALSE(all[1].graded);
+  const auto graded = predictions_of_run(j, id, PredictionSet::graded);
+  REQUIRE(graded.size() == 1);
+  CHECK(graded[0].id == "t_guess");
+  CHECK(run_details(j, "module05/a", 1).front().predictions.size() == 1);  // history: the graded ones
+  CHECK(runs_in_scope(j, "module05").size() == 1);
+  CHECK(runs_in_scope(j, "module0").empty());  // a module, not a prefix
 }

@@ -197,3 +197,26 @@ TEST_CASE("a journal from a newer schema is refused with what to do, and left as
   CHECK(one(db, "SELECT COUNT(*) FROM pragma_table_info('runs') WHERE name='uid'") == "0");
   sqlite3_close(db);
 }
+
+TEST_CASE("a journal of the version before add_run_machine is upgraded: old clock rows kept, no machine", "[journal][schema][machine]") {
+  TempDir dir;
+  const fs::path file = dir.path / "journal.db";
+  {  // The previous version, made from a current journal by undoing add_run_machine.
+    Journal j(file);
+    const long long run = j.begin_run({"module04/vector_add", "starter", "x.cu", "{}", 1, "NVIDIA H200", "sm_90"});
+    sqlite3* db = j.store_connection();
+    REQUIRE(sqlite3_exec(db,
+                         ("DROP TABLE run_machine; ALTER TABLE run_gpu_state DROP COLUMN power_limit_w; "
+                          "INSERT INTO run_gpu_state(run_id, phase, sm_mhz, reason_names, throttled, power_w, pstate, tool) "
+                          "VALUES(" + std::to_string(run) + ", 'before', 1980, '', 0, 118.5, 'P0', 'none'); "
+                          "UPDATE meta SET value='" + std::to_string(kSchemaVersion - 1) + "' WHERE key='schema_version';")
+                             .c_str(),
+                         nullptr, nullptr, nullptr) == SQLITE_OK);
+  }
+  Journal j(file);
+  sqlite3* db = j.store_connection();
+  CHECK(stored_schema_version(db) == kSchemaVersion);
+  CHECK(one(db, "SELECT sm_mhz, power_w, pstate, power_limit_w IS NULL FROM run_gpu_state") == "1980.0|118.5|P0|1");
+  CHECK(one(db, "SELECT count(*) FROM run_machine") == "0");
+  CHECK(one(db, "SELECT count(*) FROM pragma_table_info('run_machine')") == "6");
+}

@@ -2,8 +2,11 @@
 // throttle reasons decoded, and the warnings.
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+
 #include "profile/gpu_clocks.hpp"
 #include "profile_fixture.hpp"
+#include "../support/temp_dir.hpp"
 
 using namespace workbook;
 
@@ -41,5 +44,54 @@ TEST_CASE("an idle GPU's low clock is not a warning, unreadable output is no rea
   CHECK_FALSE(parse_clock_query(""));
   CHECK_FALSE(parse_clock_query("Field \"clocks_event_reasons.active\" is not a valid field to query.\n"));
   CHECK_FALSE(parse_clock_query("clocks.current.sm [MHz], pstate\n[N/A], P8\n"));
-  CHECK(clock_query_fields().size() == 3);
+  CHECK(clock_query_fields().size() == 4);
+}
+
+TEST_CASE("the clock query also reads the power limit, driver and CUDA version (H200)", "[profile]") {
+  for (const char* file : {"nvidia_smi_h200_machine.csv", "nvidia_smi_h200_units.csv"}) {
+    INFO(file);
+    const auto c = parse_clock_query(wbtest::profile_fixture(file));
+    REQUIRE(c);
+    CHECK(c->sm_mhz == Approx(1980));
+    CHECK(c->power_w == Approx(121.37));
+    CHECK(c->power_limit_w == Approx(700));  // "700.00 W" with units, "700.00" without
+    CHECK(c->pstate == "P0");
+    CHECK(c->driver == "580.159.04");
+    CHECK(c->cuda_version == "13.0");
+    CHECK(describe(*c) == "SM 1980 MHz (max 1980), memory 3201 MHz, 34 C, 121.37 W (limit 700 W), P0; reasons: none");
+  }
+  // An older driver's answer has neither: empty, never guessed.
+  const auto old = parse_clock_query(wbtest::profile_fixture("nvidia_smi_throttled.csv"));
+  REQUIRE(old);
+  CHECK_FALSE(old->power_limit_w);
+  CHECK(old->driver.empty());
+  CHECK(old->cuda_version.empty());
+  const auto na = parse_clock_query("clocks.current.sm [MHz], power.limit [W], driver_version, cuda_version\n1410, [N/A], 535.54.03, [N/A]\n");
+  REQUIRE(na);
+  CHECK_FALSE(na->power_limit_w);
+  CHECK(na->driver == "535.54.03");
+  CHECK(na->cuda_version.empty());
+  // One query asks for everything; each fallback keeps the clocks, pstate and power draw.
+  CHECK(clock_query_fields().front().find("power.limit") != std::string::npos);
+  CHECK(clock_query_fields().front().find("driver_version") != std::string::npos);
+  CHECK(clock_query_fields().front().find("cuda_version") != std::string::npos);
+  for (const auto& f : clock_query_fields()) CHECK(f.find("clocks.sm,clocks.mem") == 0);
+}
+
+TEST_CASE("the power source: mains, battery, or nothing reported", "[profile]") {
+  wbtest::TempDir dir;
+  auto supply = [&](const std::string& name, const std::string& type, const std::string& online) {
+    std::filesystem::create_directories(dir.path / name);
+    dir.write(name + "/type", type + "\n");
+    if (!online.empty()) dir.write(name + "/online", online + "\n");
+  };
+  CHECK(read_power_source((dir.path / "absent").string()).empty());  // no /sys/class/power_supply
+  CHECK(read_power_source(dir.path.string()).empty());               // a server: no supply at all
+  supply("ucsi-source-psy-1", "USB", "0");                           // a desktop's idle USB-C port
+  CHECK(read_power_source(dir.path.string()).empty());
+  supply("BAT0", "Battery", "");
+  supply("AC", "Mains", "0");
+  CHECK(read_power_source(dir.path.string()) == "battery");
+  supply("AC", "Mains", "1");
+  CHECK(read_power_source(dir.path.string()) == "mains");
 }

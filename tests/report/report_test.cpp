@@ -160,3 +160,50 @@ TEST_CASE("render_markdown: figures, predictions, explanations, machine line, ro
   CHECK(j["labs"][0]["run"]["params"]["N"] == 1024);
   CHECK(j["rooflines"][0]["kernels"][0]["pct_of_roof"].get<double>() == Approx(3000.0 / 38400 * 100));
 }
+
+TEST_CASE("the machine line names driver, CUDA versions, clocks and power state, or says not recorded", "[report][machine]") {
+  RunMachine m;
+  CHECK(machine_text(m) == "not recorded");
+  CHECK(machine_facts(m).missing == std::vector<std::string>{"driver, CUDA version, clocks and power state"});
+  CHECK(machine_json(m)["driver"].is_null());
+
+  m.recorded = true;
+  m.driver = "580.159.04";
+  m.cuda_driver = "13.0";
+  m.toolkit = "13.0";
+  m.clocks = true;
+  m.sm_mhz = 1980;
+  m.max_sm_mhz = 1980;
+  m.mem_mhz = 3201;
+  m.power_w = 121.37;
+  m.power_limit_w = 700;
+  m.pstate = "P0";
+  CHECK(machine_text(m) == "driver 580.159.04, CUDA 13.0 (driver), CUDA toolkit 13.0 (nvcc, built the lab), "
+                           "SM 1980 MHz (max 1980), memory 3201 MHz, 121.37 W of a 700 W limit, power state P0");
+  m.power_source = "battery";
+  m.throttled = true;
+  m.reason_names = "sw_power_cap";
+  CHECK(machine_text(m).find(", throttled (sw_power_cap), on battery") != std::string::npos);
+  // An older driver: no CUDA version field, no power limit.
+  m.cuda_driver.clear();
+  m.power_limit_w.reset();
+  CHECK(machine_text(m).find("121.37 W (limit not recorded)") != std::string::npos);
+  CHECK(machine_text(m).find("; not recorded: the driver's CUDA version") != std::string::npos);
+  CHECK(machine_json(m)["power_limit_w"].is_null());
+  CHECK(machine_json(m)["driver"] == "580.159.04");
+
+  ReportData d;
+  MachineLine line;
+  line.gpu = "NVIDIA H200";
+  line.arches = {"sm_90"};
+  line.run_id = 12;
+  line.run_at = "2026-11-30T09:00:00.000Z";
+  line.machine = m;
+  line.recorded = {"driver 580.159.04", "power state P0"};
+  d.machines.push_back(line);
+  const std::string md = render_markdown(d);
+  CHECK(md.find("- **NVIDIA H200**, compiled for sm_90.\n  With run #12 (2026-11-30T09:00): driver 580.159.04, power state P0.\n") !=
+        std::string::npos);
+  CHECK(md.find("Not recorded in the journal") == std::string::npos);
+  CHECK(report_data_json(d)["machines"][0]["machine"]["driver"] == "580.159.04");
+}

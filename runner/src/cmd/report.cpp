@@ -22,9 +22,7 @@ void print_summary(const ReportData& d, const std::vector<std::filesystem::path>
   }
   if (d.labs.empty()) fmt::print("  {}\n", s.dim("no runs recorded in this scope yet: the report says so"));
   for (const auto& m : d.machines) {
-    std::string missing;
-    for (const auto& x : m.missing) missing += (missing.empty() ? "" : "; ") + x;
-    fmt::print("{} {}: not recorded: {}\n", s.dim("Machine"), m.gpu, missing);
+    fmt::print("{} {}: {}\n", s.dim("Machine"), m.gpu, machine_text(m.machine));
   }
   for (const auto& r : d.roofs) fmt::print("\n{}", plot::roofline_sketch(r.roof, r.points, s));
   for (std::size_t i = 0; i + 1 < files.size(); ++i) fmt::print("{} {}\n", s.dim("Plot:"), files[i].string());

@@ -46,6 +46,7 @@ const char* to_string(RangeStatus s) {
     case RangeStatus::no_range: return "no range";
     case RangeStatus::unknown: return "range unknown";
     case RangeStatus::missing: return "not reported";
+    case RangeStatus::not_graded: return "not graded";
   }
   return "?";
 }
@@ -302,6 +303,20 @@ std::string out_of_range_reason(const Grade& g) {
                      outside->note.empty() ? "" : ": " + outside->note);
 }
 
+// Every reported figure shown without its range (GradeBasis::ranges_not_graded).
+void drop_ranges(const std::string& why, Grade& g) {
+  for (auto& m : g.metrics) {
+    if (m.status == RangeStatus::missing) continue;
+    m.lo.reset();
+    m.hi.reset();
+    m.status = RangeStatus::not_graded;
+    m.note = why;
+    m.reference.clear();
+    m.basis = "model";
+    m.basis_note.clear();
+  }
+}
+
 // The verdict, from the most serious failure down.
 void decide_verdict(const LabSpec& lab, const LabResults& results, const RunOutcome& outcome, Grade& g) {
   if (outcome.timed_out) {
@@ -346,6 +361,7 @@ Grade grade_run(const LabSpec& lab, const LabResults& results, const RunOutcome&
   Grade g;
   grade_checks(lab, results, g);
   grade_figures(lab, results, device, device_note, params, predictions, reference_gpu_name, basis, g);
+  if (!basis.ranges_not_graded.empty()) drop_ranges(basis.ranges_not_graded, g);
   decide_verdict(lab, results, outcome, g);
   return g;
 }

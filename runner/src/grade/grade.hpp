@@ -34,7 +34,9 @@ struct CheckGrade {
   bool skipped = false;  // reported as skipped by the lab (ReportedCheck::skipped)
 };
 
-enum class RangeStatus { in_range, below, above, no_range, unknown, missing };
+// not_graded: the figure was measured at parameters its range was not set for (a
+// sweep's value other than the manifest's default): shown, without a range verdict.
+enum class RangeStatus { in_range, below, above, no_range, unknown, missing, not_graded };
 const char* to_string(RangeStatus s);
 
 struct MetricGrade {
@@ -60,6 +62,9 @@ struct GradeBasis {
   const MeasuredLab* measured = nullptr;  // null unless the run's parameters match its params
   std::string measured_label;             // "2026-11-30, driver ..., CUDA 13.0, 1980 MHz"
   bool default_params = false;            // the run used every parameter's default (not --quick)
+  // Non-empty: no figure is graded against a range, each says this instead (e.g. "not
+  // graded: the ranges are for BLOCK=256"); checks still decide pass or fail.
+  std::string ranges_not_graded;
 };
 
 // The relative half-width around a workbook reference figure: its range widened by 20 %.

@@ -1,8 +1,11 @@
-// Read-only questions to the journal for the learner's record (`workbook progress`,
-// `next`, `history`): what each lab's runs came to, every run with its figures, and how
-// far each numeric prediction landed from its measurement. Nothing here writes.
+// Read-only questions to the journal, one set for every reader of the learner's record
+// (`workbook progress`, `next`, `history`, `report`): the runs of a lab or module, each
+// with its figures, predictions (all of them, or only the graded ones), explanations and
+// the machine it ran on; per-lab summaries; how far numeric predictions landed; the
+// latest calibration of a GPU. Nothing here writes; the tables are those of schema.cpp.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -22,28 +25,84 @@ struct LabRecord {
 };
 std::vector<LabRecord> lab_records(Journal& journal);
 
-struct RunFigure {
-  std::string name, unit, status;
-  bool derived = false;
-  std::optional<double> value, lo, hi;
+struct RunRow {
+  long long id = 0;
+  std::string lab, variant, params;  // params: a JSON object
+  unsigned long long seed = 0;
+  std::string device, arch, started_at, finished_at;
+  std::string verdict;  // "unfinished" while a run has no verdict
 };
 
-struct RunPrediction {
-  std::string prediction, answer, band;
-  std::optional<double> predicted, measured, factor;
+struct MetricRow {
+  std::string name, unit;
+  bool derived = false;
+  std::optional<double> value, lo, hi;
+  std::string status;  // "in range", "below range", "no range", "not graded", ...
+};
+
+struct PredictionRow {
+  std::string id, answer;                      // as the learner gave it
+  std::optional<double> predicted;             // a numeric answer
+  bool graded = false;                         // a prediction_grades row exists
+  std::optional<double> measured, factor;
+  std::string band, right_answer;
   int score = 0, max_score = 0;
   std::optional<bool> correct;
 };
 
-struct RunDetail {
+struct ExplanationRow {
+  std::string text, recorded_at;
+};
+
+struct CalibrationRow {
   long long id = 0;
-  std::string lab, variant, started_at, verdict, device, arch, params;
-  std::vector<RunFigure> figures;
-  std::vector<RunPrediction> predictions;
+  std::string gpu_name, measured_at, driver, arch;
+  std::optional<double> sm_clock_mhz;
+  std::map<std::string, double> figures;  // d2d_gbps, fp32_tflops, ...
+};
+
+// Runs whose lab is `scope` ("module14/tiled_gemm"), in module `scope` ("module14"), or
+// every run (""), oldest first.
+std::vector<RunRow> runs_in_scope(Journal& journal, const std::string& scope);
+// Runs of `lab` (every lab when empty), newest first, at most `limit`.
+std::vector<RunRow> latest_runs(Journal& journal, const std::string& lab, int limit);
+
+std::vector<MetricRow> metrics_of_run(Journal& journal, long long run_id);
+
+// Which predictions of a run: every recorded one (a report shows the ungraded ones too),
+// or only those with a grade (history's calibration view).
+enum class PredictionSet { all, graded };
+std::vector<PredictionRow> predictions_of_run(Journal& journal, long long run_id,
+                                              PredictionSet which = PredictionSet::all);
+
+std::vector<ExplanationRow> explanations_of_run(Journal& journal, long long run_id);
+
+// The latest calibration stored for a GPU of this name (any UUID), if any.
+std::optional<CalibrationRow> latest_calibration_named(Journal& journal, const std::string& gpu_name);
+
+// The machine a run measured on, as far as the journal records it (tables run_machine
+// and run_gpu_state, written by profile/gpu_state_store.cpp). Runs from before the
+// journal recorded it have neither: `recorded` and `clocks` are false.
+struct RunMachine {
+  bool recorded = false;  // a run_machine row exists
+  std::string driver, cuda_driver, toolkit, power_source;
+  bool clocks = false;    // a clock reading exists: the one before the run, else after
+  std::optional<double> sm_mhz, max_sm_mhz, mem_mhz, temp_c, power_w, power_limit_w;
+  std::string pstate, reason_names;
+  bool throttled = false;
+};
+RunMachine machine_of_run(Journal& journal, long long run_id);
+
+// A run with what `history` shows of it: its figures, graded predictions and latest
+// explanation.
+struct RunDetail : RunRow {
+  std::vector<MetricRow> figures;
+  std::vector<PredictionRow> predictions;
   std::optional<std::string> explanation;
+  RunMachine machine;
   int hints_used = 0;  // different hints of the lab shown before the run began (journal/hint_log.hpp)
 };
-// Runs of `lab` (every lab when empty), newest first, at most `limit`.
+// latest_runs with their details.
 std::vector<RunDetail> run_details(Journal& journal, const std::string& lab, int limit);
 
 // A numeric prediction graded against its measurement.

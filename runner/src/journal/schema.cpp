@@ -223,6 +223,20 @@ INSERT OR REPLACE INTO meta(key, value) VALUES
 
 void add_solution_gate(sqlite3* db) { sql::exec(db, kGateTables); }
 
+// Migration "queries": what names the machine of a run beyond the GPU (report/machine
+// line, `history`): the enforced power limit beside each clock reading, and per run the
+// driver, the CUDA version the driver supports, the toolkit that built the lab and the
+// power source (profile/gpu_state_store.cpp). Older runs have no row: "not recorded".
+void add_run_machine(sqlite3* db) {
+  sql::exec(db, R"sql(
+ALTER TABLE run_gpu_state ADD COLUMN power_limit_w REAL;
+CREATE TABLE run_machine(
+  run_id INTEGER PRIMARY KEY REFERENCES runs(id), driver TEXT NOT NULL, cuda_driver TEXT NOT NULL,
+  toolkit TEXT NOT NULL, power_source TEXT NOT NULL,
+  uid TEXT NOT NULL UNIQUE DEFAULT (lower(hex(randomblob(16)))));
+)sql");
+}
+
 using Migration = void (*)(sqlite3*);
 
 // migrations[i] brings a journal from version i to version i + 1.
@@ -234,6 +248,7 @@ const Migration kMigrations[] = {
     [](sqlite3* db) { sql::exec(db, kVersion5); },
     add_hint_log,
     add_solution_gate,
+    add_run_machine,
 };
 static_assert(static_cast<int>(std::size(kMigrations)) == kSchemaVersion, "one migration per version");
 
@@ -273,6 +288,7 @@ const std::vector<SyncedTable>& synced_tables() {
       {"hints_shown", "", ""},
       {"solution_views", "", ""},
       {"readings", "", ""},
+      {"run_machine", "runs", "run_id"},
   };
   return tables;
 }

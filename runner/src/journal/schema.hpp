@@ -12,6 +12,8 @@
 //   4  slurm_jobs;  5  run_gpu_state
 //   6  (add_hint_log) hints_shown: each hint `workbook hint` showed, append-only
 //   7  (add_solution_gate) solution_views and readings: what the learner was shown (journal/views.hpp)
+//   8  (add_run_machine) run_machine: driver, CUDA versions, toolkit, power source per
+//      run; the power limit on run_gpu_state
 #pragma once
 
 #include <filesystem>
@@ -23,7 +25,7 @@ struct sqlite3;
 namespace workbook {
 
 // The schema version this runner writes and understands.
-inline constexpr int kSchemaVersion = 7;
+inline constexpr int kSchemaVersion = 8;
 // The first version whose rows carry uids: the oldest an export can have.
 inline constexpr int kFirstSyncedVersion = 3;
 

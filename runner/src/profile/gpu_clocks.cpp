@@ -4,18 +4,23 @@
 #include <fmt/format.h>
 
 #include <cstdlib>
+#include <filesystem>
 
 #include "exec/process.hpp"
 #include "profile/lines.hpp"
+#include "util/file_text.hpp"
 #include "util/text.hpp"
 
 namespace workbook {
 
 const std::vector<std::string>& clock_query_fields() {
+  static const std::string readings = "clocks.sm,clocks.mem,clocks.max.sm,clocks.max.mem,";
+  static const std::string power = "temperature.gpu,power.draw,power.limit,pstate,driver_version";
   static const std::vector<std::string> f{
-      "clocks.sm,clocks.mem,clocks.max.sm,clocks.max.mem,clocks_event_reasons.active,temperature.gpu,power.draw,pstate",
-      "clocks.sm,clocks.mem,clocks.max.sm,clocks.max.mem,clocks_throttle_reasons.active,temperature.gpu,power.draw,pstate",
-      "clocks.sm,clocks.mem,clocks.max.sm,clocks.max.mem,temperature.gpu,power.draw,pstate",
+      readings + "clocks_event_reasons.active," + power + ",cuda_version",
+      readings + "clocks_event_reasons.active," + power,
+      readings + "clocks_throttle_reasons.active," + power,
+      readings + "temperature.gpu,power.draw,pstate",
   };
   return f;
 }
@@ -36,6 +41,9 @@ std::optional<double> number(const std::string& cell) {
   return v;
 }
 
+// A text cell; "" for "[N/A]", "N/A" and the like.
+std::string text(const std::string& cell) { return cell.empty() || cell.front() == '[' || cell == "N/A" ? "" : cell; }
+
 // "clocks.current.sm [MHz]" -> "clocks.current.sm"
 std::string column_name(const std::string& header) {
   const auto bracket = header.find(" [");
@@ -49,7 +57,10 @@ void assign(GpuClocks& c, const std::string& name, const std::string& cell) {
   else if (name == "clocks.max.memory" || name == "clocks.max.mem") c.max_mem_mhz = number(cell);
   else if (name == "temperature.gpu") c.temp_c = number(cell);
   else if (name == "power.draw" || name == "power.draw.instant") c.power_w = number(cell);
-  else if (name == "pstate") c.pstate = cell;
+  else if (name == "power.limit" || name == "enforced.power.limit") c.power_limit_w = number(cell);
+  else if (name == "pstate") c.pstate = text(cell);
+  else if (name == "driver_version") c.driver = text(cell);
+  else if (name == "cuda_version") c.cuda_version = text(cell);
   else if (name == "clocks_event_reasons.active" || name == "clocks_throttle_reasons.active") {
     if (cell.rfind("0x", 0) == 0) c.reasons = std::strtoull(cell.c_str() + 2, nullptr, 16);
   }
@@ -88,6 +99,18 @@ std::optional<GpuClocks> query_gpu_clocks() {
   return std::nullopt;
 }
 
+std::string read_power_source(const std::string& root) {
+  namespace fs = std::filesystem;
+  bool battery = false;
+  std::error_code ec;
+  for (fs::directory_iterator it(root, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string type = trim(read_file_text(it->path() / "type").value_or(""));
+    if (type == "Battery") battery = true;
+    if ((type == "Mains" || type == "USB") && trim(read_file_text(it->path() / "online").value_or("")) == "1") return "mains";
+  }
+  return battery ? "battery" : "";
+}
+
 std::vector<std::string> clock_reason_names(std::uint64_t mask) {
   static const std::pair<std::uint64_t, const char*> bits[] = {
       {0x1, "gpu_idle"},      {0x2, "applications_clocks"}, {0x4, "sw_power_cap"},
@@ -106,6 +129,7 @@ std::string describe(const GpuClocks& c) {
   if (c.mem_mhz) s += fmt::format(", memory {:g} MHz", *c.mem_mhz);
   if (c.temp_c) s += fmt::format(", {:g} C", *c.temp_c);
   if (c.power_w) s += fmt::format(", {:g} W", *c.power_w);
+  if (c.power_limit_w) s += fmt::format(" (limit {:g} W)", *c.power_limit_w);
   if (!c.pstate.empty()) s += ", " + c.pstate;
   if (c.reasons) {
     std::string r;

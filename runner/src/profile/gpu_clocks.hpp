@@ -12,13 +12,35 @@ namespace workbook {
 
 struct GpuClocks {
   std::optional<double> sm_mhz, mem_mhz, max_sm_mhz, max_mem_mhz, temp_c, power_w;
+  std::optional<double> power_limit_w;   // the enforced power limit ("700.00 W" on the H200)
   std::optional<std::uint64_t> reasons;  // the clocks event (throttle) reasons bit mask
   std::string pstate;                    // "P0"
+  std::string driver;                    // "580.159.04"; "" when not asked or not given
+  std::string cuda_version;              // the newest CUDA the driver supports, "13.0"; "" likewise
 };
 
-// The nvidia-smi query fields, newest names first: drivers from R535 name the reasons
-// clocks_event_reasons, older ones clocks_throttle_reasons (a field a driver does not
-// know fails the whole query, so each list is tried in turn).
+// What names the machine a run measured on, beyond the GPU: stored per run in table
+// run_machine (journal/schema.cpp) beside the clocks of run_gpu_state.
+struct MachineState {
+  std::string driver;        // the NVIDIA driver, "580.159.04" (from the clocks query)
+  std::string cuda_driver;   // the newest CUDA that driver supports, "13.0"
+  std::string toolkit;       // the CUDA toolkit (nvcc release) that built the lab, "13.0"
+  std::string power_source;  // "mains", "battery", or "" when the machine reports neither
+                             // (a server or desktop without /sys/class/power_supply entries)
+  bool empty() const { return driver.empty() && cuda_driver.empty() && toolkit.empty() && power_source.empty(); }
+};
+
+// Whether the machine runs on mains or battery, from Linux's power supplies under `root`
+// (/sys/class/power_supply): "mains" when a supply of type Mains (or USB, a laptop's
+// USB-C charger) is online, else "battery" when there is a Battery, else "" (most
+// servers and desktops report no supply at all).
+std::string read_power_source(const std::string& root = "/sys/class/power_supply");
+
+// The nvidia-smi query fields, newest names first: the same readings plus the driver's
+// version, and its CUDA version where the driver knows that field (recent drivers);
+// drivers from R535 name the reasons clocks_event_reasons, older ones
+// clocks_throttle_reasons. A field a driver does not know fails the whole query, so each
+// list is tried in turn (one nvidia-smi call on a current driver).
 const std::vector<std::string>& clock_query_fields();
 
 // Parses `nvidia-smi --query-gpu=<fields> --format=csv,nounits` (header row, then one
@@ -34,7 +56,7 @@ std::vector<std::string> clock_reason_names(std::uint64_t mask);
 // The bits that mean the GPU is being slowed against its will (power, heat, hardware).
 inline constexpr std::uint64_t kThrottleReasons = 0x4 | 0x8 | 0x20 | 0x40 | 0x80;
 
-// "SM 1980 MHz (max 1980), memory 3201 MHz, 41 C, 121 W, P0; reasons: none"
+// "SM 1980 MHz (max 1980), memory 3201 MHz, 41 C, 121 W (limit 700 W), P0; reasons: none"
 std::string describe(const GpuClocks& c);
 
 // Warnings for the report: the GPU throttled (power, thermal, hardware slowdown) before

@@ -8,8 +8,12 @@
 
 namespace workbook {
 void record_gpu_state(Journal& journal, long long run_id, const ProfileReport& report) {
-  if (!report.clocks_before && !report.clocks_after) return;
   sqlite3* db = journal.store_connection();
+  if (const MachineState& m = report.machine; !m.empty()) {
+    sql::Statement(db, "INSERT OR REPLACE INTO run_machine(run_id, driver, cuda_driver, toolkit, power_source) "
+                       "VALUES(?,?,?,?,?)")
+        .bind(run_id).bind(m.driver).bind(m.cuda_driver).bind(m.toolkit).bind(m.power_source).run();
+  }
   for (const auto& [phase, clocks] : {std::pair{"before", &report.clocks_before}, std::pair{"after", &report.clocks_after}}) {
     if (!*clocks) continue;
     const GpuClocks& c = **clocks;
@@ -17,21 +21,11 @@ void record_gpu_state(Journal& journal, long long run_id, const ProfileReport& r
     std::optional<long long> mask;
     if (c.reasons) mask = static_cast<long long>(*c.reasons);
     sql::Statement(db, "INSERT OR REPLACE INTO run_gpu_state(run_id, phase, sm_mhz, mem_mhz, max_sm_mhz, reasons, "
-                       "reason_names, throttled, temp_c, power_w, pstate, tool) VALUES(?,?,?,?,?,?,?,?,?,?,?,?)")
+                       "reason_names, throttled, temp_c, power_w, pstate, tool, power_limit_w) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)")
         .bind(run_id).bind(phase).bind(c.sm_mhz).bind(c.mem_mhz).bind(c.max_sm_mhz).bind(mask).bind(names)
         .bind(c.reasons && (*c.reasons & kThrottleReasons) != 0).bind(c.temp_c).bind(c.power_w).bind(c.pstate)
-        .bind(to_string(report.tool)).run();
+        .bind(to_string(report.tool)).bind(c.power_limit_w).run();
   }
-}
-
-std::vector<StoredGpuState> gpu_state_of(Journal& journal, long long run_id) {
-  sqlite3* db = journal.store_connection();
-  sql::Statement s(db, "SELECT phase, sm_mhz, mem_mhz, reason_names, throttled, tool FROM run_gpu_state "
-                       "WHERE run_id=? ORDER BY phase DESC");
-  s.bind(run_id);
-  std::vector<StoredGpuState> rows;
-  while (s.next()) rows.push_back({s.text(0), s.real_or_null(1), s.real_or_null(2), s.text(3), s.integer(4) != 0, s.text(5)});
-  return rows;
 }
 
 std::filesystem::path profile_output_file(const std::filesystem::path& runs_dir, long long run_id, const ProfilePlan& plan) {

@@ -134,6 +134,7 @@ nlohmann::json clocks_json(const GpuClocks& c) {
   put("max_mem_mhz", c.max_mem_mhz);
   put("temp_c", c.temp_c);
   put("power_w", c.power_w);
+  put("power_limit_w", c.power_limit_w);
   j["pstate"] = c.pstate;
   j["reasons"] = c.reasons ? nlohmann::json(clock_reason_names(*c.reasons)) : nlohmann::json();
   j["throttled"] = c.reasons && (*c.reasons & kThrottleReasons) != 0;
@@ -199,6 +200,8 @@ nlohmann::json profile_json(const ProfileReport& r) {
   j["output"] = r.output.string();
   j["clocks_before"] = r.clocks_before ? clocks_json(*r.clocks_before) : nlohmann::json();
   j["clocks_after"] = r.clocks_after ? clocks_json(*r.clocks_after) : nlohmann::json();
+  j["machine"] = {{"driver", r.machine.driver}, {"cuda_driver", r.machine.cuda_driver},
+                  {"toolkit", r.machine.toolkit}, {"power_source", r.machine.power_source}};
   j["warnings"] = r.warnings;
   j["figures"] = r.figures;
   j["not_run_reason"] = r.not_run_reason;

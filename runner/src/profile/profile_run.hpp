@@ -56,6 +56,7 @@ struct ProfileReport {
   std::string option;
   std::filesystem::path output;                  // the trace or the tool's log
   std::optional<GpuClocks> clocks_before, clocks_after;
+  MachineState machine;                          // driver, CUDA versions, power source
   std::vector<std::string> warnings;             // throttling, tool notes
   std::optional<TraceSummary> trace;
   std::vector<std::string> timeline;

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "progress/history.hpp"
+#include "report/machine_line.hpp"
 #include "run/report_print.hpp"
 
 namespace workbook::progress {
@@ -26,7 +27,7 @@ json run_json(const RunDetail& r, int hints_total) {
                        {"min", opt(f.lo)}, {"max", opt(f.hi)}, {"status", f.status}});
   }
   for (const auto& p : r.predictions) {
-    predictions.push_back({{"prediction", p.prediction}, {"answer", p.answer}, {"predicted", opt(p.predicted)},
+    predictions.push_back({{"prediction", p.id}, {"answer", p.answer}, {"predicted", opt(p.predicted)},
                            {"measured", opt(p.measured)}, {"factor", opt(p.factor)}, {"band", p.band},
                            {"score", p.score}, {"max_score", p.max_score},
                            {"correct", p.correct ? json(*p.correct) : json(nullptr)}});
@@ -36,7 +37,8 @@ json run_json(const RunDetail& r, int hints_total) {
           {"verdict", r.verdict}, {"device", r.device}, {"arch", r.arch},
           {"params", params.is_discarded() ? json(r.params) : params}, {"figures", figures},
           {"predictions", predictions}, {"explanation", r.explanation ? json(*r.explanation) : json(nullptr)},
-          {"hints_used", r.hints_used}, {"hints_total", hints_total}};
+          {"hints_used", r.hints_used}, {"hints_total", hints_total},
+          {"machine", machine_json(r.machine)}};
 }
 
 json row_json(const CalibrationRow& r) {
@@ -66,7 +68,10 @@ std::string run_text(const RunDetail& r, int hints_total, const Style& s) {
   std::string out = fmt::format("#{:<4} {} {}  {}  {}  {}\n", r.id, r.started_at.substr(0, 10),
                                 r.started_at.size() >= 16 ? r.started_at.substr(11, 5) : "", s.bold(r.lab),
                                 r.variant, verdict_text(r.verdict, s));
-  if (!r.device.empty()) out += s.dim(fmt::format("      on {}{}", r.device, r.arch.empty() ? "" : " (" + r.arch + ")")) + "\n";
+  if (!r.device.empty()) {
+    out += s.dim(fmt::format("      on {}{}", r.device, r.arch.empty() ? "" : " (" + r.arch + ")")) + "\n";
+    out += s.dim("      machine: " + machine_text(r.machine)) + "\n";
+  }
   for (const auto& f : r.figures) {
     std::string range;
     if (f.lo && f.hi) range = fmt::format("{} - {}", format_figure(*f.lo, ""), format_figure(*f.hi, f.unit));
@@ -77,10 +82,10 @@ std::string run_text(const RunDetail& r, int hints_total, const Style& s) {
   }
   for (const auto& p : r.predictions) {
     if (p.factor) {
-      out += fmt::format("      predicted {}: {} -> {} ({:.2f}x, {})\n", p.prediction, p.answer,
+      out += fmt::format("      predicted {}: {} -> {} ({:.2f}x, {})\n", p.id, p.answer,
                          p.measured ? format_figure(*p.measured, "") : "-", *p.factor, p.band);
     } else if (p.correct) {
-      out += fmt::format("      predicted {}: {} ({})\n", p.prediction, p.answer, *p.correct ? "right" : "wrong");
+      out += fmt::format("      predicted {}: {} ({})\n", p.id, p.answer, *p.correct ? "right" : "wrong");
     }
   }
   if (hints_total > 0 || r.hints_used > 0) {

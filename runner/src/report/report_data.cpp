@@ -100,15 +100,26 @@ std::string file_slug(const std::string& s) {
   return out;
 }
 
-MachineLine machine_of(Journal& journal, const std::vector<GpuSpec>& specs, const std::string& gpu) {
+// The machine line of `gpu`: its calibration and spec sheet, and the machine as recorded
+// with the newest of the report's runs on it.
+MachineLine machine_of(Journal& journal, const std::vector<GpuSpec>& specs, const std::string& gpu,
+                       const std::vector<LabEvidence>& labs) {
   MachineLine m;
   m.gpu = gpu;
   m.calibration = latest_calibration_named(journal, gpu);
   if (const GpuSpec* s = match_gpu(specs, gpu)) m.spec_id = s->id;
-  if (!m.calibration) m.missing.push_back("driver and clocks (no calibration of this GPU: `workbook device --calibrate`)");
-  else if (!m.calibration->sm_clock_mhz) m.missing.push_back("SM clock");
-  m.missing.push_back("CUDA version");
-  m.missing.push_back("power state");
+  for (const auto& lab : labs) {
+    if (lab.run.device != gpu) continue;
+    if (std::find(m.arches.begin(), m.arches.end(), lab.run.arch) == m.arches.end()) m.arches.push_back(lab.run.arch);
+    if (lab.run.id > m.run_id) {
+      m.run_id = lab.run.id;
+      m.run_at = lab.run.started_at;
+    }
+  }
+  m.machine = machine_of_run(journal, m.run_id);
+  MachineFacts facts = machine_facts(m.machine);
+  m.recorded = std::move(facts.recorded);
+  m.missing = std::move(facts.missing);
   return m;
 }
 
@@ -157,13 +168,7 @@ ReportData collect_report(Journal& journal, const Catalog& catalog, const std::s
   }
   std::vector<GpuSpec> specs;
   if (const fs::path sheets = catalog.root() / "data" / "gpus.yaml"; fs::is_regular_file(sheets)) specs = load_gpu_specs(sheets);
-  for (const auto& gpu : gpus) {
-    MachineLine m = machine_of(journal, specs, gpu);
-    for (const auto& lab : data.labs) {
-      if (lab.run.device == gpu && std::find(m.arches.begin(), m.arches.end(), lab.run.arch) == m.arches.end()) m.arches.push_back(lab.run.arch);
-    }
-    data.machines.push_back(m);
-  }
+  for (const auto& gpu : gpus) data.machines.push_back(machine_of(journal, specs, gpu, data.labs));
   add_roofs(specs, data);
   return data;
 }

@@ -1,7 +1,8 @@
 // `workbook report [module|lab]`: what the learner hands in, gathered from the journal:
 // per lab the latest passing run (else the latest run) with its figures beside their
 // expected ranges, the predictions beside the measurements, the explanations; the
-// machine line of every GPU those runs used (as far as the journal records it); and a
+// machine line of every GPU those runs used (driver, CUDA versions, clocks, power state,
+// as far as the journal records them with the newest of those runs); and a
 // roofline per GPU of the kernels whose runs report both FLOP and byte rates.
 #pragma once
 
@@ -12,8 +13,9 @@
 #include <vector>
 
 #include "content/catalog.hpp"
-#include "journal/report_queries.hpp"
+#include "journal/journal_queries.hpp"
 #include "plot/roofline.hpp"
+#include "report/machine_line.hpp"
 #include "report/roofline_points.hpp"
 #include "specs/gpu_specs.hpp"
 
@@ -34,6 +36,10 @@ struct MachineLine {
   std::vector<std::string> arches;           // compiled for
   std::optional<CalibrationRow> calibration; // the latest of a GPU of that name
   std::string spec_id;                       // its spec sheet in data/gpus.yaml, "" if none
+  long long run_id = 0;                      // the newest shown run on this GPU: its machine below
+  std::string run_at;                        // when it started
+  RunMachine machine;                        // as recorded with that run
+  std::vector<std::string> recorded;         // machine_facts(machine).recorded
   std::vector<std::string> missing;          // what the journal does not record
 };
 

@@ -75,9 +75,12 @@ void machine_section(const ReportData& d, std::string& out) {
       if (m.calibration->sm_clock_mhz) line += fmt::format(", SM clock {:.0f} MHz", *m.calibration->sm_clock_mhz);
       line += " (at its calibration, " + m.calibration->measured_at.substr(0, 16) + ")";
     }
+    std::string recorded;
+    for (const auto& x : m.recorded) recorded += (recorded.empty() ? "" : ", ") + x;
+    if (!recorded.empty()) line += fmt::format(".\n  With run #{} ({}): {}", m.run_id, m.run_at.substr(0, 16), recorded);
     std::string missing;
     for (const auto& x : m.missing) missing += (missing.empty() ? "" : "; ") + x;
-    out += line + ".\n  Not recorded in the journal: " + missing + ".\n";
+    out += line + (missing.empty() ? ".\n" : ".\n  Not recorded in the journal: " + missing + ".\n");
   }
   out += "\n";
 }
@@ -182,8 +185,11 @@ nlohmann::json lab_json(const LabEvidence& e) {
   return j;
 }
 
-nlohmann::json machine_json(const MachineLine& m) {
+nlohmann::json machine_line_json(const MachineLine& m) {
   nlohmann::json j = {{"gpu", m.gpu}, {"arches", m.arches}, {"spec_sheet", m.spec_id}, {"not_recorded", m.missing}};
+  j["run_id"] = m.run_id;
+  j["recorded"] = m.recorded;
+  j["machine"] = machine_json(m.machine);
   j["calibration"] = nullptr;
   if (m.calibration) {
     j["calibration"] = {{"measured_at", m.calibration->measured_at}, {"driver", m.calibration->driver},
@@ -199,7 +205,7 @@ nlohmann::json report_data_json(const ReportData& d) {
   j["labs"] = nlohmann::json::array();
   for (const auto& e : d.labs) j["labs"].push_back(lab_json(e));
   j["machines"] = nlohmann::json::array();
-  for (const auto& m : d.machines) j["machines"].push_back(machine_json(m));
+  for (const auto& m : d.machines) j["machines"].push_back(machine_line_json(m));
   j["rooflines"] = nlohmann::json::array();
   for (const auto& r : d.roofs) {
     nlohmann::json rj = {{"gpu", r.roof.gpu}, {"source", r.roof.source}, {"peak_gbps", r.roof.peak_gbps},

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "journal/report_queries.hpp"
+#include "journal/journal_queries.hpp"
 #include "plot/roofline.hpp"
 
 namespace workbook {

@@ -181,6 +181,19 @@ std::optional<BuildResult> build(const RunContext& ctx, const Prepared& p, RunRe
   return std::nullopt;
 }
 
+// What the report's machine line needs beyond the clocks: the driver and its CUDA
+// version (from the clock query), the toolkit that built the lab, the power source.
+MachineState machine_of(const std::optional<GpuClocks>& clocks, const std::optional<Toolchain>& nvcc) {
+  MachineState m;
+  if (clocks) {
+    m.driver = clocks->driver;
+    m.cuda_driver = clocks->cuda_version;
+  }
+  if (nvcc) m.toolkit = nvcc->release.empty() ? nvcc->version : nvcc->release;
+  m.power_source = read_power_source();
+  return m;
+}
+
 // Step 3: the lab runs with a time limit; its results file is read back.
 ProcessResult execute(const RunContext& ctx, const RunRequest& req, const Prepared& p, const BuildResult& built,
                       RunReport& report, LabResults& results) {
@@ -209,7 +222,10 @@ ProcessResult execute(const RunContext& ctx, const RunRequest& req, const Prepar
   if (p.dev.gpu) report.profile.clocks_before = query_gpu_clocks();
   ctx.observer->running(p.timeout_s);
   ProcessResult pr = run_process(proc);
-  if (p.dev.gpu) report.profile.clocks_after = query_gpu_clocks();
+  if (p.dev.gpu) {
+    report.profile.clocks_after = query_gpu_clocks();
+    report.profile.machine = machine_of(report.profile.clocks_before, p.nvcc);
+  }
   report.ran = true;
   report.out = pr.out;
   report.err = pr.err;
@@ -230,9 +246,10 @@ void grade_and_record(const RunContext& ctx, const RunRequest& req, const Prepar
   for (const auto& [k, v] : results.params) scope_params[k] = v;
   RunOutcome outcome{pr.timed_out, pr.signal == 0 ? pr.exit_code : -1, pr.signal, pr.timeout_s,
                      last_nonblank_line(pr.err.empty() ? pr.out : pr.err)};
+  GradeBasis basis = grade_basis(p.dev, report.lab, report.params, req.quick, false);
+  basis.ranges_not_graded = req.ranges_not_graded;
   report.grade = grade_run(report.lab, results, outcome, p.dev.figures, p.dev.note, scope_params, report.predictions,
-                           p.dev.reference ? p.dev.reference->name : "T4",
-                           grade_basis(p.dev, report.lab, report.params, req.quick, false));
+                           p.dev.reference ? p.dev.reference->name : "T4", basis);
   if (pr.interrupted) {  // Ctrl-C, SIGTERM or SIGHUP: nothing to grade, nothing to fix
     report.grade.verdict = Verdict::interrupted;
     report.grade.verdict_reason = report.process_summary;

@@ -40,6 +40,7 @@ struct RunRequest {
   bool interactive = false;                     // may prompt (console observer only)
   bool verbose = true;                          // without an observer: a console one, else a quiet one
   ProfileRequest profile;                       // --trace / --ncu / --sanitize (profile/profile_run.hpp)
+  std::string ranges_not_graded;                // non-empty: figures shown without ranges (GradeBasis)
   // Slurm (run/slurm_submit.hpp): the login node stops once the run is opened and its
   // predictions are recorded; the compute node continues that run (build, run, grade).
   bool stop_after_predict = false;

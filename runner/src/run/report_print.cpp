@@ -37,6 +37,7 @@ std::string status_text(const MetricGrade& m, const Style& s) {
     case RangeStatus::missing: return s.red("missing");
     case RangeStatus::unknown: return s.dim("range unknown");
     case RangeStatus::no_range: return "";
+    case RangeStatus::not_graded: return s.dim("not graded");
   }
   return "";
 }

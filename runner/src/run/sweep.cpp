@@ -69,12 +69,12 @@ void PromptOnlyObserver::ask_predictions(const LabSpec& lab, std::vector<Recorde
   if (interactive_) ask_missing_predictions(lab, answers, style_, record);
 }
 
-SweepPlan plan_sweep(const LabSpec& lab, const std::string& flag) {
+SweepPlan plan_sweep(const LabSpec& lab, const std::string& flag, bool quick) {
   SweepPlan plan;
   const auto eq = flag.find('=');
   plan.param = trim(flag.substr(0, eq));
-  const bool known = std::any_of(lab.params.begin(), lab.params.end(), [&](const ParamSpec& p) { return p.name == plan.param; });
-  if (!known) {
+  const auto spec = std::find_if(lab.params.begin(), lab.params.end(), [&](const ParamSpec& p) { return p.name == plan.param; });
+  if (spec == lab.params.end()) {
     std::string names;
     for (const auto& p : lab.params) names += (names.empty() ? "" : ", ") + p.name;
     throw UsageError(fmt::format("--sweep {}: {} has no parameter '{}'", flag, lab.id, plan.param),
@@ -97,7 +97,13 @@ SweepPlan plan_sweep(const LabSpec& lab, const std::string& flag) {
                      fmt::format("give the values: --sweep {}=v1,v2,... (declared sweeps: {})", plan.param, declared_list(lab)));
   }
   if (plan.unit.empty()) plan.unit = "value";
+  plan.default_value = quick && spec->quick ? *spec->quick : spec->default_value;
   return plan;
+}
+
+std::string sweep_grading_note(const SweepPlan& plan, double value) {
+  if (value == plan.default_value) return "";
+  return fmt::format("not graded: the ranges are for {}={}", plan.param, value_text(plan.default_value));
 }
 
 SweepResult run_sweep(const RunContext& ctx, const RunRequest& base, const std::string& flag,
@@ -105,7 +111,7 @@ SweepResult run_sweep(const RunContext& ctx, const RunRequest& base, const std::
   SweepResult result;
   const LabRef ref = parse_lab_ref_or_throw(base.lab);
   result.lab = ctx.catalog.find_lab(ref);
-  result.plan = plan_sweep(result.lab, flag);
+  result.plan = plan_sweep(result.lab, flag, base.quick);
   result.seed = base.seed ? *base.seed : new_seed();  // one seed: the values differ, the inputs do not
   resolve_params(result.lab, base.params, base.quick);  // a bad -p fails before any run
   const std::size_t n = result.plan.values.size();
@@ -116,6 +122,7 @@ SweepResult run_sweep(const RunContext& ctx, const RunRequest& base, const std::
     req.seed = result.seed;
     req.verbose = false;
     req.params.push_back(result.plan.param + "=" + value_text(result.plan.values[i]));
+    req.ranges_not_graded = sweep_grading_note(result.plan, result.plan.values[i]);
     if (i > 0) {  // predictions belong to the sweep's first run only
       req.predict.clear();
       req.no_predict = true;
@@ -226,7 +233,16 @@ void print_sweep(const SweepResult& r, const Style& s) {
     const std::string verdict = to_string(run.grade.verdict);
     std::string line = fmt::format("  {:>10}  {:<13}", value_text(r.plan.values[i]), verdict);
     for (std::size_t k = 0; k < cols.size(); ++k) line += fmt::format("  {:>{}}", cell(run, cols[k]), width[k]);
-    fmt::print("{}{}\n", line, s.dim(fmt::format("  run #{}", run.run_id)));
+    const bool graded = sweep_grading_note(r.plan, r.plan.values[i]).empty();
+    fmt::print("{}{}\n", line, s.dim(fmt::format("  run #{}{}", run.run_id, graded ? "" : ", figures not graded")));
+  }
+  if (!r.runs.empty()) {
+    const bool has_default = std::find(r.plan.values.begin(), r.plan.values.end(), r.plan.default_value) != r.plan.values.end();
+    fmt::print("{}\n", s.dim(fmt::format("  {0} against the expected ranges (they are set for {1}={2}); the other values' "
+                                         "figures are shown, not graded, and their checks still count.",
+                                         has_default ? "Only " + r.plan.param + "=" + value_text(r.plan.default_value) + " is graded"
+                                                     : "No value here is graded",
+                                         r.plan.param, value_text(r.plan.default_value))));
   }
   if (left_out) fmt::print("{}\n", s.dim(fmt::format("  ({} more changing figures in --json; ! marks a figure out of its range)", left_out)));
   if (!r.stopped.empty()) fmt::print("{} {}\n", s.yellow("Sweep"), r.stopped);
@@ -241,6 +257,7 @@ nlohmann::json sweep_json(const SweepResult& r) {
   j["param"] = r.plan.param;
   j["unit"] = r.plan.unit;
   j["values"] = r.plan.values;
+  j["graded_value"] = r.plan.default_value;  // the value the expected ranges are for
   j["seed"] = r.seed;
   j["plotted"] = sweep_metrics(r);
   j["svg"] = r.svg.empty() ? nlohmann::json() : nlohmann::json(r.svg.string());
@@ -249,6 +266,9 @@ nlohmann::json sweep_json(const SweepResult& r) {
   for (std::size_t i = 0; i < r.runs.size(); ++i) {
     nlohmann::json run = report_json(r.runs[i]);
     run["sweep_value"] = r.plan.values[i];
+    const std::string note = sweep_grading_note(r.plan, r.plan.values[i]);
+    run["ranges_graded"] = note.empty();
+    run["grading_note"] = note;
     j["runs"].push_back(run);
   }
   j["verdict"] = "pass";  // or the first verdict that is not

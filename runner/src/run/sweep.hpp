@@ -30,17 +30,28 @@ class PromptOnlyObserver : public RunObserver {
   bool interactive_;
 };
 
+// Grading: a lab's expected ranges are set for its default parameters, so only the run
+// at the parameter's default (its quick value with --quick) is graded as a normal run.
+// At every other value the figures are shown without a range verdict, each labelled
+// "not graded: the ranges are for NAME=default"; the checks still count there, so a
+// wrong result at any value is a FAIL.
 struct SweepPlan {
   std::string param;
   std::string unit;                  // the x axis's unit ("value" when the manifest gives none)
   std::vector<double> values;
   std::vector<std::string> metrics;  // plotted; empty: chosen after the first run
+  double default_value = 0;          // the value the lab's ranges are for
 };
 
 // Reads the flag against the lab: "NAME=v1,v2,..." (whole numbers, at least two,
 // distinct) or "NAME" for the lab's declared sweep of NAME. Throws UsageError naming the
 // lab's parameters / declared sweeps when the flag does not fit.
-SweepPlan plan_sweep(const LabSpec& lab, const std::string& flag);
+// `quick` picks the parameter's quick value as the graded default.
+SweepPlan plan_sweep(const LabSpec& lab, const std::string& flag, bool quick = false);
+
+// "" for the plan's default value (graded as a normal run); else the label its figures
+// carry: "not graded: the ranges are for NAME=default".
+std::string sweep_grading_note(const SweepPlan& plan, double value);
 
 struct SweepResult {
   LabSpec lab;
