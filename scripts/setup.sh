@@ -169,7 +169,7 @@ if ! command -v nvcc >/dev/null; then
   exit 0
 fi
 if nvidia-smi -L >/dev/null 2>&1; then
-  "$wb" run module14/tiled_gemm --solution "${run_args[@]}"
+  "$wb" run module14/tiled_gemm --solution --yes "${run_args[@]}"
 else
   echo "No NVIDIA GPU on this machine: validating the content and compiling every lab for sm_90 instead."
   "$wb" dev check --arch sm_90

@@ -594,6 +594,24 @@ inline bool check(const char* name, bool pass, const std::string& detail_text = 
   return detail::record_check(name, pass, false, 0.0, 0.0, detail_text);
 }
 
+// The profiler the runner started this lab under ("ncu", "sanitize"), or null when none:
+// `workbook run --ncu/--sanitize` sets WB_PROFILER. Under one, kernels are replayed (ncu
+// runs each several times, so printf lines repeat) or slowed many times over, so a check
+// about measured speed or printed output cannot be made: skip_check it instead.
+inline const char* under_profiler() {
+  const char* tool = std::getenv("WB_PROFILER");
+  return tool && *tool ? tool : nullptr;
+}
+
+// A check this run cannot make (see under_profiler), reported with the reason: it neither
+// passes nor fails the run, and the runner shows it as SKIP.
+inline void skip_check(const char* name, const std::string& why) {
+  detail::claim_result_name("wb::check", name);
+  detail::Record r("check");
+  r.str("name", name).boolean("pass", true).boolean("skipped", true).str("detail", why);
+  detail::emit(r, std::string("[check]  SKIP ") + name + ": " + why);
+}
+
 // ---- comparison against a reference ------------------------------------------------------
 
 namespace detail {

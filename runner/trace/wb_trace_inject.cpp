@@ -8,6 +8,12 @@
 // to $WORKBOOK_TRACE (default ./workbook-trace.jsonl). The runner reads that file
 // (runner/src/profile/trace_parse.hpp documents the records).
 //
+// Size: a graph lab launches half a million kernels. Every record is counted in-process
+// (per type, name and stream: calls, total/min/max ns, bytes; and the GPU's busy and
+// overlapped time), and only the first $WB_TRACE_MAX_RECORDS records (default 20,000)
+// are written one by one, for the timeline; the totals, and an end line saying how many
+// records were not written, follow at the program's exit (profile/trace_totals.hpp).
+//
 // The harness's own kernel clock (labs/common/wb_kernel_clock.hpp) also uses CUPTI. In
 // one process there is one set of activity callbacks: had the lab registered its own, it
 // would have taken the records away from this trace (and its serialising kernel kind
@@ -23,46 +29,62 @@
 #include <cstring>
 #include <mutex>
 #include <string>
+#include <unordered_map>
+
+#include "profile/trace_totals.hpp"
 
 namespace {
 
+using workbook::trace_format::append_json_string;
+using workbook::trace_format::TotalKey;
+
 std::FILE* g_out = nullptr;
-std::mutex g_mutex;
-std::atomic<unsigned long long> g_records{0};
-std::atomic<unsigned long long> g_dropped{0};
+std::mutex g_mutex;                           // guards everything below
+workbook::trace_format::Totals g_totals;      // every record, written or not
+unsigned long long g_max_records = workbook::trace_format::kDefaultMaxRecords;
+unsigned long long g_records = 0;             // records seen
+unsigned long long g_written = 0;             // records written one by one
+std::atomic<unsigned long long> g_dropped{0};  // records CUPTI dropped (its buffers were full)
 
-void append_escaped(std::string& s, const char* text) {
-  s += '"';
-  for (const char* p = text ? text : ""; *p; ++p) {
-    const unsigned char c = static_cast<unsigned char>(*p);
-    if (c == '"' || c == '\\') {
-      s += '\\';
-      s += static_cast<char>(c);
-    } else if (c < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", c);
-      s += buf;
-    } else {
-      s += static_cast<char>(c);
-    }
-  }
-  s += '"';
-}
+void append_escaped(std::string& s, const char* text) { append_json_string(s, text ? text : ""); }
 
-void write_line(const std::string& line) {
-  std::lock_guard<std::mutex> lock(g_mutex);
+void write_raw(const std::string& line) {  // the caller holds g_mutex
   if (!g_out) return;
   std::fputs(line.c_str(), g_out);
   std::fputc('\n', g_out);
-  ++g_records;
 }
 
+// A line that is not a record (meta, note): always written.
+void write_line(const std::string& line) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  write_raw(line);
+}
+
+// A record: counted in the totals; written while under the cap.
+void write_record_line(const TotalKey& key, uint64_t start, uint64_t end, uint64_t bytes, const std::string& line) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  g_totals.add(key, start, end, bytes);
+  ++g_records;
+  if (g_written >= g_max_records) return;
+  write_raw(line);
+  ++g_written;
+}
+
+// One lab launches the same few kernels many times: demangle each name once. The cache
+// is never destroyed: it is first used after atexit(finish) was registered, so as a
+// function-local static it would be destroyed before finish's last flush uses it.
 std::string demangled(const char* name) {
   if (!name) return "?";
+  static auto* cache = new std::unordered_map<std::string, std::string>();
+  static auto* cache_mutex = new std::mutex();
+  std::lock_guard<std::mutex> lock(*cache_mutex);
+  auto it = cache->find(name);
+  if (it != cache->end()) return it->second;
   int status = 0;
   char* d = abi::__cxa_demangle(name, nullptr, nullptr, &status);
   std::string s = status == 0 && d ? d : name;
   std::free(d);
+  cache->emplace(name, s);
   return s;
 }
 
@@ -129,8 +151,9 @@ std::string times(uint64_t start, uint64_t end, uint32_t stream) {
 }
 
 void write_kernel(const CUpti_ActivityKernel10* k) {
+  const std::string name = demangled(k->name);
   std::string s = "{\"type\":\"kernel\",\"name\":";
-  append_escaped(s, demangled(k->name).c_str());
+  append_escaped(s, name.c_str());
   s += times(k->start, k->end, k->streamId);
   char buf[256];
   std::snprintf(buf, sizeof buf,
@@ -139,7 +162,7 @@ void write_kernel(const CUpti_ActivityKernel10* k) {
                 k->deviceId, k->gridX, k->gridY, k->gridZ, k->blockX, k->blockY, k->blockZ,
                 static_cast<unsigned>(k->registersPerThread), k->staticSharedMemory, k->dynamicSharedMemory,
                 k->correlationId);
-  write_line(s + buf);
+  write_record_line({"kernel", name, "", "", k->streamId}, k->start, k->end, 0, s + buf);
 }
 
 void write_memcpy(const CUpti_ActivityMemcpy6* m) {
@@ -148,27 +171,33 @@ void write_memcpy(const CUpti_ActivityMemcpy6* m) {
                   "\",\"bytes\":" + std::to_string(m->bytes) + times(m->start, m->end, m->streamId) +
                   ",\"async\":" + ((m->flags & CUPTI_ACTIVITY_FLAG_MEMCPY_ASYNC) ? "true" : "false") +
                   ",\"corr\":" + std::to_string(m->correlationId) + "}";
-  write_line(s);
+  write_record_line({"memcpy", copy_kind(m->copyKind), memory_kind(m->srcKind), memory_kind(m->dstKind), m->streamId},
+                    m->start, m->end, m->bytes, s);
 }
 
 void write_memset(const CUpti_ActivityMemset4* m) {
-  write_line(std::string("{\"type\":\"memset\",\"memory\":\"") + memory_kind(static_cast<uint8_t>(m->memoryKind)) +
-             "\",\"bytes\":" + std::to_string(m->bytes) + times(m->start, m->end, m->streamId) +
-             ",\"corr\":" + std::to_string(m->correlationId) + "}");
+  const char* memory = memory_kind(static_cast<uint8_t>(m->memoryKind));
+  write_record_line({"memset", memory, "", "", m->streamId}, m->start, m->end, m->bytes,
+                    std::string("{\"type\":\"memset\",\"memory\":\"") + memory + "\",\"bytes\":" +
+                        std::to_string(m->bytes) + times(m->start, m->end, m->streamId) +
+                        ",\"corr\":" + std::to_string(m->correlationId) + "}");
 }
 
 void write_api(const CUpti_ActivityAPI* a) {
+  const std::string name = api_name(a->cbid);
   std::string s = "{\"type\":\"api\",\"name\":";
-  append_escaped(s, api_name(a->cbid).c_str());
+  append_escaped(s, name.c_str());
   s += ",\"start\":" + std::to_string(a->start) + ",\"end\":" + std::to_string(a->end) +
        ",\"thread\":" + std::to_string(a->threadId) + ",\"corr\":" + std::to_string(a->correlationId) + "}";
-  write_line(s);
+  write_record_line({"api", name, "", "", 0}, a->start, a->end, 0, s);
 }
 
 void write_um(const CUpti_ActivityUnifiedMemoryCounter3* u) {
-  write_line(std::string("{\"type\":\"um\",\"counter\":\"") + um_counter(u->counterKind) +
-             "\",\"value\":" + std::to_string(u->value) + ",\"start\":" + std::to_string(u->start) +
-             ",\"end\":" + std::to_string(u->end) + "}");
+  const char* counter = um_counter(u->counterKind);
+  write_record_line({"um", counter, "", "", 0}, u->start, u->end, u->value,
+                    std::string("{\"type\":\"um\",\"counter\":\"") + counter + "\",\"value\":" +
+                        std::to_string(u->value) + ",\"start\":" + std::to_string(u->start) +
+                        ",\"end\":" + std::to_string(u->end) + "}");
 }
 
 void write_record(const CUpti_Activity* r) {
@@ -235,13 +264,32 @@ void enable_unified_memory() {
   enable(CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER, "unified memory counters not enabled");
 }
 
+// At the exit: the totals of every record, the GPU's busy time, and how many records
+// were not written one by one.
 void finish() {
   cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
-  write_line("{\"type\":\"end\",\"records\":" + std::to_string(g_records.load()) +
-             ",\"dropped\":" + std::to_string(g_dropped.load()) + "}");
   std::lock_guard<std::mutex> lock(g_mutex);
+  for (const auto& [key, total] : g_totals.totals()) write_raw(workbook::trace_format::total_line(key, total));
+  write_raw(workbook::trace_format::gpu_line(g_totals.gpu()));
+  write_raw("{\"type\":\"end\",\"records\":" + std::to_string(g_records) + ",\"written\":" +
+            std::to_string(g_written) + ",\"not_written\":" + std::to_string(g_records - g_written) +
+            ",\"dropped\":" + std::to_string(g_dropped.load()) + "}");
   if (g_out) std::fclose(g_out);
   g_out = nullptr;
+}
+
+// WB_TRACE_MAX_RECORDS: how many records are written one by one (0: none, totals only).
+unsigned long long max_records_from_env() {
+  const char* v = std::getenv("WB_TRACE_MAX_RECORDS");
+  if (!v || !*v) return workbook::trace_format::kDefaultMaxRecords;
+  char* end = nullptr;
+  const unsigned long long n = std::strtoull(v, &end, 10);
+  if (end == v || *end != '\0' || v[0] == '-') {
+    std::fprintf(stderr, "workbook trace: WB_TRACE_MAX_RECORDS=%s is not a count; keeping %llu records\n", v,
+                 static_cast<unsigned long long>(workbook::trace_format::kDefaultMaxRecords));
+    return workbook::trace_format::kDefaultMaxRecords;
+  }
+  return n;
 }
 
 // The harness's kernel clock stays out of CUPTI while this library holds it (see above).
@@ -266,9 +314,11 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
     return 1;
   }
   keep_lab_clock_on_events();
+  g_max_records = max_records_from_env();
   uint32_t version = 0;
   cuptiGetVersion(&version);
-  write_line("{\"type\":\"meta\",\"format\":1,\"cupti_api\":" + std::to_string(version) + "}");
+  write_line("{\"type\":\"meta\",\"format\":" + std::to_string(workbook::trace_format::kFormat) +
+             ",\"cupti_api\":" + std::to_string(version) + ",\"max_records\":" + std::to_string(g_max_records) + "}");
   const CUptiResult r = cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed);
   if (r != CUPTI_SUCCESS) {
     note("CUPTI refused the activity callbacks (another profiler holds CUPTI?)", r);

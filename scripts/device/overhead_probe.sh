@@ -10,13 +10,13 @@ export PATH=/usr/local/cuda/bin:$PATH NO_COLOR=1 WORKBOOK_WORKSPACE=${WORKBOOK_W
 W=${WORKBOOK_BIN:-$PWD/.carry/bin/workbook}
 mkdir -p "$OUT"
 nvcc -O3 -arch=sm_90 -I labs/common solutions/module14/tiled_gemm.cu -o /tmp/tg_bare || exit 1
-"$W" run module14/tiled_gemm --solution --no-predict >/dev/null 2>&1  # builds and caches
+"$W" run module14/tiled_gemm --solution --yes --no-predict >/dev/null 2>&1  # builds and caches
 python3 - "$W" "$REPS" >"$OUT/overhead.txt" <<'PY'
 import statistics, subprocess, sys, time
 w, reps = sys.argv[1], int(sys.argv[2])
 cmds = {
     "bare lab": ["/tmp/tg_bare"],
-    "workbook run --no-predict": [w, "run", "module14/tiled_gemm", "--solution", "--no-predict"],
+    "workbook run --no-predict": [w, "run", "module14/tiled_gemm", "--solution", "--yes", "--no-predict"],
     "nvidia-smi GPU query": ["nvidia-smi", "--query-gpu=name,compute_cap,uuid,driver_version,memory.total",
                              "--format=csv,noheader,nounits"],
     "nvcc --version": ["nvcc", "--version"],

@@ -50,38 +50,38 @@ done
 ls -l "$W" "$(dirname "$W")"/libworkbook_trace.so ${WORKBOOK_TRACE_LIB:-} 2>&1 | tee -a "$log"
 
 step "no tool: --ncu with WORKBOOK_NCU pointing nowhere must be exit 2"
-WORKBOOK_NCU=/nonexistent/ncu run ncu_missing 2 "$W" run module12/coalescing --solution --quick --no-predict --ncu
+WORKBOOK_NCU=/nonexistent/ncu run ncu_missing 2 "$W" run module12/coalescing --solution --yes --quick --no-predict --ncu
 
 step "--trace on every lab that has a solution (quick sizes, 8 at a time; the first of each compiles it)"
 labs=$(python3 -c 'import json,sys; print(" ".join(l["id"] for m in json.load(sys.stdin) for l in m["labs"]))' < <("$W" list --json))
 echo "$labs" | tr ' ' '\n' | grep -v '^$' >"$OUT/raw/labs.txt"
 export W OUT
-xargs -P 8 -I{} bash -c 'n=$(echo {} | tr / _); timeout 200 "$W" run {} --solution --quick --no-predict --trace \
+xargs -P 8 -I{} bash -c 'n=$(echo {} | tr / _); timeout 200 "$W" run {} --solution --yes --quick --no-predict --trace \
   >"$OUT/transcripts/trace-$n.txt" 2>&1; echo "trace {} rc=$?"' <"$OUT/raw/labs.txt" | sort | tee -a "$log"
 grep -L "Trace (CUPTI)" "$OUT"/transcripts/trace-*.txt | sed 's/^/no trace summary: /' | tee -a "$log"
 
 step "--trace alone on the pipeline and the graph (JSON and the trace files)"
 for lab in module16/streams_pipeline module17/heat_graph module08/profile_vecadd; do
   n=${lab//\//_}
-  run "trace-full-$n" 0 "$W" run "$lab" --solution --no-predict --trace
+  run "trace-full-$n" 0 "$W" run "$lab" --solution --yes --no-predict --trace
   keep_latest trace.jsonl "trace-$n.jsonl"
 done
-timeout 300 "$W" run module16/streams_pipeline --solution --no-predict --trace --json >"$OUT/json/trace-module16.json" 2>&1
+timeout 300 "$W" run module16/streams_pipeline --solution --yes --no-predict --trace --json >"$OUT/json/trace-module16.json" 2>&1
 echo "trace --json module16 rc=$?" | tee -a "$log"
 
 step "--ncu: module12 coalescing (sectors per request 4 vs 32), module14 (requests, DRAM bytes), module08 (occupancy)"
 for lab in module12/coalescing module14/tiled_gemm module08/profile_vecadd; do
   n=${lab//\//_}
-  run "ncu-$n" 0 "$W" run "$lab" --solution --quick --no-predict --ncu
+  run "ncu-$n" 0 "$W" run "$lab" --solution --yes --quick --no-predict --ncu
   keep_latest ncu.csv "ncu-$n.csv"
 done
-timeout 300 "$W" run module12/coalescing --solution --quick --no-predict --ncu --json >"$OUT/json/ncu-module12.json" 2>&1
+timeout 300 "$W" run module12/coalescing --solution --yes --quick --no-predict --ncu --json >"$OUT/json/ncu-module12.json" 2>&1
 echo "ncu --json module12 rc=$?" | tee -a "$log"
-run ncu-sections-module12 0 "$W" run module12/coalescing --solution --quick --no-predict --ncu=SpeedOfLight,dram__bytes_write.sum
+run ncu-sections-module12 0 "$W" run module12/coalescing --solution --yes --quick --no-predict --ncu=SpeedOfLight,dram__bytes_write.sum
 keep_latest ncu.csv "ncu-sections-module12.csv"
 
 step "--sanitize: module13 (clean), racecheck on a missing barrier, an out-of-bounds write (must fail)"
-run sanitize-module13 0 "$W" run module13/dot_reduction --solution --quick -p RUNS=3 --no-predict --sanitize
+run sanitize-module13 0 "$W" run module13/dot_reduction --solution --yes --quick -p RUNS=3 --no-predict --sanitize
 keep_latest sanitizer.txt sanitizer-memcheck-clean.txt
 run sanitize-racecheck-missing-barrier 1 "$W" run module13/dot_reduction --variant missing_loop_barrier --quick -p RUNS=3 --no-predict --sanitize=racecheck
 keep_latest sanitizer.txt sanitizer-racecheck-missing-barrier.txt

@@ -17,10 +17,10 @@ step() { echo; echo "\$ workbook $*" | tee -a "$log"; "$W" "$@" 2>&1 | tee -a "$
 
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,power.draw,pstate --format=csv | tee -a "$log"
 step device --calibrate
-step run module04/vecadd_roofline --solution --no-predict --explain "Vector add moves 12 bytes per FLOP: far left of the ridge, so DRAM bandwidth caps it."
-step run module14/tiled_gemm --solution --predict speedup=3 --predict reason=1 --explain "Tiling reuses each loaded element T times from shared memory."
-step run module14/conv1d --solution --sweep TILE --no-predict --quick
-step run module16/streams_pipeline --solution --sweep SEGMENTS=1,4,16 --no-predict --quick
+step run module04/vecadd_roofline --solution --yes --no-predict --explain "Vector add moves 12 bytes per FLOP: far left of the ridge, so DRAM bandwidth caps it."
+step run module14/tiled_gemm --solution --yes --predict speedup=3 --predict reason=1 --explain "Tiling reuses each loaded element T times from shared memory."
+step run module14/conv1d --solution --yes --sweep TILE --no-predict --quick
+step run module16/streams_pipeline --solution --yes --sweep SEGMENTS=1,4,16 --no-predict --quick
 step run module14/tiled_gemm --compare --no-predict --quick
 step report --out "$OUT/report"
 step report module14 --json --out "$OUT/report14"

@@ -11,7 +11,8 @@ RUNS=${1:-5}
 export PATH=/usr/local/cuda/bin:$PATH NO_COLOR=1
 W=${WORKBOOK_BIN:-$PWD/.carry/bin/workbook}
 dir=/tmp/wb-timing; rm -rf "$dir"; mkdir -p "$dir" "$OUT"
-labs=(module04/vecadd_roofline module14/tiled_gemm module15/matvec module12/coalescing)
+# LABS="module15/matvec" limits the study to some of them.
+read -r -a labs <<<"${LABS:-module04/vecadd_roofline module14/tiled_gemm module15/matvec module12/coalescing}"
 libs() { [ "$1" = module15/matvec ] && echo -lcublas; }
 
 # ncu's kernel durations for one study binary: ncu_times NAME TAG [extra ncu options]
@@ -63,13 +64,13 @@ nvcc -O3 -arch=sm_90 -I labs/common scripts/device/probes/short_kernels.cu -o "$
       -k 'regex:^probe_' -c 400 "$dir/short_kernels" >"$dir/short_kernels.ncu.csv" 2>"$dir/short_kernels.ncu.err"; }
 
 # Wall time: the bare binary vs a warm `workbook run --no-predict` of the same solution.
-if [ -x "$W" ]; then
-  "$W" run module14/tiled_gemm --solution --no-predict --json >/dev/null 2>&1  # builds and caches
+if [ -x "$W" ] && [ -x "$dir/tiled_gemm" ]; then
+  "$W" run module14/tiled_gemm --solution --yes --no-predict --json >/dev/null 2>&1  # builds and caches
   python3 - "$dir/tiled_gemm" "$W" >"$dir/wall.txt" <<'PY'
 import subprocess, sys, time
 bare, runner = sys.argv[1], sys.argv[2]
 for _ in range(3):
-    for name, cmd in (("bare", [bare]), ("runner", [runner, "run", "module14/tiled_gemm", "--solution", "--no-predict"])):
+    for name, cmd in (("bare", [bare]), ("runner", [runner, "run", "module14/tiled_gemm", "--solution", "--yes", "--no-predict"])):
         t = time.perf_counter(); subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         print(name, time.perf_counter() - t)
 PY

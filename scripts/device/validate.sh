@@ -73,6 +73,6 @@ step "compute-sanitizer: tiled GEMM solution, and the divergent-barrier probe (m
 grep -E 'rc=' "$OUT/sanitizer.txt" | tee -a "$log"
 
 step "one learner-style run with predictions"
-"$W" run module14/tiled_gemm --solution --predict speedup=3 --predict reason=1 \
+"$W" run module14/tiled_gemm --solution --yes --predict speedup=3 --predict reason=1 \
   --explain "Both kernels are bound by load instructions; tiled needs 1.25 shared loads per FMA instead of 2 global ones" \
-  >"$OUT/run_solution.txt" 2>&1; echo "run --solution rc=$? (expected 0)" | tee -a "$log"
+  >"$OUT/run_solution.txt" 2>&1; echo "run --solution --yes rc=$? (expected 0)" | tee -a "$log"

@@ -266,13 +266,21 @@ int main(int argc, char** argv) {
   // measurement under a quarter of it means the formula is off by a factor (or the GPU
   // is throttled: check nvidia-smi -q -d CLOCK).
   const double fp32_ratio = peaks.fp32_flops > 0 ? measured_flops / peaks.fp32_flops : 0.0;
-  wb::check("peak_fp32_bounds_measured", fp32_ratio >= 0.25 && fp32_ratio <= 1.02, fp32_ratio, 1.02,
-            wb::detail::format("measured %.2f TFLOP/s is %.0f%% of the derived peak; expected 25-102%%",
-                               measured_flops / 1e12, 100 * fp32_ratio));
   const double bw_ratio = peaks.dram_bytes_s > 0 ? measured_bw / peaks.dram_bytes_s : 0.0;
-  wb::check("peak_dram_bounds_measured", bw_ratio >= 0.25 && bw_ratio <= 1.02, bw_ratio, 1.02,
-            wb::detail::format("measured %.0f GB/s is %.0f%% of the derived peak; expected 25-102%%", measured_bw / 1e9,
-                               100 * bw_ratio));
+  if (const char* tool = wb::under_profiler()) {
+    // The profiler slows the measuring kernels (memcheck: the copy ran at 2 % of the H200's
+    // peak), so a measured rate says nothing about the derived peaks here.
+    const std::string why = std::string("measured under ") + tool + ", which slows the measuring kernels";
+    wb::skip_check("peak_fp32_bounds_measured", why);
+    wb::skip_check("peak_dram_bounds_measured", why);
+  } else {
+    wb::check("peak_fp32_bounds_measured", fp32_ratio >= 0.25 && fp32_ratio <= 1.02, fp32_ratio, 1.02,
+              wb::detail::format("measured %.2f TFLOP/s is %.0f%% of the derived peak; expected 25-102%%",
+                                 measured_flops / 1e12, 100 * fp32_ratio));
+    wb::check("peak_dram_bounds_measured", bw_ratio >= 0.25 && bw_ratio <= 1.02, bw_ratio, 1.02,
+              wb::detail::format("measured %.0f GB/s is %.0f%% of the derived peak; expected 25-102%%", measured_bw / 1e9,
+                                 100 * bw_ratio));
+  }
   const double want_balance = peaks.dram_bytes_s > 0 ? peaks.fp32_flops / peaks.dram_bytes_s : 0.0;
   const bool balance_ok = peaks.balance > 0 && std::fabs(peaks.balance - want_balance) <= 1e-9 * want_balance;
   wb::check("balance_consistent", balance_ok, peaks.balance, want_balance,

@@ -137,7 +137,7 @@ TEST_CASE("e2e: fail_lab fails (exit 1), its solution passes (exit 0)", "[e2e]")
   CHECK(check["detail"] == "sum 499500, expected 500500");
 
   CommandResult s;
-  json sol = c.run_json({"run", "module01/fail_lab", "--json", "--solution"}, &s);
+  json sol = c.run_json({"run", "module01/fail_lab", "--json", "--solution", "--yes"}, &s);
   SHOW(s);
   CHECK(s.exit_code == 0);
   CHECK(sol["verdict"] == "pass");
@@ -612,12 +612,12 @@ TEST_CASE("e2e: a Python lab speaks the contract through wb.py, a missing packag
   e2e::write_file(c.content / "labs/module01/py_lab.py", program);
   e2e::write_file(c.content / "solutions/module01/py_lab.py", program);
 
-  json j = c.run_json({"run", "module01/py_lab", "--solution", "--no-predict", "--json", "-p", "N=37"});
+  json j = c.run_json({"run", "module01/py_lab", "--solution", "--yes", "--no-predict", "--json", "-p", "N=37"});
   CHECK(j["verdict"] == "pass");
   json count = find_by(j["metrics"], "name", "count");
   CHECK(count["value"] == 37);
 
-  CommandResult r = c.run({"run", "module01/py_lab", "--solution", "--no-predict", "--json"}, {{"NEEDS_MISSING", "1"}});
+  CommandResult r = c.run({"run", "module01/py_lab", "--solution", "--yes", "--no-predict", "--json"}, {{"NEEDS_MISSING", "1"}});
   SHOW(r);
   CHECK(r.exit_code == 2);
   j = json::parse(r.out, nullptr, false);

@@ -167,6 +167,21 @@ TEST_CASE("e2e slurm: --slurm-dry-run prints the batch script and submits nothin
   CHECK(stray.exit_code == 2);
   CHECK(stray.err.find("go with --slurm") != std::string::npos);
 
+  // The profiler flags travel to the node, where the tool is looked for (none is needed here).
+  for (const auto& [flag, line] : {std::pair<const char*, const char*>{"--trace", " --trace --slurm-continue RUN_ID\n"},
+                                   {"--ncu=SpeedOfLight,dram__bytes_read.sum",
+                                    " --ncu=SpeedOfLight,dram__bytes_read.sum --slurm-continue RUN_ID\n"},
+                                   {"--sanitize=racecheck", " --sanitize=racecheck --slurm-continue RUN_ID\n"},
+                                   {"--sanitize", " --quick --sanitize --slurm-continue RUN_ID\n"}}) {
+    CommandResult p = c.run({"run", "module01/pass_lab", "--slurm-dry-run", "--quick", flag},
+                            {{"WORKBOOK_NCU", "/nonexistent/ncu"}, {"WORKBOOK_COMPUTE_SANITIZER", "/nonexistent/cs"}});
+    INFO(flag);
+    SHOW(p);
+    CHECK(p.exit_code == 0);
+    CHECK(p.out.find(line) != std::string::npos);
+  }
+  CHECK(runs_recorded(c) == "0");
+
   CommandResult bad = c.run({"run", "module01/pass_lab", "--slurm-dry-run", "--time", "ten minutes"});
   CHECK(bad.exit_code == 2);
   CHECK(bad.err.find("--time") != std::string::npos);
@@ -241,6 +256,19 @@ TEST_CASE("e2e slurm: submitted runs end with a verdict and a journal row with t
     const std::string job = j["slurm"]["job_id"];
     CHECK(run_row(other, job, "r.verdict") == "runtime_error");
     CHECK(run_row(other, job, "s.exit_code") == "1:0");
+  }
+  {  // A profiler flag reaches the node: there the sanitizer is missing, a clear exit 2.
+    CommandResult r = c.run({"run", "module01/pass_lab", "--slurm", "--no-predict", "--json", "--sanitize=racecheck"},
+                            {{"WORKBOOK_COMPUTE_SANITIZER", "/nonexistent/compute-sanitizer"}}, 120);
+    SHOW(r);
+    CHECK(r.exit_code == 2);
+    json j = json::parse(r.out, nullptr, false);
+    REQUIRE(j.is_object());
+    CHECK(j["verdict"] == "not_run");
+    CHECK(j["reason"].get<std::string>().find("WORKBOOK_COMPUTE_SANITIZER") != std::string::npos);
+    const std::string job = j["slurm"]["job_id"];
+    CHECK(e2e::read_file(run_row(c, job, "s.script")).find(" --sanitize=racecheck --slurm-continue ") != std::string::npos);
+    CHECK(run_row(c, job, "r.verdict") == "not_run");
   }
   {  // Cancelled from outside (scancel by the test).
     Started s(c.tmp.path / "out-scancel", c.tmp.path / "err-scancel");

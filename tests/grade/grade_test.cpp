@@ -50,8 +50,8 @@ LabResults results(double count, double sum_ms, bool sum_ok = true, bool size_ok
   LabResults r;
   r.metrics.push_back({"count", "count", count, std::nullopt, std::nullopt, std::nullopt, std::nullopt});
   r.metrics.push_back({"sum_ms", "ms", sum_ms, 1.0, 3.0, 0.5, 5});
-  r.checks.push_back({"sum_ok", sum_ok, std::nullopt, std::nullopt, "sum detail"});
-  r.checks.push_back({"size_ok", size_ok, std::nullopt, std::nullopt, ""});
+  r.checks.push_back({"sum_ok", sum_ok, std::nullopt, std::nullopt, "sum detail", false});
+  r.checks.push_back({"size_ok", size_ok, std::nullopt, std::nullopt, "", false});
   r.ended = ended;
   r.end_pass = sum_ok && size_ok;
   return r;
@@ -138,7 +138,7 @@ TEST_CASE("verdict fail: a required check never reported, though the lab said pa
 
 TEST_CASE("an extra check the manifest does not list is graded but not required", "[grade]") {
   LabResults r = results(1000, 2);
-  r.checks.push_back({"bonus", false, 1.0, 0.5, "extra"});
+  r.checks.push_back({"bonus", false, 1.0, 0.5, "extra", false});
   Grade g = grade(make_lab(), r, {false, 1, 0});
   REQUIRE(g.checks.size() == 3);
   CHECK(g.checks[2].name == "bonus");
@@ -561,4 +561,19 @@ TEST_CASE("without device figures, ranges and answers that need none are still g
   Grade p = grade(lab, results(1000, 2), {false, 0, 0}, Figures{}, {{"big", "yes", std::nullopt}});
   CHECK(prediction(p, "big").right_answer == "yes");
   CHECK(prediction(p, "big").correct == std::optional<bool>(true));
+}
+
+TEST_CASE("a required check the lab skipped (under a profiler) neither fails the run nor hides a failure", "[grade]") {
+  const LabSpec lab = make_lab();
+  LabResults r = results(1000, 2);
+  r.checks[1] = {"size_ok", true, std::nullopt, std::nullopt, "not checkable under ncu", true};
+  const Grade g = grade(lab, r);
+  CHECK(g.verdict == Verdict::pass);
+  auto size = std::find_if(g.checks.begin(), g.checks.end(), [](const CheckGrade& c) { return c.name == "size_ok"; });
+  REQUIRE(size != g.checks.end());
+  CHECK(size->skipped);
+  CHECK(size->reported);
+  LabResults bad = results(1000, 2, false);
+  bad.checks[1] = r.checks[1];
+  CHECK(grade(lab, bad).verdict == Verdict::fail);
 }

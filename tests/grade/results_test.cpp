@@ -158,3 +158,19 @@ TEST_CASE("read_results_file reads a file, and a missing file reads as no result
   CHECK_FALSE(none.ended);
   CHECK(none.metrics.empty());
 }
+
+TEST_CASE("a skipped check is read as reported and not failed, with its reason", "[results]") {
+  LabResults r = parse_results(
+      R"J({"type":"check","name":"lines_printed","pass":true,"skipped":true,"detail":"ncu replays each kernel"}
+{"type":"check","name":"sum_ok","pass":false}
+{"type":"check","name":"odd","pass":false,"skipped":true}
+)J");
+  REQUIRE(r.checks.size() == 3);
+  CHECK(r.checks[0].skipped);
+  CHECK(r.checks[0].pass);
+  CHECK(r.checks[0].detail == "ncu replays each kernel");
+  CHECK_FALSE(r.checks[1].skipped);
+  CHECK_FALSE(r.checks[1].pass);
+  CHECK(r.checks[2].skipped);  // a skipped check never fails the run, whatever its pass says
+  CHECK(r.checks[2].pass);
+}

@@ -81,6 +81,7 @@ TEST_CASE("run --ncu's argument splits into metrics and sections, and the comman
   CHECK(at("--clock-control") == "none");
   CHECK(at("--page") == "raw");
   CHECK(at("--log-file") == "/tmp/x.csv");
+  CHECK(at("--launch-count") == std::to_string(kNcuLaunchCap));
   CHECK(at("--metrics") == "a__b.sum,c__d.sum");
   CHECK(at("-k") == "regex:copy_row_wise|copy_col_wise");
   CHECK(std::find(argv.begin(), argv.end(), "--csv") != argv.end());

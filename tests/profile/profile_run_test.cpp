@@ -230,7 +230,7 @@ TEST_CASE("a crash under the sanitizer names the sanitizer's first error as the 
   report.sanitizer = SanitizerReport{};
   report.sanitizer->tool = "memcheck";
   report.sanitizer->error_count = 2;
-  report.sanitizer->errors.push_back({"Invalid __global__ write of size 8 bytes", "dot_tree", "dot_reduction.cu:112", "", ""});
+  report.sanitizer->errors.push_back({"Invalid __global__ write of size 8 bytes", "dot_tree", "dot_reduction.cu:112", "", "", {}});
   Grade g;
   g.verdict = Verdict::runtime_error;
   g.verdict_reason = "the lab exited with code 4";

@@ -27,6 +27,48 @@ TEST_CASE("memcheck's out-of-bounds report gives the count and the first errors 
   CHECK(parse_sanitizer_output(wbtest::profile_fixture("sanitizer_memcheck_oob.txt"), "memcheck", 1).errors.size() == 1);
 }
 
+TEST_CASE("memcheck's first error is placed in the lab's own file, not in the CUDA header it was inlined from", "[profile]") {
+  // An out-of-bounds atomicAdd: its innermost frame is the toolkit's atomic header, the
+  // lab's line is the Device Frame below it (format as seen on the H200, CUDA 13.0).
+  const SanitizerReport r =
+      parse_sanitizer_output(wbtest::profile_fixture("sanitizer_memcheck_atomic.txt"), "memcheck");
+  REQUIRE(r.error_count);
+  CHECK(*r.error_count == 15);
+  REQUIRE(r.errors.size() == 4);
+  const SanitizerError& e = r.errors[0];
+  CHECK(e.what == "Invalid __global__ atomic of size 8 bytes");
+  CHECK(e.where == "dot_reduction.oob_atomic.cu:121");
+  CHECK(e.function == "dot_tree(double *, const float *, const float *, int)+0x2a0");
+  REQUIRE(e.frames.size() == 2);  // host frames are not device frames
+  CHECK(e.frames[0].where == "sm_60_atomic_functions.hpp:294");
+  CHECK(e.frames[0].toolkit);
+  CHECK(e.frames[0].function == "atomicAdd(double *, double)+0x2a0");
+  CHECK_FALSE(e.frames[1].toolkit);
+  CHECK(e.detail == "Address 0x7f51c3a00070 is out of bounds");
+  // "Device Frame:" without a space, and a header printed without its folder.
+  CHECK(r.errors[1].where == "dot_reduction.oob_atomic.cu:121");
+  CHECK(r.errors[1].frames[0].toolkit);
+  // Only the header frame: it stays (the raw first frame is the fallback).
+  CHECK(r.errors[2].where == "sm_60_atomic_functions.hpp:294");
+  CHECK(r.errors[2].function == "atomicAdd(double *, double)+0x2a0");
+  const std::string d = describe(r);
+  CHECK(d.find("at dot_reduction.oob_atomic.cu:121") != std::string::npos);
+  CHECK(d.find("sm_60") == std::string::npos);
+}
+
+TEST_CASE("toolkit headers are told from the lab's own files", "[profile]") {
+  CHECK(is_toolkit_file("/usr/local/cuda/include/sm_60_atomic_functions.hpp:294"));
+  CHECK(is_toolkit_file("/usr/local/cuda-13.0/targets/x86_64-linux/include/cuda/std/__atomic/api.h:12"));
+  CHECK(is_toolkit_file("/opt/cccl/libcudacxx/include/cuda/std/atomic:40"));
+  CHECK(is_toolkit_file("sm_60_atomic_functions.hpp:294"));
+  CHECK(is_toolkit_file("cuda_ptx_generated.h:152"));
+  CHECK(is_toolkit_file("device_atomic_functions.hpp:110"));
+  CHECK_FALSE(is_toolkit_file("/tmp/wb/labs/module13/dot_reduction.cu:61"));
+  CHECK_FALSE(is_toolkit_file("dot_reduction.cu:61"));
+  CHECK_FALSE(is_toolkit_file("/work/labs/common/wb_harness.hpp:80"));
+  CHECK_FALSE(is_toolkit_file("my_device_helpers.cuh:9"));
+}
+
 TEST_CASE("a clean sanitizer run is 0 errors, and the program's own lines are ignored", "[profile]") {
   const SanitizerReport r = parse_sanitizer_output(wbtest::profile_fixture("sanitizer_memcheck_clean.txt"), "memcheck");
   REQUIRE(r.error_count);

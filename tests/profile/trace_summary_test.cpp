@@ -2,6 +2,7 @@
 // two-stream pipeline summarised like `nsys --stats`, its timeline, and trace figures.
 #include <catch2/catch.hpp>
 
+#include "profile/profile_print.hpp"
 #include "profile/trace_parse.hpp"
 #include "profile/trace_summary.hpp"
 #include "profile_fixture.hpp"
@@ -129,4 +130,170 @@ TEST_CASE("kernel base names drop the parameter list and return type, not templa
   CHECK(kernel_base_name("void wb::detail::hold(int*)") == "wb::detail::hold");
   CHECK(kernel_base_name("void tiled<16, float>(const float*, int)") == "tiled<16, float>");
   CHECK(kernel_base_name("k") == "k");
+}
+
+namespace {
+
+void check_same_stats(const std::vector<TraceStat>& a, const std::vector<TraceStat>& b) {
+  REQUIRE(a.size() == b.size());
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    INFO(a[i].name);
+    CHECK(a[i].name == b[i].name);
+    CHECK(a[i].calls == b[i].calls);
+    CHECK(a[i].total_us == Approx(b[i].total_us));
+    CHECK(a[i].min_us == Approx(b[i].min_us));
+    CHECK(a[i].max_us == Approx(b[i].max_us));
+    CHECK(a[i].bytes == b[i].bytes);
+  }
+}
+
+void check_same_summary(const TraceSummary& a, const TraceSummary& b) {
+  check_same_stats(a.kernels, b.kernels);
+  check_same_stats(a.copies, b.copies);
+  check_same_stats(a.memsets, b.memsets);
+  check_same_stats(a.api, b.api);
+  CHECK(a.um == b.um);
+  REQUIRE(a.streams.size() == b.streams.size());
+  for (std::size_t i = 0; i < a.streams.size(); ++i) {
+    CHECK(a.streams[i].id == b.streams[i].id);
+    CHECK(a.streams[i].kernels == b.streams[i].kernels);
+    CHECK(a.streams[i].copies == b.streams[i].copies);
+    CHECK(a.streams[i].memsets == b.streams[i].memsets);
+    CHECK(a.streams[i].busy_us == Approx(b.streams[i].busy_us));
+  }
+  CHECK(a.span_us == Approx(b.span_us));
+  CHECK(a.busy_us == Approx(b.busy_us));
+  CHECK(a.overlap_us == Approx(b.overlap_us));
+}
+
+}  // namespace
+
+TEST_CASE("a format-2 trace keeps the first records and the totals of all of them", "[profile]") {
+  // The records of trace_streams.jsonl, as the library writes them with WB_TRACE_MAX_RECORDS=8:
+  // the first 8 records, then per-(type, name, stream) totals of all 31, the GPU's times
+  // and the end line (totals computed apart from the runner, by a script).
+  const TraceData t = parse_trace(wbtest::profile_fixture("trace_streams_capped.jsonl"));
+  CHECK(t.problems.empty());
+  CHECK(t.format == 2);
+  CHECK(t.max_records == 8);
+  CHECK(t.ended);
+  CHECK(t.not_written == 23);
+  CHECK(t.kernels.size() + t.copies.size() + t.memsets.size() + t.api.size() + t.um.size() == 8);
+  CHECK(t.totals.size() == 14);
+  REQUIRE(t.gpu);
+  CHECK(t.gpu->busy_ns == 381000);
+  const trace_format::TotalKey h2d{"memcpy", "HtoD", "pinned", "device", 14};
+  REQUIRE(t.totals.count(h2d) == 1);
+  CHECK(t.totals.at(h2d).calls == 2);
+  CHECK(t.totals.at(h2d).bytes == 2u * 4194304u);
+  // The old format (every record, no totals) still reads, with format 1.
+  const TraceData old = parse_trace(wbtest::profile_fixture("trace_streams.jsonl"));
+  CHECK(old.format == 1);
+  CHECK(old.totals.empty());
+  CHECK_FALSE(old.gpu);
+  CHECK(old.not_written == 0);
+}
+
+TEST_CASE("the summary from a capped trace's totals equals the summary from all its records", "[profile]") {
+  const TraceData full = parse_trace(wbtest::profile_fixture("trace_streams.jsonl"));
+  const TraceData capped = parse_trace(wbtest::profile_fixture("trace_streams_capped.jsonl"));
+  const TraceSummary a = summarize_trace(full), b = summarize_trace(capped);
+  check_same_summary(a, b);
+  CHECK(b.notes.empty());
+  CHECK(a.records_not_written == 0);
+  CHECK(b.records_not_written == 23);
+  CHECK(b.records_written == 8);
+  // Exact counts although most records were not written.
+  CHECK(trace_figure(b, trace_source("kernels", "scale", "calls")) == Approx(4));
+  CHECK(trace_figure(b, trace_source("api", "cudaMemcpyAsync", "calls")) == Approx(8));
+  CHECK(trace_figure(b, trace_source("gpu", "", "overlap_us")) == Approx(120));
+  // The timeline shows the written records only: the kept ones end 0.102 ms after the first.
+  const std::vector<std::string> lines = trace_timeline(capped, 48);
+  REQUIRE(lines.size() >= 2);
+  CHECK(lines[0].find("0.102 ms") != std::string::npos);
+  // The report says the timeline is cut short, and --json says so too.
+  ProfileReport r;
+  r.tool = ProfileTool::trace;
+  r.trace = b;
+  r.timeline = lines;
+  bool said = false;
+  for (const auto& l : profile_lines(r, Style(false))) said = said || l.find("first 8 records of 31") != std::string::npos;
+  CHECK(said);
+  const nlohmann::json j = profile_json(r);
+  CHECK(j["trace"]["timeline_truncated"] == true);
+  CHECK(j["trace"]["records_not_written"] == 23);
+  CHECK(j["trace"]["kernels"][0]["calls"] == 4);
+}
+
+TEST_CASE("the library's totals lines read back as the totals of the records", "[profile]") {
+  // The writer (profile/trace_totals.hpp, compiled into the injection library) and the
+  // reader agree: records -> Totals -> lines -> parse -> the same totals and summary.
+  const TraceData full = parse_trace(wbtest::profile_fixture("trace_streams.jsonl"));
+  const auto totals = trace_totals(full);
+  std::string text = "{\"type\":\"meta\",\"format\":2,\"max_records\":0}\n";
+  for (const auto& [k, v] : totals) text += trace_format::total_line(k, v) + "\n";
+  text += trace_format::gpu_line(trace_gpu_times(full)) + "\n";
+  text += "{\"type\":\"end\",\"records\":31,\"written\":0,\"not_written\":31,\"dropped\":0}\n";
+  const TraceData back = parse_trace(text);
+  CHECK(back.problems.empty());
+  REQUIRE(back.totals.size() == totals.size());
+  for (const auto& [k, v] : totals) {
+    INFO(k.of << " " << k.name << " " << k.stream);
+    REQUIRE(back.totals.count(k) == 1);
+    CHECK(back.totals.at(k).calls == v.calls);
+    CHECK(back.totals.at(k).total_ns == v.total_ns);
+    CHECK(back.totals.at(k).min_ns == v.min_ns);
+    CHECK(back.totals.at(k).max_ns == v.max_ns);
+    CHECK(back.totals.at(k).bytes == v.bytes);
+  }
+  check_same_summary(summarize_trace(full), summarize_trace(back));
+  CHECK(trace_timeline(back, 48).empty());  // no records written: no timeline
+  // A name that needs escaping survives the trip.
+  trace_format::Totals odd;
+  odd.add({"kernel", "k<\"q\\\\\">(char)\t", "", "", 3}, 100, 350, 0);
+  const TraceData o = parse_trace(trace_format::total_line(odd.totals().begin()->first, odd.totals().begin()->second));
+  REQUIRE(o.totals.size() == 1);
+  CHECK(o.totals.begin()->first.name == "k<\"q\\\\\">(char)\t");
+  CHECK(o.totals.begin()->second.total_ns == 250);
+  CHECK(odd.gpu().busy_ns == 250);
+}
+
+TEST_CASE("a format-2 trace cut off before its totals falls back to its records", "[profile]") {
+  const TraceData t = parse_trace(
+      "{\"type\":\"meta\",\"format\":2,\"max_records\":20000}\n"
+      "{\"type\":\"kernel\",\"name\":\"k()\",\"start\":10,\"end\":2010,\"stream\":7}\n"
+      "{\"type\":\"kernel\",\"name\":\"k()\",\"start\":3000,\"end\":4000,\"stream\":7}\n");
+  const TraceSummary s = summarize_trace(t);
+  REQUIRE(s.kernels.size() == 1);
+  CHECK(s.kernels[0].calls == 2);
+  CHECK(s.busy_us == Approx(3));
+  CHECK(s.span_us == Approx(3.99));
+  CHECK_FALSE(s.ended);
+}
+
+TEST_CASE("the injection library's own output (fake CUPTI, 5000 records, cap 100) reads with exact counts", "[profile]") {
+  // Written by runner/trace/wb_trace_inject.cpp itself, fed by scripts/trace/fake_cupti.cpp:
+  // 2500 kernels of 50 ns every 100 ns on stream 7, and 2500 runtime API calls of 10 ns.
+  const TraceData t = parse_trace(wbtest::profile_fixture("trace_fake_cupti_capped.jsonl"));
+  CHECK(t.problems.empty());
+  CHECK(t.format == 2);
+  CHECK(t.max_records == 100);
+  CHECK(t.ended);
+  CHECK(t.not_written == 4900);
+  CHECK(t.kernels.size() == 50);
+  CHECK(t.api.size() == 50);
+  REQUIRE(t.notes.size() == 1);  // the fake refuses Unified Memory counters
+  const TraceSummary s = summarize_trace(t);
+  REQUIRE(s.kernels.size() == 1);
+  CHECK(s.kernels[0].name == "heat_step");
+  CHECK(s.kernels[0].calls == 2500);
+  CHECK(s.kernels[0].avg_us() == Approx(0.05));
+  REQUIRE(s.api.size() == 1);
+  CHECK(s.api[0].name == "cudaLaunchKernel");
+  CHECK(s.api[0].calls == 2500);
+  CHECK(s.busy_us == Approx(125));
+  CHECK(s.overlap_us == Approx(0));
+  CHECK(s.span_us == Approx(499.85));
+  CHECK(s.records_written == 100);
+  CHECK(s.records_not_written == 4900);
 }

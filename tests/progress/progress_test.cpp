@@ -62,7 +62,7 @@ TEST_CASE("a module's Read / Follow / Answer / Run come from the record", "[prog
   rec.answered = {{5, "r1"}, {5, "r2"}, {6, "r1"}};
   rec.followed[{5, "ex"}] = 3;
   ModuleProgress m = summarize(content(5, {"module05/a", "module05/b"}), rec);
-  CHECK(m.read);  // inferred from the later steps
+  CHECK_FALSE(m.read);  // runs, answers and steps do not say the reading was shown
   CHECK(m.follow.complete());
   CHECK(m.answer.complete());
   CHECK(m.run.done == 1);
@@ -71,10 +71,19 @@ TEST_CASE("a module's Read / Follow / Answer / Run come from the record", "[prog
   CHECK_FALSE(m.complete());
   rec.labs["module05/b"] = lab("module05/b", 2, 1);
   CHECK(summarize(content(5, {"module05/a", "module05/b"}), rec).complete());
-  // a follow step alone counts as read
-  LearnerRecord one_step;
-  one_step.followed[{5, "ex"}] = 1;
-  CHECK(summarize(content(5, {}), one_step).read);
+  // Read: a recorded reading; or, for a journal from before readings were recorded, its
+  // activity from that time (inferred, and flagged so)
+  LearnerRecord shown;
+  shown.read = {5};
+  CHECK(summarize(content(5, {}), shown).read);
+  CHECK_FALSE(summarize(content(5, {}), shown).read_inferred);
+  CHECK_FALSE(summarize(content(6, {}), shown).read);
+  LearnerRecord older;
+  older.read_inferred = {5};
+  CHECK(summarize(content(5, {}), older).read);
+  CHECK(summarize(content(5, {}), older).read_inferred);
+  older.read = {5};
+  CHECK_FALSE(summarize(content(5, {}), older).read_inferred);  // the record wins
   // a module with nothing to follow, answer or run (the drill modules) is never complete
   CHECK_FALSE(summarize(ModuleContent{11, "Review", {}, {}, {}}, none).complete());
 }
@@ -115,6 +124,18 @@ TEST_CASE("next: the workbook's order, labs first when the assignment is close",
     REQUIRE(habits.also.size() == 1);
     CHECK(habits.also[0].kind == "drill");
   }
+}
+
+TEST_CASE("next_lab: the lab watch starts at is next's, or the first open one of its module", "[progress][watch]") {
+  LearnerRecord rec;
+  CHECK(next_lab(report(rec, "2026-12-01")) == "module16/lab");  // next says: run it
+  CHECK(next_lab(report(rec, "2026-11-20")) == "module16/lab");  // next says: follow module 16
+  rec.labs["module16/lab"] = lab("module16/lab", 2, 1);
+  ProgressReport r = report(rec, "2026-11-20");
+  CHECK(next_steps(r).next.command == "workbook follow 16");
+  CHECK(next_lab(r) == "module17/lab");  // module 16's lab passed: the first module with one open
+  for (auto& m : r.modules) m.labs_open.clear();
+  CHECK(next_lab(r).empty());  // every lab passed
 }
 
 TEST_CASE("calibration: bands, direction, per module and over time", "[progress]") {

@@ -104,6 +104,24 @@ TEST_CASE("slurm script: #SBATCH lines, setup lines, and the runner with --slurm
   CHECK(script.rfind("#SBATCH") < script.find("set -eu"));
 }
 
+TEST_CASE("slurm script: the profiler flags go to the node's command", "[slurm]") {
+  RunRequest req;
+  req.lab = "module12/coalescing";
+  auto tail = [&](ProfileTool tool, const std::string& option) {
+    req.profile = {tool, option};
+    const auto argv = compute_node_command("/wb", "/share", "/ws", req, "9");
+    std::string s;
+    for (const auto& a : argv) s += " " + a;
+    return s.substr(s.find(" module12/coalescing") + 20);
+  };
+  CHECK(tail(ProfileTool::none, "") == " --slurm-continue 9");
+  CHECK(tail(ProfileTool::trace, "") == " --trace --slurm-continue 9");
+  CHECK(tail(ProfileTool::ncu, "") == " --ncu --slurm-continue 9");
+  CHECK(tail(ProfileTool::ncu, "SpeedOfLight,dram__bytes_read.sum") == " --ncu=SpeedOfLight,dram__bytes_read.sum --slurm-continue 9");
+  CHECK(tail(ProfileTool::sanitize, "") == " --sanitize --slurm-continue 9");
+  CHECK(tail(ProfileTool::sanitize, "racecheck") == " --sanitize=racecheck --slurm-continue 9");
+}
+
 TEST_CASE("slurm script: shell quoting", "[slurm]") {
   CHECK(shell_quote("module01/pass_lab") == "module01/pass_lab");
   CHECK(shell_quote("a b") == "'a b'");

@@ -130,3 +130,45 @@ TEST_CASE("prune_runs keeps the newest results files and nothing else is touched
   Workspace empty(tmp.path / "nowhere");
   CHECK(empty.prune_runs(5) == 0);
 }
+
+TEST_CASE("prune_runs removes a pruned run's trace, ncu CSV and sanitizer log with its results", "[workspace]") {
+  TempDir tmp;
+  Workspace ws(tmp.path / "ws");
+  ws.ensure();
+  const auto now = fs::file_time_type::clock::now();
+  auto put = [&](const std::string& name, int minutes_ago) {
+    write(ws.runs_dir() / name, "x\n");
+    fs::last_write_time(ws.runs_dir() / name, now - std::chrono::minutes(minutes_ago));
+  };
+  for (int i = 1; i <= 6; ++i) put("run-" + std::to_string(i) + ".jsonl", 100 - i);  // run-6 the newest
+  put("run-1.trace.jsonl", 99);
+  put("run-2.ncu.csv", 98);
+  put("run-3.sanitizer.txt", 97);
+  put("run-5.trace.jsonl", 95);
+  put("run-6.sanitizer.txt", 94);
+  // A run whose lab wrote no results (it crashed under the sanitizer): its log is the run.
+  put("run-7.sanitizer.txt", 10);
+  // A run's newest file gives its age: run-2's CSV, rewritten late, keeps run-2.
+  put("run-2.ncu.csv", 5);
+  put("run-notes.txt", 500);   // not a run's file
+  put("run-x.ncu.csv", 500);   // not a run number
+  put("run-4.jsonl.tmp", 500); // not one of the run's files
+
+  // Runs by age, newest first: 2 (5 min), 7 (10), 6, 5, 4, 3, 1. Keeping 4 removes runs 4
+  // (one file), 3 and 1 (two each).
+  CHECK(ws.prune_runs(4) == 5);
+  for (const char* gone : {"run-1.jsonl", "run-1.trace.jsonl", "run-3.jsonl", "run-3.sanitizer.txt", "run-4.jsonl"}) {
+    INFO(gone);
+    CHECK_FALSE(fs::exists(ws.runs_dir() / gone));
+  }
+  for (const char* kept : {"run-2.jsonl", "run-2.ncu.csv", "run-5.jsonl", "run-5.trace.jsonl", "run-6.jsonl",
+                           "run-6.sanitizer.txt", "run-7.sanitizer.txt", "run-notes.txt", "run-x.ncu.csv",
+                           "run-4.jsonl.tmp"}) {
+    INFO(kept);
+    CHECK(fs::exists(ws.runs_dir() / kept));
+  }
+  CHECK(ws.prune_runs(4) == 0);
+  CHECK(ws.prune_runs(1) == 5);  // runs 7 (one file), 6 and 5 (two each); run 2 stays
+  CHECK(fs::exists(ws.runs_dir() / "run-2.ncu.csv"));
+  CHECK_FALSE(fs::exists(ws.runs_dir() / "run-7.sanitizer.txt"));
+}

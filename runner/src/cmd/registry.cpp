@@ -14,6 +14,7 @@ const std::vector<CommandEntry>& command_table() {
       {"exercises", setup_exercises}, {"review", setup_review}, {"follow", setup_follow}, {"drill", setup_drill},
       {"init", setup_init}, {"reset", setup_reset}, {"device", setup_device}, {"report", setup_report}, {"dev", setup_dev},
       {"journal", setup_journal},
+      {"watch", setup_watch},
   };
   return table;
 }

@@ -75,6 +75,7 @@ void setup_progress(CLI::App& app, CommandContext& ctx);
 void setup_next(CLI::App& app, CommandContext& ctx);
 void setup_history(CLI::App& app, CommandContext& ctx);
 void setup_journal(CLI::App& app, CommandContext& ctx);
+void setup_watch(CLI::App& app, CommandContext& ctx);
 
 // `workbook progress` (cmd/progress.cpp), also what a bare `workbook` shows.
 int run_progress_command(const GlobalOptions& global, bool json);

@@ -5,6 +5,7 @@
 #include "cmd/registry.hpp"
 #include "exec/process.hpp"
 #include "journal/journal.hpp"
+#include "journal/views.hpp"
 #include "run/compare.hpp"
 #include "run/lab_run.hpp"
 #include "profile/profile_print.hpp"
@@ -12,6 +13,7 @@
 #include "run/report_print.hpp"
 #include "run/sweep.hpp"
 #include "run/slurm_submit.hpp"
+#include "run/solution_gate.hpp"
 #include "ui/prompt.hpp"
 #include "util/error.hpp"
 #include "util/utf8.hpp"
@@ -23,6 +25,7 @@ namespace {
 struct RunOptions {
   RunRequest req;
   bool solution = false;
+  bool yes = false;  // --yes: run the solution before any run of your copy without asking
   std::string file;
   std::string variant;
   bool json = false;
@@ -144,6 +147,22 @@ void run_on_slurm(CommandContext& ctx, RunOptions& o, RunRequest req) {
   if (ask) ask_explanation(journal, *report, style);
 }
 
+// The gate before the reference solution runs (run/solution_gate.hpp); each pass is
+// recorded as a view ("run"). False when the learner said no on the terminal.
+bool open_solution_gate(CommandContext& ctx, const RunOptions& o, const RunRequest& req) {
+  Session session(ctx.global);
+  const std::string lab = session.catalog.find_lab(parse_lab_ref_or_throw(req.lab)).id;
+  const SolutionGate gate = pass_solution_gate(
+      session.journal, {lab, "Run the reference solution anyway?", "workbook run " + lab + " --solution", o.yes,
+                        req.interactive});
+  if (!gate.open) {
+    fmt::print("Nothing run. Try your copy first: workbook run {}\n", lab);
+    return false;
+  }
+  record_solution_view(session.journal, lab, "run", gate.before_attempt);
+  return true;
+}
+
 }  // namespace
 
 const char* const kRunExamples = R"(Examples:
@@ -159,13 +178,16 @@ const char* const kRunExamples = R"(Examples:
   workbook run module13/dot_reduction --solution --quick --sanitize=racecheck
   workbook run module14/tiled_gemm --slurm --partition gpu --gres gpu:1g.10gb:1 --time 20
 Your copy of the starter lives in the workspace (labs/moduleNN/); predictions are
-recorded before the build and can never be changed.)";
+recorded before the build and can never be changed. --solution before your first run of
+your copy asks first on a terminal; scripts pass --yes.)";
 
 void setup_run(CLI::App& app, CommandContext& ctx) {
   auto* cmd = app.add_subcommand("run", "Predict, build, run, grade and record a lab");
   auto o = std::make_shared<RunOptions>();
   cmd->add_option("lab", o->req.lab, "The lab, e.g. module14/tiled_gemm")->required();
   auto* sol = cmd->add_flag("--solution", o->solution, "Run the reference solution instead of your copy");
+  cmd->add_flag("-y,--yes", o->yes, "With --solution: do not ask before your first run (needed without a terminal)")
+      ->needs(sol);
   auto* file = cmd->add_option("--file", o->file, "Run this source file as the lab")->excludes(sol);
   auto* var = cmd->add_option("--variant", o->variant,
                   "Authors: run one of the lab's known-wrong or slow variants of the solution (see `workbook show`)")
@@ -206,6 +228,8 @@ void setup_run(CLI::App& app, CommandContext& ctx) {
     req.verbose = !o->json;
     const SlurmFlags& f = o->slurm_run.flags;
     const bool on_slurm = o->slurm || o->slurm_run.dry_run || o->slurm_continue != 0 || f.partition || f.gres || f.time || f.account;
+    // The compute node's side and a dry run pass no gate: the login node asked, or nothing runs.
+    if (o->solution && o->slurm_continue == 0 && !o->slurm_run.dry_run && !open_solution_gate(ctx, *o, req)) return;
     if (!o->sweep.empty() || o->compare) {
       if (on_slurm) throw UsageError("--sweep and --compare run on this machine: they do not go with the Slurm options");
       return run_several(ctx, *o, req);

@@ -96,9 +96,9 @@ void grade_checks(const LabSpec& lab, const LabResults& results, Grade& g) {
     return failed != results.checks.end() ? &*failed : results.check(name);
   };
   for (const auto& name : lab.checks) {
-    CheckGrade c{name, false, false, true, std::nullopt, std::nullopt, "never reported by the lab"};
+    CheckGrade c{name, false, false, true, std::nullopt, std::nullopt, "never reported by the lab", false};
     if (const auto* r = report_of(name)) {
-      c = {name, true, r->pass, true, r->value, r->limit, r->detail};
+      c = {name, true, r->pass, true, r->value, r->limit, r->detail, r->skipped};
     }
     g.checks.push_back(c);
   }
@@ -107,7 +107,7 @@ void grade_checks(const LabSpec& lab, const LabResults& results, Grade& g) {
     bool seen = std::any_of(g.checks.begin(), g.checks.end(), [&](const CheckGrade& c) { return c.name == r.name; });
     if (!listed && !seen) {
       const ReportedCheck& w = *report_of(r.name);
-      g.checks.push_back({w.name, true, w.pass, false, w.value, w.limit, w.detail});
+      g.checks.push_back({w.name, true, w.pass, false, w.value, w.limit, w.detail, w.skipped});
     }
   }
   // Records that contradict each other or the run (results.hpp) fail the run: a PASS
@@ -116,7 +116,7 @@ void grade_checks(const LabSpec& lab, const LabResults& results, Grade& g) {
     std::string why;
     for (const auto& i : results.inconsistencies) why += (why.empty() ? "" : "; ") + i;
     g.checks.push_back({"results_consistent", true, false, true, std::nullopt, std::nullopt,
-                        "the results file contradicts itself or the run: " + why});
+                        "the results file contradicts itself or the run: " + why, false});
   }
 }
 

@@ -31,6 +31,7 @@ struct CheckGrade {
   bool required = false;  // listed in the manifest
   std::optional<double> value, limit;
   std::string detail;
+  bool skipped = false;  // reported as skipped by the lab (ReportedCheck::skipped)
 };
 
 enum class RangeStatus { in_range, below, above, no_range, unknown, missing };

@@ -91,8 +91,10 @@ void parse_line(const json& j, LabResults& r, int line_no, StartRecords& starts)
       r.protocol_problems.push_back(fmt::format("line {}: check needs a name and a true/false pass", line_no));
       return;
     }
-    r.checks.push_back({name, pass->get<bool>(), opt_number(j, "value"), opt_number(j, "limit"),
-                        opt_string(j, "detail")});
+    auto skipped = j.find("skipped");
+    const bool skip = skipped != j.end() && skipped->is_boolean() && skipped->get<bool>();
+    r.checks.push_back({name, pass->get<bool>() || skip, opt_number(j, "value"), opt_number(j, "limit"),
+                        opt_string(j, "detail"), skip});
   } else if (type == "param") {
     if (auto v = opt_number(j, "value"); v && !name.empty()) r.params[name] = *v;
   } else if (type == "device") {

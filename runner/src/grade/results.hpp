@@ -23,6 +23,8 @@ struct ReportedCheck {
   bool pass = false;
   std::optional<double> value, limit;
   std::string detail;
+  bool skipped = false;  // the lab could not make this check in this run (e.g. under a
+                         // profiler that replays kernels): reported, neither pass nor fail
 };
 
 struct LabResults {

@@ -186,6 +186,27 @@ CREATE TABLE run_gpu_state(
   uid TEXT NOT NULL UNIQUE DEFAULT (lower(hex(randomblob(16)))), PRIMARY KEY(run_id, phase));
 )sql";
 
+// Migration "gate": what the learner was shown. solution_views: each time a reference
+// solution was shown or run through the gate (cmd show/run --solution), and whether that
+// came before any run of the learner's own copy. readings: each time a module's reading
+// was printed in full to a terminal (`workbook show MODULE`). Journals from before this
+// migration never recorded readings: the highest activity ids they held are kept in meta
+// (read_inferred_*), and only that older activity still implies a reading (progress).
+const char* kGateTables = R"sql(
+CREATE TABLE solution_views(
+  id INTEGER PRIMARY KEY, lab TEXT NOT NULL, shown TEXT NOT NULL, before_attempt INTEGER NOT NULL,
+  viewed_at TEXT NOT NULL, uid TEXT NOT NULL UNIQUE DEFAULT (lower(hex(randomblob(16)))));
+CREATE TABLE readings(
+  id INTEGER PRIMARY KEY, module INTEGER NOT NULL, read_at TEXT NOT NULL,
+  uid TEXT NOT NULL UNIQUE DEFAULT (lower(hex(randomblob(16)))));
+INSERT OR REPLACE INTO meta(key, value) VALUES
+  ('read_inferred_runs', (SELECT COALESCE(MAX(id), 0) FROM runs)),
+  ('read_inferred_learn_follow', (SELECT COALESCE(MAX(id), 0) FROM learn_follow)),
+  ('read_inferred_learn_revlog', (SELECT COALESCE(MAX(id), 0) FROM learn_revlog));
+)sql";
+
+void add_solution_gate(sqlite3* db) { sql::exec(db, kGateTables); }
+
 using Migration = void (*)(sqlite3*);
 
 // migrations[i] brings a journal from version i to version i + 1.
@@ -195,6 +216,7 @@ const Migration kMigrations[] = {
     migrate_to_3,
     [](sqlite3* db) { sql::exec(db, kVersion4); },
     [](sqlite3* db) { sql::exec(db, kVersion5); },
+    add_solution_gate,
 };
 static_assert(static_cast<int>(std::size(kMigrations)) == kSchemaVersion, "one migration per version");
 
@@ -231,6 +253,8 @@ const std::vector<SyncedTable>& synced_tables() {
       {"learn_drills", "", ""},
       {"slurm_jobs", "runs", "run_id"},
       {"run_gpu_state", "runs", "run_id"},
+      {"solution_views", "", ""},
+      {"readings", "", ""},
   };
   return tables;
 }

@@ -9,6 +9,8 @@
 //      learn_follow, learn_drills (before, learn/review_store created them on first use)
 //   3  a `uid` (128 random bits, 32 hex digits) on every row that travels between
 //      machines (synced_tables()), given on insert by the column's default
+//   4  slurm_jobs;  5  run_gpu_state
+//   6  ("gate") solution_views and readings: what the learner was shown (journal/views.hpp)
 #pragma once
 
 #include <filesystem>
@@ -20,7 +22,7 @@ struct sqlite3;
 namespace workbook {
 
 // The schema version this runner writes and understands.
-inline constexpr int kSchemaVersion = 5;
+inline constexpr int kSchemaVersion = 6;
 // The first version whose rows carry uids: the oldest an export can have.
 inline constexpr int kFirstSyncedVersion = 3;
 

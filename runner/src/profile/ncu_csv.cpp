@@ -129,7 +129,11 @@ NcuSelection parse_ncu_selection(const std::string& arg) {
 std::vector<std::string> ncu_command(const std::string& ncu, const NcuSelection& what,
                                      const std::vector<std::string>& kernels, const std::string& log_file) {
   std::vector<std::string> argv{ncu, "--csv", "--page", "raw", "--clock-control", "none", "--target-processes", "all",
-                                "--log-file", log_file};
+                                "--log-file", log_file,
+                                // A lab that launches thousands of kernels (module09's heat steps,
+                                // module17's graph) would spend minutes in ncu's replays: the first
+                                // kNcuLaunchCap matching launches are profiled, the rest run unprofiled.
+                                "--launch-count", std::to_string(kNcuLaunchCap)};
   for (const auto& s : what.sections) argv.insert(argv.end(), {"--section", s});
   if (!what.metrics.empty()) {
     std::string list;

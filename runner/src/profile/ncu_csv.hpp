@@ -47,6 +47,9 @@ NcuSelection parse_ncu_selection(const std::string& arg);
 // The ncu command line (before the program's own argv): CSV, raw page, no clock control,
 // the log in `log_file`; the metrics and sections asked for; `kernels` (base names) as a
 // -k filter when not empty.
+// How many launches `--ncu` profiles at most (ncu's --launch-count).
+inline constexpr int kNcuLaunchCap = 300;
+
 std::vector<std::string> ncu_command(const std::string& ncu, const NcuSelection& what,
                                      const std::vector<std::string>& kernels, const std::string& log_file);
 

@@ -52,6 +52,11 @@ void trace_lines(std::vector<std::string>& out, const ProfileReport& r, const St
   }
   if (!r.timeline.empty()) {
     out.push_back(s.dim(" Timeline (K kernel, > HtoD, < DtoH, = other copy, m memset, . idle):"));
+    if (t.records_not_written > 0) {
+      out.push_back(s.yellow(fmt::format(" truncated: it shows the first {} records of {}; the tables above count "
+                                         "them all (WB_TRACE_MAX_RECORDS keeps more)",
+                                         t.records_written, t.records_written + t.records_not_written)));
+    }
     for (const auto& l : r.timeline) out.push_back(" " + l);
   }
 }
@@ -92,6 +97,8 @@ void sanitizer_lines(std::vector<std::string>& out, const ProfileReport& r, cons
     out.push_back("  " + e.what);
     if (!e.where.empty() || !e.function.empty())
       out.push_back("    at " + (e.where.empty() ? e.function : e.where + "  " + s.dim(e.function)));
+    if (!e.frames.empty() && e.frames.front().where != e.where && !e.frames.front().where.empty())
+      out.push_back(s.dim("    (inlined from " + e.frames.front().where + "  " + e.frames.front().function + ")"));
     if (!e.thread.empty()) out.push_back("    " + e.thread);
     if (!e.detail.empty()) out.push_back("    " + e.detail);
   }
@@ -152,7 +159,9 @@ nlohmann::json trace_json(const ProfileReport& r) {
   return {{"kernels", stats_json(t.kernels)}, {"copies", stats_json(t.copies)}, {"memsets", stats_json(t.memsets)},
           {"api", stats_json(t.api)},         {"unified_memory", t.um},        {"streams", streams},
           {"span_us", t.span_us},             {"busy_us", t.busy_us},          {"overlap_us", t.overlap_us},
-          {"complete", t.ended},              {"dropped", t.dropped},          {"timeline", r.timeline}};
+          {"complete", t.ended},              {"dropped", t.dropped},          {"timeline", r.timeline},
+          {"records_written", t.records_written}, {"records_not_written", t.records_not_written},
+          {"timeline_truncated", t.records_not_written > 0}};
 }
 
 nlohmann::json ncu_json(const NcuTable& t) {
@@ -168,8 +177,11 @@ nlohmann::json ncu_json(const NcuTable& t) {
 nlohmann::json sanitizer_json(const SanitizerReport& z) {
   nlohmann::json errors = nlohmann::json::array();
   for (const auto& e : z.errors) {
+    nlohmann::json frames = nlohmann::json::array();
+    for (const auto& f : e.frames)
+      frames.push_back({{"function", f.function}, {"file", f.file}, {"where", f.where}, {"toolkit", f.toolkit}});
     errors.push_back({{"what", e.what}, {"function", e.function}, {"where", e.where}, {"thread", e.thread},
-                      {"detail", e.detail}});
+                      {"detail", e.detail}, {"frames", frames}});
   }
   return {{"tool", z.tool},
           {"error_count", z.error_count ? nlohmann::json(*z.error_count) : nlohmann::json()},

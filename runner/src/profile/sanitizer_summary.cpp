@@ -3,7 +3,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cstdlib>
+#include <regex>
 
 #include "profile/lines.hpp"
 #include "util/text.hpp"
@@ -19,7 +22,14 @@ namespace {
 
 bool starts_with(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
 
-// "at oob(float *, int)+0x90 in tools.cu:5" (or "... in /abs/tools.cu:5") -> function, file:line.
+// "/abs/tools.cu:5 [8 hazards]" -> "tools.cu:5"
+std::string file_and_line(std::string where) {
+  if (auto bracket = where.find(" ["); bracket != std::string::npos) where.resize(bracket);
+  if (auto slash = where.rfind('/'); slash != std::string::npos) where = where.substr(slash + 1);
+  return where;
+}
+
+// racecheck's "... access at oob(float *, int)+0x90 in /abs/tools.cu:5" -> function, file:line.
 void read_location(const std::string& text, SanitizerError& e) {
   const auto at = text.find("at ");
   const auto in = text.rfind(" in ");
@@ -29,10 +39,26 @@ void read_location(const std::string& text, SanitizerError& e) {
     return;
   }
   e.function = trim(text.substr(at + 3, in - at - 3));
-  std::string where = trim(text.substr(in + 4));
-  if (auto bracket = where.find(" ["); bracket != std::string::npos) where.resize(bracket);  // "[8 hazards]"
-  if (auto slash = where.rfind('/'); slash != std::string::npos) where = where.substr(slash + 1);
-  e.where = where;
+  e.where = file_and_line(trim(text.substr(in + 4)));
+}
+
+// "F+0x90 in FILE:LINE" (the text after "at " or "Device Frame:") becomes a frame; the
+// error's function and where are its first frame in the lab's own code.
+void add_frame(const std::string& text, SanitizerError& e) {
+  SanitizerFrame f;
+  const auto in = text.rfind(" in ");
+  f.function = trim(in == std::string::npos ? text : text.substr(0, in));
+  if (in != std::string::npos) {
+    f.file = trim(text.substr(in + 4));
+    f.where = file_and_line(f.file);
+    f.toolkit = is_toolkit_file(f.file);
+  }
+  e.frames.push_back(f);
+  const auto own = std::find_if(e.frames.begin(), e.frames.end(),
+                                [](const SanitizerFrame& x) { return !x.where.empty() && !x.toolkit; });
+  const SanitizerFrame& chosen = own != e.frames.end() ? *own : e.frames.front();
+  e.function = chosen.function;
+  e.where = chosen.where;
 }
 
 void read_summary(const std::string& body, SanitizerReport& r) {
@@ -70,7 +96,9 @@ bool is_tool_line(const std::string& body) {
 
 void continue_error(const std::string& text, SanitizerError& e) {
   if (starts_with(text, "at ")) {
-    if (e.function.empty()) read_location(text, e);
+    if (e.frames.empty()) add_frame(text.substr(3), e);
+  } else if (starts_with(text, "Device Frame:")) {
+    if (!e.frames.empty()) add_frame(trim(text.substr(std::string("Device Frame:").size())), e);
   } else if (starts_with(text, "by thread")) {
     if (e.thread.empty()) e.thread = text.substr(3);
   } else if (starts_with(text, "and ") && text.find(" access at ") != std::string::npos) {
@@ -81,6 +109,21 @@ void continue_error(const std::string& text, SanitizerError& e) {
 }
 
 }  // namespace
+
+bool is_toolkit_file(const std::string& file) {
+  std::string path = file.substr(0, file.find(':'));
+  for (char& c : path) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string name = path.substr(path.rfind('/') == std::string::npos ? 0 : path.rfind('/') + 1);
+  for (const char* dir : {"/cuda/include/", "/targets/", "/cccl/", "/cub/", "/thrust/", "/cuda/std/", "/crt/",
+                          "/cooperative_groups/"}) {
+    if (path.find(dir) != std::string::npos) return true;
+  }
+  if (path.find("/include/") != std::string::npos && path.find("cuda") != std::string::npos) return true;
+  // Printed without a folder: the toolkit's own header names.
+  static const std::regex header(
+      R"((sm_\d+_\w+|cuda_\w+|device_\w+|\w+_intrinsics|math_functions|cooperative_groups|mma|texture_\w+|surface_\w+)\.(h|hpp))");
+  return std::regex_match(name, header);
+}
 
 SanitizerReport parse_sanitizer_output(const std::string& text, const std::string& tool, std::size_t keep) {
   SanitizerReport r;

@@ -8,13 +8,28 @@
 
 namespace workbook {
 
+// One device frame of an error's stack, as printed ("at F+0x90 in FILE:LINE" first, then
+// the "Device Frame:" lines of the functions it was inlined into).
+struct SanitizerFrame {
+  std::string function;  // "atomicAdd(double *, double)+0x2d0"
+  std::string file;      // as printed: "/usr/local/cuda/include/sm_60_atomic_functions.hpp:294"
+  std::string where;     // its file name and line: "sm_60_atomic_functions.hpp:294"
+  bool toolkit = false;  // inside a CUDA header (the toolkit's include folder, CCCL, ...)
+};
+
 struct SanitizerError {
   std::string what;      // "Invalid __global__ write of size 4 bytes"
   std::string function;  // "oob(float *, int)+0x90"
-  std::string where;     // "tools.cu:5" (empty without -lineinfo)
+  std::string where;     // "tools.cu:5" (empty without -lineinfo): the first frame in the lab's
+                         // own code, not in a CUDA header; the first frame when none is
   std::string thread;    // "thread (6,0,0) in block (3,0,0)"
   std::string detail;    // "Address 0x... is out of bounds", the hazard's other side, ...
+  std::vector<SanitizerFrame> frames;  // the device stack, innermost first (memcheck)
 };
+
+// Whether a frame's file is one of the CUDA Toolkit's headers rather than the lab's own
+// code: under a CUDA include folder, or one of its headers by name (sm_60_atomic_functions.hpp).
+bool is_toolkit_file(const std::string& file);
 
 struct SanitizerReport {
   std::string tool;                     // memcheck, racecheck, synccheck, initcheck

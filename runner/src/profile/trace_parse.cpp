@@ -33,6 +33,21 @@ std::array<int, 3> dims(const json& j, const char* key) {
   return d;
 }
 
+void read_total(const json& j, TraceData& t) {
+  trace_format::TotalKey k;
+  k.of = field<std::string>(j, "of", "");
+  k.name = field<std::string>(j, "name", "?");
+  k.src = field<std::string>(j, "src", "");
+  k.dst = field<std::string>(j, "dst", "");
+  k.stream = field<std::uint32_t>(j, "stream", 0);
+  trace_format::Total& total = t.totals[k];
+  total.calls = field<std::uint64_t>(j, "calls", 0);
+  total.total_ns = field<std::uint64_t>(j, "total_ns", 0);
+  total.min_ns = field<std::uint64_t>(j, "min_ns", 0);
+  total.max_ns = field<std::uint64_t>(j, "max_ns", 0);
+  total.bytes = field<std::uint64_t>(j, "bytes", 0);
+}
+
 void read_record(const json& j, TraceData& t) {
   const std::string type = field<std::string>(j, "type", "");
   if (type == "kernel") {
@@ -74,11 +89,24 @@ void read_record(const json& j, TraceData& t) {
     t.um.push_back(std::move(u));
   } else if (type == "note") {
     t.notes.push_back(field<std::string>(j, "text", ""));
+  } else if (type == "total") {
+    read_total(j, t);
+  } else if (type == "gpu") {
+    trace_format::GpuTimes g;
+    g.span_ns = field<std::uint64_t>(j, "span_ns", 0);
+    g.busy_ns = field<std::uint64_t>(j, "busy_ns", 0);
+    g.overlap_ns = field<std::uint64_t>(j, "overlap_ns", 0);
+    g.activities = field<std::uint64_t>(j, "activities", 0);
+    g.counted = field<std::uint64_t>(j, "counted", g.activities);
+    t.gpu = g;
   } else if (type == "meta") {
     t.has_meta = true;
+    t.format = field<int>(j, "format", 1);
+    t.max_records = field<std::uint64_t>(j, "max_records", 0);
   } else if (type == "end") {
     t.ended = true;
     t.dropped = field<std::uint64_t>(j, "dropped", 0);
+    t.not_written = field<std::uint64_t>(j, "not_written", 0);
   }  // unknown types: a newer library; skipped
 }
 
@@ -110,6 +138,31 @@ TraceData read_trace_file(const std::filesystem::path& file) {
     return t;
   }
   return parse_trace(read_file_text(file).value_or(""));
+}
+
+namespace {
+
+// The records as the library counts them (runner/trace/wb_trace_inject.cpp).
+trace_format::Totals totals_of_records(const TraceData& t) {
+  trace_format::Totals totals;
+  for (const auto& k : t.kernels) totals.add({"kernel", k.name, "", "", k.stream}, k.start, k.end, 0);
+  for (const auto& c : t.copies) totals.add({"memcpy", c.kind, c.src, c.dst, c.stream}, c.start, c.end, c.bytes);
+  for (const auto& m : t.memsets) totals.add({"memset", m.memory, "", "", m.stream}, m.start, m.end, m.bytes);
+  for (const auto& a : t.api) totals.add({"api", a.name, "", "", 0}, a.start, a.end, 0);
+  for (const auto& u : t.um) totals.add({"um", u.counter, "", "", 0}, u.start, u.end, u.value);
+  return totals;
+}
+
+}  // namespace
+
+std::map<trace_format::TotalKey, trace_format::Total> trace_totals(const TraceData& t) {
+  if (!t.totals.empty()) return t.totals;
+  return totals_of_records(t).totals();
+}
+
+trace_format::GpuTimes trace_gpu_times(const TraceData& t) {
+  if (t.gpu) return *t.gpu;
+  return totals_of_records(t).gpu();
 }
 
 std::string kernel_base_name(const std::string& name) {

@@ -1,6 +1,6 @@
 // Reading the trace that libworkbook_trace.so (runner/trace) writes: one JSON object a
 // line, each with a "type":
-//   meta    {"format":1,"cupti_api":N}
+//   meta    {"format":2,"cupti_api":N,"max_records":N}   (format 1: no max_records, no totals)
 //   kernel  {"name","start","end","stream","device","grid":[x,y,z],"block":[x,y,z],"regs",
 //            "smem_static","smem_dynamic","corr"}
 //   memcpy  {"kind":"HtoD"|"DtoH"|"DtoD"|...,"src","dst":"pageable"|"pinned"|"device"|"managed"|...,
@@ -10,15 +10,23 @@
 //   um      {"counter":"gpu_page_fault"|"cpu_page_fault"|"bytes_htod"|"bytes_dtoh"|"thrashing"|...,
 //            "value","start","end"}
 //   note    {"text"}                      something CUPTI refused
-//   end     {"records","dropped"}         written at the program's exit
-// Times are CUPTI timestamps in ns.
+//   total   one per (type, name, stream), every record counted; and
+//   gpu     the GPU's busy and overlapped time      (format 2, at the exit: trace_totals.hpp)
+//   end     {"records","written","not_written","dropped"}   written at the program's exit
+// Format 2 writes the records above only up to a cap (the first max_records); the totals
+// count them all. Format 1 wrote every record and no totals: its totals are built here
+// from the records. Times are CUPTI timestamps in ns.
 #pragma once
 
 #include <array>
 #include <cstdint>
 #include <filesystem>
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "profile/trace_totals.hpp"
 
 namespace workbook {
 
@@ -65,9 +73,19 @@ struct TraceData {
   std::vector<std::string> notes;     // from the library: what CUPTI refused
   std::vector<std::string> problems;  // lines that could not be read
   bool has_meta = false;
+  int format = 0;                     // the meta line's format (1 or 2)
   bool ended = false;                 // the program exited normally and the trace was flushed
   std::uint64_t dropped = 0;          // records CUPTI dropped (buffers full)
+  std::uint64_t max_records = 0;      // format 2: the records written one by one at most
+  std::uint64_t not_written = 0;      // format 2: records past that cap (only in the totals)
+  std::map<trace_format::TotalKey, trace_format::Total> totals;  // format 2: every record
+  std::optional<trace_format::GpuTimes> gpu;                      // format 2: busy and overlap
 };
+
+// The totals of the trace: the library's (format 2), else built from its records.
+std::map<trace_format::TotalKey, trace_format::Total> trace_totals(const TraceData& trace);
+// The GPU's busy and overlapped time: the library's, else swept over the records.
+trace_format::GpuTimes trace_gpu_times(const TraceData& trace);
 
 // Parses the trace text; never throws (bad lines become problems, at most 20 listed).
 TraceData parse_trace(const std::string& text);

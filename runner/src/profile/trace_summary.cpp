@@ -9,18 +9,18 @@
 namespace workbook {
 namespace {
 
-void add(std::map<std::string, TraceStat>& groups, const std::string& name, double us, std::uint64_t bytes) {
+using trace_format::Total;
+using trace_format::TotalKey;
+
+void add(std::map<std::string, TraceStat>& groups, const std::string& name, const Total& t) {
   TraceStat& s = groups[name];
-  if (s.calls == 0) {
-    s.name = name;
-    s.min_us = us;
-    s.max_us = us;
-  }
-  ++s.calls;
-  s.total_us += us;
-  s.min_us = std::min(s.min_us, us);
-  s.max_us = std::max(s.max_us, us);
-  s.bytes += bytes;
+  const double min_us = static_cast<double>(t.min_ns) * 1e-3, max_us = static_cast<double>(t.max_ns) * 1e-3;
+  s.min_us = s.calls == 0 ? min_us : std::min(s.min_us, min_us);
+  s.max_us = s.calls == 0 ? max_us : std::max(s.max_us, max_us);
+  s.name = name;
+  s.calls += static_cast<long long>(t.calls);
+  s.total_us += static_cast<double>(t.total_ns) * 1e-3;
+  s.bytes += t.bytes;
 }
 
 std::vector<TraceStat> sorted(const std::map<std::string, TraceStat>& groups) {
@@ -30,10 +30,10 @@ std::vector<TraceStat> sorted(const std::map<std::string, TraceStat>& groups) {
   return v;
 }
 
-std::string copy_group(const TraceCopy& c) {
+std::string copy_group(const std::string& kind, const std::string& src, const std::string& dst) {
   // The host side decides pinned or pageable: the source of an upload, the target of a download.
-  const std::string& host = c.kind == "DtoH" ? c.dst : c.src;
-  return c.kind == "HtoD" || c.kind == "DtoH" ? c.kind + " " + host : c.kind;
+  const std::string& host = kind == "DtoH" ? dst : src;
+  return kind == "HtoD" || kind == "DtoH" ? kind + " " + host : kind;
 }
 
 struct Activity {
@@ -53,58 +53,37 @@ std::vector<Activity> activities(const TraceData& t) {
   return a;
 }
 
-// Busy time (at least one activity) and overlapped time (two or more), by a sweep.
-void busy_and_overlap(const std::vector<Activity>& acts, TraceSummary& s) {
-  std::vector<std::pair<std::uint64_t, int>> edges;
-  for (const auto& a : acts) {
-    edges.push_back({a.start, +1});
-    edges.push_back({a.end, -1});
-  }
-  std::sort(edges.begin(), edges.end());
-  int running = 0;
-  std::uint64_t last = edges.empty() ? 0 : edges.front().first;
-  for (const auto& [t, d] : edges) {
-    const double dt = static_cast<double>(t - last) * 1e-3;
-    if (running >= 1) s.busy_us += dt;
-    if (running >= 2) s.overlap_us += dt;
-    running += d;
-    last = t;
-  }
-  if (!acts.empty()) {
-    std::uint64_t lo = std::numeric_limits<std::uint64_t>::max(), hi = 0;
-    for (const auto& a : acts) {
-      lo = std::min(lo, a.start);
-      hi = std::max(hi, a.end);
-    }
-    s.span_us = static_cast<double>(hi - lo) * 1e-3;
+void add_stream(std::map<std::uint32_t, TraceStream>& streams, const TotalKey& k, const Total& t) {
+  TraceStream& st = streams[k.stream];
+  st.id = k.stream;
+  const auto calls = static_cast<long long>(t.calls);
+  (k.of == "kernel" ? st.kernels : k.of == "memcpy" ? st.copies : st.memsets) += calls;
+  st.busy_us += static_cast<double>(t.total_ns) * 1e-3;
+}
+
+// Unified Memory: GPU faults come in groups (one record each); a CPU fault record counts
+// at least one fault.
+void add_um(std::map<std::string, std::uint64_t>& um, const TotalKey& k, const Total& t) {
+  if (k.name == "gpu_page_fault") {
+    um["gpu_page_faults"] += t.bytes;
+    um["gpu_fault_groups"] += t.calls;
+  } else if (k.name == "cpu_page_fault") {
+    um["cpu_page_faults"] += std::max(t.bytes, t.calls);
+  } else if (k.name == "bytes_htod" || k.name == "bytes_dtoh" || k.name == "bytes_dtod") {
+    um[k.name] += t.bytes;
+  } else if (k.name == "thrashing") {
+    um["thrashing"] += t.calls;
   }
 }
 
-void summarize_streams(const TraceData& t, TraceSummary& s) {
-  std::map<std::uint32_t, TraceStream> streams;
-  auto of = [&](std::uint32_t id) -> TraceStream& {
-    TraceStream& st = streams[id];
-    st.id = id;
-    return st;
-  };
-  for (const auto& k : t.kernels) ++of(k.stream).kernels, of(k.stream).busy_us += k.us();
-  for (const auto& c : t.copies) ++of(c.stream).copies, of(c.stream).busy_us += c.us();
-  for (const auto& m : t.memsets) ++of(m.stream).memsets, of(m.stream).busy_us += m.us();
-  for (const auto& kv : streams) s.streams.push_back(kv.second);
-}
-
-void summarize_um(const TraceData& t, TraceSummary& s) {
-  for (const auto& u : t.um) {
-    if (u.counter == "gpu_page_fault") {
-      s.um["gpu_page_faults"] += u.value;
-      s.um["gpu_fault_groups"] += 1;
-    } else if (u.counter == "cpu_page_fault") {
-      s.um["cpu_page_faults"] += std::max<std::uint64_t>(1, u.value);
-    } else if (u.counter == "bytes_htod" || u.counter == "bytes_dtoh" || u.counter == "bytes_dtod") {
-      s.um[u.counter] += u.value;
-    } else if (u.counter == "thrashing") {
-      s.um["thrashing"] += 1;
-    }
+void add_notes(const TraceData& t, TraceSummary& s) {
+  s.notes = t.notes;
+  s.notes.insert(s.notes.end(), t.problems.begin(), t.problems.end());
+  if (!t.ended && t.has_meta) s.notes.push_back("the trace has no end record: the program did not exit normally, so the last records may be missing");
+  if (t.dropped > 0) s.notes.push_back(fmt::format("CUPTI dropped {} records (its buffers were full)", t.dropped));
+  if (t.gpu && t.gpu->counted < t.gpu->activities) {
+    s.notes.push_back(fmt::format("the GPU's busy and overlapped times count its first {} of {} activities",
+                                  t.gpu->counted, t.gpu->activities));
   }
 }
 
@@ -113,23 +92,29 @@ void summarize_um(const TraceData& t, TraceSummary& s) {
 TraceSummary summarize_trace(const TraceData& t) {
   TraceSummary s;
   std::map<std::string, TraceStat> kernels, copies, memsets, api;
-  for (const auto& k : t.kernels) add(kernels, kernel_base_name(k.name), k.us(), 0);
-  for (const auto& c : t.copies) add(copies, copy_group(c), c.us(), c.bytes);
-  for (const auto& m : t.memsets) add(memsets, "memset " + m.memory, m.us(), m.bytes);
-  for (const auto& a : t.api) add(api, a.name, a.us(), 0);
+  std::map<std::uint32_t, TraceStream> streams;
+  for (const auto& [k, total] : trace_totals(t)) {
+    if (k.of == "kernel") add(kernels, kernel_base_name(k.name), total);
+    else if (k.of == "memcpy") add(copies, copy_group(k.name, k.src, k.dst), total);
+    else if (k.of == "memset") add(memsets, "memset " + k.name, total);
+    else if (k.of == "api") add(api, k.name, total);
+    else if (k.of == "um") add_um(s.um, k, total);
+    if (k.on_gpu()) add_stream(streams, k, total);
+  }
   s.kernels = sorted(kernels);
   s.copies = sorted(copies);
   s.memsets = sorted(memsets);
   s.api = sorted(api);
-  summarize_um(t, s);
-  summarize_streams(t, s);
-  busy_and_overlap(activities(t), s);
+  for (const auto& kv : streams) s.streams.push_back(kv.second);
+  const trace_format::GpuTimes g = trace_gpu_times(t);
+  s.span_us = static_cast<double>(g.span_ns) * 1e-3;
+  s.busy_us = static_cast<double>(g.busy_ns) * 1e-3;
+  s.overlap_us = static_cast<double>(g.overlap_ns) * 1e-3;
   s.ended = t.ended;
   s.dropped = t.dropped;
-  s.notes = t.notes;
-  s.notes.insert(s.notes.end(), t.problems.begin(), t.problems.end());
-  if (!t.ended && t.has_meta) s.notes.push_back("the trace has no end record: the program did not exit normally, so the last records may be missing");
-  if (t.dropped > 0) s.notes.push_back(fmt::format("CUPTI dropped {} records (its buffers were full)", t.dropped));
+  s.records_not_written = t.not_written;
+  s.records_written = t.kernels.size() + t.copies.size() + t.memsets.size() + t.api.size() + t.um.size();
+  add_notes(t, s);
   return s;
 }
 

@@ -37,6 +37,8 @@ struct TraceSummary {
   double overlap_us = 0;  // time two or more ran at once (streams overlapping)
   bool ended = true;
   std::uint64_t dropped = 0;
+  std::uint64_t records_written = 0;      // records in the file, the ones the timeline shows
+  std::uint64_t records_not_written = 0;  // records past the library's cap: in the tables, not the timeline
   std::vector<std::string> notes;  // the library's notes and the parser's problems
 };
 
@@ -44,7 +46,8 @@ TraceSummary summarize_trace(const TraceData& trace);
 
 // One line a stream over the GPU's active span, `width` columns: K kernel, > HtoD copy,
 // < DtoH, = other copy, m memset, . idle; a column shows what ran longest in it. The
-// first line is the time axis.
+// first line is the time axis. It shows the records written one by one: when the
+// library's cap left some out (TraceSummary::records_not_written), only the first ones.
 std::vector<std::string> trace_timeline(const TraceData& trace, int width = 64);
 
 // The value of a trace figure (MetricSource with tool "trace"); nullopt when nothing

@@ -40,6 +40,8 @@ int show_next(const CommandInputs& in) {
   return 0;
 }
 
+std::string next_open_lab(const CommandInputs& in) { return next_lab(report_of(in)); }
+
 int show_history(const CommandInputs& in, const std::string& lab, int limit) {
   if (limit < 1) throw UsageError("--limit must be at least 1");
   std::string id;

@@ -23,6 +23,8 @@ struct CommandInputs {
 
 int show_progress(const CommandInputs& in);
 int show_next(const CommandInputs& in);
+// The lab `workbook next` points to, or "" when every lab has passed (see next_lab).
+std::string next_open_lab(const CommandInputs& in);
 int show_history(const CommandInputs& in, const std::string& lab, int limit);
 
 }  // namespace workbook::progress

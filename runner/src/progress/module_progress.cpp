@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "journal/views.hpp"
 #include "learn/banks.hpp"
 #include "learn/review_store.hpp"
 
@@ -12,11 +13,11 @@ ModuleProgress summarize(const ModuleContent& content, const LearnerRecord& reco
   ModuleProgress p;
   p.module = content.number;
   p.title = content.title;
-  bool begun = false;
+  p.read = record.read.count(content.number) > 0;
+  if (!p.read && record.read_inferred.count(content.number)) p.read = p.read_inferred = true;
   for (const auto& [id, steps] : content.examples) {
     auto it = record.followed.find({content.number, id});
     const int done = it == record.followed.end() ? 0 : it->second;
-    begun = begun || done > 0;
     ++p.follow.total;
     if (done >= steps) ++p.follow.done;
     else if (p.first_open_example.empty()) p.first_open_example = id;
@@ -26,12 +27,10 @@ ModuleProgress summarize(const ModuleContent& content, const LearnerRecord& reco
     if (record.answered.count({content.number, item})) ++p.answer.done;
   }
   p.items_open = p.answer.total - p.answer.done;
-  begun = begun || p.answer.done > 0;
   for (const auto& lab : content.labs) {
     ++p.run.total;
     auto it = record.labs.find(lab);
     const bool ran = it != record.labs.end() && it->second.runs > 0;
-    begun = begun || ran;
     if (ran && it->second.passes > 0) {
       ++p.run.done;
       continue;
@@ -39,7 +38,6 @@ ModuleProgress summarize(const ModuleContent& content, const LearnerRecord& reco
     p.labs_open.push_back(lab);
     if (ran) p.labs_tried.push_back(lab);
   }
-  p.read = begun;
   return p;
 }
 
@@ -64,6 +62,8 @@ std::vector<ModuleContent> course_content(const Catalog& catalog) {
 
 LearnerRecord learner_record(Journal& journal, const std::vector<ModuleContent>& content) {
   LearnerRecord r;
+  r.read = modules_read(journal);
+  r.read_inferred = modules_read_before_records(journal);
   for (auto& lab : lab_records(journal)) r.labs[lab.lab] = lab;
   learn::ReviewStore store(journal);
   for (const auto& card : store.cards()) r.answered.insert({card.module, card.item});

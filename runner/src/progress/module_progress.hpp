@@ -3,9 +3,12 @@
 //   Follow  worked examples done to their last step (learn_follow)
 //   Answer  exercise items answered at least once (learn_cards)
 //   Run     labs with a passing run of the learner's own code (runs, not --solution)
-//   Read    nothing records reading: a module counts as read once any later step was
-//           begun (a worked-example step, an answer, a run), since the method reads first.
-//           `read_inferred` says so in --json.
+//   Read    the module's reading was printed in full to a terminal (`workbook show N`,
+//           journal table readings). Fallback, for journals from before readings were
+//           recorded only: a module counts as read when that older journal held a later step
+//           of it (a worked-example step, an answer, a run of the learner's code), since the
+//           method reads first; `read_inferred` says so in --json. Activity recorded since
+//           never implies a reading (journal/views.hpp modules_read_before_records).
 #pragma once
 
 #include <map>
@@ -33,6 +36,8 @@ struct LearnerRecord {
   std::map<std::string, LabRecord> labs;           // by lab id
   std::set<std::pair<int, std::string>> answered;  // (module, item)
   std::map<std::pair<int, std::string>, int> followed;  // (module, example) -> steps done
+  std::set<int> read;           // modules whose reading was shown in full
+  std::set<int> read_inferred;  // modules with activity from before readings were recorded
 };
 
 struct Tally {
@@ -44,6 +49,7 @@ struct ModuleProgress {
   int module = 0;
   std::string title;
   bool read = false;
+  bool read_inferred = false;  // read only by the fallback for older journals
   Tally follow, answer, run;
   std::vector<std::string> labs_open;      // labs without a passing run, in manifest order
   std::vector<std::string> labs_tried;     // labs_open that have a run (it did not pass)

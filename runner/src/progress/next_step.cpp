@@ -91,6 +91,16 @@ NextPlan next_steps(const ProgressReport& r) {
   return plan;
 }
 
+std::string next_lab(const ProgressReport& r) {
+  const NextStep step = next_steps(r).next;
+  if (step.kind == "run" && !step.lab.empty()) return step.lab;
+  if (const ModuleProgress* m = r.module(step.module); m && !m->labs_open.empty()) return m->labs_open.front();
+  for (const auto& m : r.modules) {
+    if (!m.labs_open.empty()) return m.labs_open.front();
+  }
+  return "";
+}
+
 nlohmann::json to_json(const NextPlan& plan) {
   auto one = [](const NextStep& s) {
     return nlohmann::json{{"kind", s.kind}, {"command", s.command}, {"what", s.what}, {"why", s.why},

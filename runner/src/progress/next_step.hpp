@@ -35,6 +35,11 @@ struct NextPlan {
 
 NextPlan next_steps(const ProgressReport& report);
 
+// The lab `next` sends the learner to: its step's lab when that is a run, else the first
+// open lab of the module the step names, else of the first module with a lab open; "" when
+// every lab has passed. (`workbook watch` starts there, and moves on there after a pass.)
+std::string next_lab(const ProgressReport& report);
+
 nlohmann::json to_json(const NextPlan& plan);
 std::string format_next(const NextPlan& plan, const Style& style);
 

@@ -15,7 +15,7 @@ json tally(const Tally& t) { return {{"done", t.done}, {"total", t.total}}; }
 json module_json(const ModuleProgress& m) {
   return {{"module", m.module},         {"id", fmt::format("module{:02}", m.module)},
           {"title", m.title},           {"read", m.read},
-          {"read_inferred", true},      {"follow", tally(m.follow)},
+          {"read_inferred", m.read_inferred}, {"follow", tally(m.follow)},
           {"answer", tally(m.answer)},  {"run", tally(m.run)},
           {"labs_open", m.labs_open},   {"labs_tried", m.labs_tried},
           {"complete", m.complete()}};
@@ -75,7 +75,9 @@ json to_json(const ProgressReport& r) {
                       {"weekly_from", d.weekly_from}});
   }
   return {{"date", learn::date_of_day(r.today)},
-          {"read_basis", "inferred: a module counts as read once a worked-example step, an answer or a run was recorded"},
+          {"read_basis", "a module is read once `workbook show N` printed its reading in full to a terminal; in a journal "
+                         "from before readings were recorded, its activity from that time counts instead "
+                         "(read_inferred)"},
           {"modules", modules},
           {"reviews_due", r.reviews_due},
           {"drills", drills},

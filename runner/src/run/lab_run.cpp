@@ -119,7 +119,8 @@ Prepared prepare(const RunContext& ctx, const RunRequest& req, RunReport& report
                        "PATH, or set WORKBOOK_NVCC to the nvcc to use");
     }
   }
-  p.profile = plan_profile(req.profile, lab, p.nvcc ? p.nvcc->nvcc.parent_path().parent_path() : fs::path());
+  if (req.stop_after_predict) p.profile.request = req.profile;  // the Slurm node looks for the tool
+  else p.profile = plan_profile(req.profile, lab, p.nvcc ? p.nvcc->nvcc.parent_path().parent_path() : fs::path());
   p.timeout_s = req.timeout_s.value_or(std::min(86400.0, lab.timeout_s * p.profile.timeout_factor));
   if (p.timeout_s <= 0) throw UsageError("--timeout must be positive");
   ctx.workspace.ensure();

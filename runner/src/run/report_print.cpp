@@ -45,7 +45,7 @@ void print_checks(const RunReport& r, const Style& s) {
   if (r.grade.checks.empty()) return;
   fmt::print("\n{}\n", s.bold("Checks"));
   for (const auto& c : r.grade.checks) {
-    std::string mark = c.pass ? s.green("PASS") : s.red("FAIL");
+    std::string mark = c.skipped ? s.yellow("SKIP") : c.pass ? s.green("PASS") : s.red("FAIL");
     std::string detail = c.reported ? c.detail : "never reported by the lab";
     fmt::print("  {}  {:<24} {}\n", mark, c.name, s.dim(detail));
   }
@@ -134,7 +134,8 @@ json report_json(const RunReport& r) {
                   {"stderr", r.err}, {"errors", r.errors}, {"protocol_problems", r.protocol_problems}};
   j["checks"] = json::array();
   for (const auto& c : r.grade.checks) {
-    j["checks"].push_back({{"name", c.name}, {"pass", c.pass}, {"reported", c.reported}, {"required", c.required},
+    j["checks"].push_back({{"name", c.name}, {"pass", c.pass}, {"reported", c.reported},
+                           {"skipped", c.skipped}, {"required", c.required},
                            {"value", c.value ? json(*c.value) : json()}, {"limit", c.limit ? json(*c.limit) : json()},
                            {"detail", c.detail}});
   }

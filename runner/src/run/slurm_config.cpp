@@ -101,6 +101,14 @@ std::vector<std::string> compute_node_command(const fs::path& binary, const fs::
   if (req.arch) argv.insert(argv.end(), {"--arch", *req.arch});
   if (req.gpu) argv.insert(argv.end(), {"--gpu", *req.gpu});
   if (req.seed) argv.insert(argv.end(), {"--seed", std::to_string(*req.seed)});
+  // The profiler runs on the node, where the tool is looked for (profile/profile_run.hpp).
+  const std::string& opt = req.profile.option;
+  switch (req.profile.tool) {
+    case ProfileTool::none: break;
+    case ProfileTool::trace: argv.push_back("--trace"); break;
+    case ProfileTool::ncu: argv.push_back(opt.empty() ? "--ncu" : "--ncu=" + opt); break;
+    case ProfileTool::sanitize: argv.push_back(opt.empty() ? "--sanitize" : "--sanitize=" + opt); break;
+  }
   argv.insert(argv.end(), {"--slurm-continue", run_id});
   return argv;
 }

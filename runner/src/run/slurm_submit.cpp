@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "exec/slurm.hpp"
+#include "profile/profile_print.hpp"
 #include "run/report_print.hpp"
 #include "run/slurm_follow.hpp"
 #include "run/slurm_journal.hpp"
@@ -200,8 +201,13 @@ RunReport continue_slurm_run(const RunContext& ctx, const RunRequest& req) {
   }
   record_run_arch(ctx.journal, id, report.arch);
   if (!node.gpu.empty()) report.device = node.gpu + " on " + node.node;
-  write_text(slurm_run_dir(ctx.workspace, id) / "report.json", report_json(report).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
-  if (req.verbose) print_report(report, ctx.style);
+  nlohmann::json j = report_json(report);
+  j["profile"] = profile_json(report.profile);
+  write_text(slurm_run_dir(ctx.workspace, id) / "report.json", j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+  if (req.verbose) {
+    print_report(report, ctx.style);
+    for (const auto& line : profile_lines(report.profile, ctx.style)) fmt::print("{}\n", line);
+  }
   return report;
 }
 

@@ -7,6 +7,7 @@
 #include <cctype>
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -178,34 +179,57 @@ RestoreResult Workspace::restore_starter(const Catalog& catalog, const LabSpec& 
   return result;
 }
 
+namespace {
+
+// The run a file in runs/ belongs to: "run-12" for run-12.jsonl (its results) and for the
+// profilers' files beside it (run-12.trace.jsonl, run-12.ncu.csv, run-12.sanitizer.txt);
+// "probe-calibrate-77" for a probe's results. Empty for anything else.
+std::string run_of_file(const std::string& name) {
+  const bool run = name.rfind("run-", 0) == 0, probe = name.rfind("probe-", 0) == 0;
+  if (!run && !probe) return {};
+  if (!ends_with(name, ".jsonl") && !ends_with(name, ".ncu.csv") && !ends_with(name, ".sanitizer.txt")) return {};
+  const std::string key = name.substr(0, name.find('.'));
+  if (run && (key.size() == 4 || key.find_first_not_of("0123456789", 4) != std::string::npos)) return {};
+  return key;
+}
+
+}  // namespace
+
 std::size_t Workspace::prune_runs(std::size_t keep) const {
-  struct Entry {
-    fs::file_time_type time;
-    std::string name;
-    fs::path path;
+  struct Run {
+    fs::file_time_type time;  // its newest file
+    std::string key;
+    std::vector<fs::path> files;
   };
-  std::vector<Entry> files;
+  std::map<std::string, Run> runs;
   std::error_code ec;
   for (fs::directory_iterator it(runs_dir(), ec), end; !ec && it != end; it.increment(ec)) {
-    std::string name = it->path().filename().string();
-    if ((name.rfind("run-", 0) != 0 && name.rfind("probe-", 0) != 0) || !ends_with(name, ".jsonl")) continue;
+    const std::string key = run_of_file(it->path().filename().string());
+    if (key.empty()) continue;
     std::error_code entry_ec;
     if (!it->is_regular_file(entry_ec)) continue;
     auto time = it->last_write_time(entry_ec);
     if (entry_ec) continue;
-    files.push_back({time, std::move(name), it->path()});
+    Run& r = runs[key];
+    if (r.files.empty() || time > r.time) r.time = time;
+    r.key = key;
+    r.files.push_back(it->path());
   }
-  if (files.size() <= keep) return 0;
+  if (runs.size() <= keep) return 0;
+  std::vector<Run> order;
+  for (auto& kv : runs) order.push_back(std::move(kv.second));
   // Newest first; at equal times the higher run number ("run-10" after "run-9").
-  std::sort(files.begin(), files.end(), [](const Entry& a, const Entry& b) {
+  std::sort(order.begin(), order.end(), [](const Run& a, const Run& b) {
     if (a.time != b.time) return a.time > b.time;
-    if (a.name.size() != b.name.size()) return a.name.size() > b.name.size();
-    return a.name > b.name;
+    if (a.key.size() != b.key.size()) return a.key.size() > b.key.size();
+    return a.key > b.key;
   });
   std::size_t removed = 0;
-  for (std::size_t i = keep; i < files.size(); ++i) {
-    std::error_code rm_ec;
-    if (fs::remove(files[i].path, rm_ec)) ++removed;
+  for (std::size_t i = keep; i < order.size(); ++i) {
+    for (const auto& f : order[i].files) {
+      std::error_code rm_ec;
+      if (fs::remove(f, rm_ec)) ++removed;
+    }
   }
   return removed;
 }

@@ -68,9 +68,11 @@ class Workspace {
   // Where restore_starter would keep the learner's copy next.
   std::filesystem::path next_backup(const LabSpec& lab) const;
 
-  // Removes the oldest results files in runs/ (run-*.jsonl and probe-*.jsonl, by
-  // modification time) so that at most `keep` remain. Nothing else in runs/ and nothing
-  // outside it (the journal) is touched; errors are ignored. Returns how many it removed.
+  // Removes the oldest runs' files in runs/ so that the files of at most `keep` runs
+  // remain: a run's results (run-N.jsonl, probe-*.jsonl) and the profilers' files that
+  // belong to it (run-N.trace.jsonl, run-N.ncu.csv, run-N.sanitizer.txt) go together,
+  // the run's age being that of its newest file. Nothing else in runs/ and nothing
+  // outside it (the journal) is touched; errors are ignored. Returns how many files it removed.
   std::size_t prune_runs(std::size_t keep = kRunsKept) const;
 
  private:
