@@ -18,6 +18,7 @@ workbook_area(model)
 # Facts and content: spec sheets, manifests, the workspace, drawing.
 workbook_area(specs     PUBLIC model)
 workbook_area(plot      PUBLIC ui)
+workbook_area(diff      PUBLIC ui)
 workbook_area(content   PRIVATE model specs)
 workbook_area(workspace PUBLIC content)
 workbook_area(build     PRIVATE exec)
@@ -33,6 +34,7 @@ workbook_area(run       PUBLIC build content device exec grade journal model plo
 workbook_area(progress  PUBLIC content journal ui workspace PRIVATE learn run)
 workbook_area(report    PUBLIC content journal plot specs PRIVATE run)
 workbook_area(dev       PUBLIC content run PRIVATE build specs)
+workbook_area(watch     PUBLIC content journal ui workspace PRIVATE exec profile progress run)
 # The commands sit on top: one file per subcommand.
 workbook_area(cmd       PUBLIC content journal ui workspace
-                        PRIVATE dev device exec learn profile progress report run)
+                        PRIVATE dev device diff exec learn profile progress report run watch)
