@@ -31,7 +31,7 @@ workbook_area(device    PUBLIC build content exec grade specs ui workspace PRIVA
 workbook_area(profile   PUBLIC content exec grade journal ui PRIVATE model)
 workbook_area(run       PUBLIC build content device exec grade journal model plot profile specs ui workspace)
 # What reads runs back: progress, reports, the content checks.
-workbook_area(progress  PUBLIC content journal ui workspace PRIVATE learn run)
+workbook_area(progress  PUBLIC content journal ui workspace PRIVATE learn report run)
 workbook_area(report    PUBLIC content journal plot specs PRIVATE run)
 workbook_area(dev       PUBLIC content run PRIVATE build specs)
 workbook_area(watch     PUBLIC content journal ui workspace PRIVATE exec profile progress run)
