@@ -73,7 +73,7 @@ TEST_CASE("e2e: a declared sweep in text: table, terminal chart, plot path, pred
   CHECK(journal_value(c.journal(), "SELECT count(*) FROM runs") == "4");
 }
 
-TEST_CASE("e2e: a sweep grades the default value; the others are shown, not graded", "[e2e][sweep]") {
+TEST_CASE("e2e: a sweep grades the default value, the others are shown, not graded", "[e2e][sweep]") {
   Course c;
   CommandResult r;
   json j = c.run_json({"run", "module01/pass_lab", "--sweep", "N=10,1000", "--no-predict", "--json"}, &r);

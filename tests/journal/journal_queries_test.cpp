@@ -84,7 +84,7 @@ TEST_CASE("journal queries read the learner's runs, figures and predictions", "[
   CHECK(outcomes[3].lab == "module07/b");
 }
 
-TEST_CASE("a run's machine: recorded with the run, read back; older runs have none", "[journal][progress][machine]") {
+TEST_CASE("a run's machine: recorded with the run, read back, older runs have none", "[journal][progress][machine]") {
   wbtest::TempDir dir;
   Journal j(dir.path / "journal.db");
   const long long old_run = add_run(j, "module04/vector_add", "starter", Verdict::pass, 10);

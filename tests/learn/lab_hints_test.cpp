@@ -54,7 +54,7 @@ TEST_CASE("hints: each call shows the hints seen and one more", "[learn][hint]")
   CHECK(v.all_seen());
 }
 
-TEST_CASE("hints: --all shows every hint; a gap or a shortened list is handled", "[learn][hint]") {
+TEST_CASE("hints: --all shows every hint, a gap or a shortened list is handled", "[learn][hint]") {
   const LabSpec lab = lab_with(4);
   HintView v = plan_hints(lab, {1}, true);
   CHECK(indices(v) == std::vector<int>{1, 2, 3, 4});

@@ -24,7 +24,7 @@ LabSpec block_lab() {
 
 }  // namespace
 
-TEST_CASE("a sweep grades only the parameter's default; the others are labelled not graded", "[sweep]") {
+TEST_CASE("a sweep grades only the parameter's default, the others are labelled not graded", "[sweep]") {
   const SweepPlan plan = plan_sweep(block_lab(), "BLOCK");
   CHECK(plan.default_value == 256);
   CHECK(sweep_grading_note(plan, 256).empty());
