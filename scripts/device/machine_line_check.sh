@@ -29,8 +29,8 @@ nvidia-smi --query-gpu=$fields --format=csv >"$OUT/raw/nvidia_smi_h200_units.csv
 echo "nvidia-smi units rc=$? (expected 0)" | tee -a "$log"
 ls /sys/class/power_supply >"$OUT/raw/power_supply.txt" 2>&1
 # Sweep: BLOCK=256 is the default (graded); 32 and 128 are shown "not graded", never OUT OF RANGE.
-run sweep-json 0 sh -c "'$W' run module04/vecadd_roofline --sweep BLOCK=32,128,256 --no-predict --json >'$OUT/json/sweep.json'"
-run sweep-text 0 "$W" run module04/vecadd_roofline --sweep BLOCK=32,128,256 --no-predict
+run sweep-json 0 sh -c "'$W' run module04/vecadd_roofline --solution --yes --sweep BLOCK=32,128,256 --no-predict --json >'$OUT/json/sweep.json'"
+run sweep-text 0 "$W" run module04/vecadd_roofline --solution --yes --sweep BLOCK=32,128,256 --no-predict
 run history 0 "$W" history module04/vecadd_roofline --limit 3
 run history-json 0 sh -c "'$W' history module04/vecadd_roofline --limit 3 --json >'$OUT/json/history.json'"
 run report 0 "$W" report module04/vecadd_roofline --out "$OUT/report"
