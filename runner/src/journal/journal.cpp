@@ -2,6 +2,8 @@
 #include "journal/journal.hpp"
 
 #include <fmt/format.h>
+
+#include <thread>
 #include <sqlite3.h>
 
 #include <chrono>
@@ -40,7 +42,15 @@ Journal::Journal(const std::filesystem::path& file) : file_(file) {
   }
   sqlite3_busy_timeout(db_, 10000);
   try {
-    exec("PRAGMA journal_mode=WAL;");
+    // Switching a new journal to WAL needs the file to itself, and SQLite answers "database
+    // is locked" at once (no busy wait) while another process creates and migrates it: two
+    // runs started together on a fresh workspace (a Slurm job and a login-node run). Wait.
+    for (int attempt = 0;; ++attempt) {
+      const int rc = sqlite3_exec(db_, "PRAGMA journal_mode=WAL;", nullptr, nullptr, nullptr);
+      if (rc == SQLITE_OK) break;
+      if ((rc != SQLITE_BUSY && rc != SQLITE_LOCKED) || attempt >= 200) exec("PRAGMA journal_mode=WAL;");  // throws
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
     exec("PRAGMA synchronous=NORMAL;");
     migrate_schema(db_, file);  // every table is declared in journal/schema.cpp
     exec("PRAGMA foreign_keys=ON;");
