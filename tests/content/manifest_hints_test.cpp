@@ -5,13 +5,13 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
-#include <fstream>
 #include <string>
 
 #include "content/catalog.hpp"
 #include "content/lab_id.hpp"
 #include "content/manifest_load.hpp"
 #include "util/file_text.hpp"
+#include "../support/one_lab_module.hpp"
 #include "../support/temp_dir.hpp"
 #include "../support/test_paths.hpp"
 
@@ -20,25 +20,8 @@ using namespace workbook;
 
 namespace {
 
-std::string problems_text(const Problems& p) {
-  std::string s;
-  for (const auto& l : p.list()) s += l + "\n";
-  return s;
-}
-
-// A one-lab module whose lab ends with `hints` (the lab's last key is on line 12).
 Module load(const wbtest::TempDir& root, const std::string& hints, Problems& p) {
-  fs::create_directories(root.path / "labs/module05");
-  fs::create_directories(root.path / "solutions/module05");
-  fs::create_directories(root.path / "modules/module05");
-  std::ofstream(root.path / "labs/module05/lab.cu") << "// starter\n";
-  std::ofstream(root.path / "solutions/module05/lab.cu") << "// solution\n";
-  std::ofstream(root.path / "modules/module05/module.yaml")
-      << "format_version: 1\nmodule: 5\ntitle: \"T\"\nobjectives: [\"o\"]\nlabs:\n"
-         "  - id: lab\n    title: \"A\"\n    goal: \"G\"\n    source: lab.cu\n    steps: [\"Run it.\"]\n"
-         "    checks: [ok]\n"
-      << hints;
-  return read_module(root.path / "modules/module05/module.yaml", 5, root.path, p);
+  return wbtest::read_one_lab_module(root, "    checks: [ok]\n" + hints, p);
 }
 
 }  // namespace
@@ -54,7 +37,7 @@ TEST_CASE("manifest hints: a lab's hints are read in order", "[manifest][hint]")
                   "        guard it.\n"
                   "      - \"Nearly the code: if (i < n) c[i] = ...\"\n",
                   p);
-  INFO(problems_text(p));
+  INFO(wbtest::problems_text(p));
   REQUIRE(p.empty());
   REQUIRE(m.labs.size() == 1);
   const auto& h = m.labs[0].hints;
@@ -68,7 +51,7 @@ TEST_CASE("manifest hints: a lab without hints has none", "[manifest][hint]") {
   wbtest::TempDir root;
   Problems p;
   Module m = load(root, "", p);
-  INFO(problems_text(p));
+  INFO(wbtest::problems_text(p));
   REQUIRE(p.empty());
   CHECK(m.labs.at(0).hints.empty());
 }
@@ -77,10 +60,10 @@ TEST_CASE("manifest hints: an empty list or a text instead of a list is a proble
   wbtest::TempDir root;
   Problems p;
   load(root, "    hints: []\n", p);
-  CHECK(problems_text(p).find(":12: labs[0].hints: is empty") != std::string::npos);
+  CHECK(wbtest::problems_text(p).find(":12: labs[0].hints: is empty") != std::string::npos);
   Problems q;
   load(root, "    hints: \"just one\"\n", q);
-  CHECK(problems_text(q).find(":12: labs[0].hints: must be a list of texts") != std::string::npos);
+  CHECK(wbtest::problems_text(q).find(":12: labs[0].hints: must be a list of texts") != std::string::npos);
 }
 
 TEST_CASE("manifest hints: more than the allowed number is a problem", "[manifest][hint]") {
@@ -89,7 +72,7 @@ TEST_CASE("manifest hints: more than the allowed number is a problem", "[manifes
   std::string hints = "    hints:\n";
   for (std::size_t i = 0; i <= kMaxHints; ++i) hints += "      - \"hint " + std::to_string(i + 1) + "\"\n";
   Module m = load(root, hints, p);
-  const std::string all = problems_text(p);
+  const std::string all = wbtest::problems_text(p);
   INFO(all);
   CHECK(all.find(":12: labs[0].hints: has 7 hints, at most 6 are allowed") != std::string::npos);
   CHECK(p.list().size() == 1);
@@ -108,7 +91,7 @@ TEST_CASE("manifest hints: a wrong type, a blank or a repeated entry is a proble
        "      -\n"                             // 18: null
        "      - 42\n",                         // 19: a scalar, taken as the text "42"
        p);
-  const std::string all = problems_text(p);
+  const std::string all = wbtest::problems_text(p);
   INFO(all);
   CHECK(all.find(":14: labs[0].hints[1]: must be a text") != std::string::npos);
   CHECK(all.find(":15: labs[0].hints[2]: must be a text") != std::string::npos);

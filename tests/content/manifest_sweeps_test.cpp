@@ -8,6 +8,7 @@
 
 #include "content/lab_id.hpp"
 #include "content/manifest_load.hpp"
+#include "../support/one_lab_module.hpp"
 #include "../support/temp_dir.hpp"
 #include "../support/test_paths.hpp"
 
@@ -16,25 +17,9 @@ using namespace workbook;
 
 namespace {
 
-std::string problems_text(const Problems& p) {
-  std::string s;
-  for (const auto& l : p.list()) s += l + "\n";
-  return s;
-}
-
 Module load(const wbtest::TempDir& root, const std::string& sweeps, Problems& p) {
-  fs::create_directories(root.path / "labs/module05");
-  fs::create_directories(root.path / "solutions/module05");
-  fs::create_directories(root.path / "modules/module05");
-  std::ofstream(root.path / "labs/module05/lab.cu") << "// starter\n";
-  std::ofstream(root.path / "solutions/module05/lab.cu") << "// solution\n";
-  std::ofstream(root.path / "modules/module05/module.yaml")
-      << "format_version: 1\nmodule: 5\ntitle: \"T\"\nobjectives: [\"o\"]\nlabs:\n"
-         "  - id: lab\n    title: \"A\"\n    goal: \"G\"\n    source: lab.cu\n    steps: [\"Run it.\"]\n"
-         "    params:\n      - {name: TILE, default: 256}\n    checks: [ok]\n"
-         "    metrics:\n      - {name: t_ms, unit: ms}\n"
-      << sweeps;
-  return read_module(root.path / "modules/module05/module.yaml", 5, root.path, p);
+  return wbtest::read_one_lab_module(root, "    params:\n      - {name: TILE, default: 256}\n    checks: [ok]\n"
+                                       "    metrics:\n      - {name: t_ms, unit: ms}\n" + sweeps, p);
 }
 
 }  // namespace
@@ -43,7 +28,7 @@ TEST_CASE("manifest sweeps: a declared sweep is read", "[manifest][sweep]") {
   wbtest::TempDir root;
   Problems p;
   Module m = load(root, "    sweeps:\n      - {param: TILE, values: [32, 64, 128], metrics: [t_ms], unit: threads, doc: \"d\"}\n", p);
-  INFO(problems_text(p));
+  INFO(wbtest::problems_text(p));
   REQUIRE(p.empty());
   REQUIRE(m.labs.size() == 1);
   REQUIRE(m.labs[0].sweeps.size() == 1);
@@ -67,7 +52,7 @@ TEST_CASE("manifest sweeps: unknown names and bad values are problems", "[manife
        "      - {param: TILE, values: [8, 16], metrics: [gbps]}\n"  // 21
        "      - {param: TILE, values: [8, 16], colour: red}\n",     // 22
        p);
-  const std::string all = problems_text(p);
+  const std::string all = wbtest::problems_text(p);
   INFO(all);
   CHECK(all.find(":17: labs[0].sweeps[0].param: 'BLOCK' is not one of the lab's params") != std::string::npos);
   CHECK(all.find(":18: labs[0].sweeps[1].values: 32 appears twice") != std::string::npos);
@@ -85,7 +70,7 @@ TEST_CASE("the real content's declared sweeps name real parameters", "[manifest]
     Module m = read_module(root / "modules" / module_id(n) / "module.yaml", n, root, p);
     for (const auto& lab : m.labs) declared += static_cast<int>(lab.sweeps.size());
   }
-  INFO(problems_text(p));
+  INFO(wbtest::problems_text(p));
   CHECK(p.empty());
   CHECK(declared >= 3);
 }

@@ -111,20 +111,6 @@ std::string blank_non_code(const std::string& t) {
   return out;
 }
 
-std::vector<std::string> split_lines(const std::string& text) {
-  std::vector<std::string> lines;
-  std::size_t start = 0;
-  while (start < text.size()) {
-    std::size_t nl = text.find('\n', start);
-    if (nl == std::string::npos) nl = text.size();
-    std::string line = text.substr(start, nl - start);
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    lines.push_back(std::move(line));
-    start = nl + 1;
-  }
-  return lines;
-}
-
 namespace {
 
 // Identifiers, "::", and single punctuation characters of (blanked) code.

@@ -17,6 +17,8 @@
 #include <string>
 #include <vector>
 
+#include "util/lines.hpp"
+
 namespace workbook::diff {
 
 enum class PieceKind { file_scope, kernel, device, host, type };
@@ -38,8 +40,6 @@ std::string blank_non_code(const std::string& text);
 // then the functions and types in file order.
 std::vector<Piece> split_pieces(const std::string& text);
 
-// The lines of a text, without their line ends ("\n" or "\r\n"); no last empty line for a
-// text that ends in a newline.
-std::vector<std::string> split_lines(const std::string& text);
+using workbook::split_lines;  // util/lines.hpp: the lines of a text, without line ends
 
 }  // namespace workbook::diff

@@ -1,24 +1,12 @@
-// Splitting a tool's output into lines (without their '\n' or '\r') and CSV fields.
+// Splitting a tool's output into lines (util/lines.hpp) and CSV fields.
 #pragma once
 
 #include <string>
 #include <vector>
 
-namespace workbook {
+#include "util/lines.hpp"  // split_lines
 
-inline std::vector<std::string> split_lines(const std::string& text) {
-  std::vector<std::string> lines;
-  std::size_t pos = 0;
-  while (pos < text.size()) {
-    std::size_t nl = text.find('\n', pos);
-    if (nl == std::string::npos) nl = text.size();
-    std::string line = text.substr(pos, nl - pos);
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    lines.push_back(std::move(line));
-    pos = nl + 1;
-  }
-  return lines;
-}
+namespace workbook {
 
 // One CSV record: quoted fields ("" is a quote inside one), separated by commas.
 inline std::vector<std::string> csv_fields(const std::string& line) {
