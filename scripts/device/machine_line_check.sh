@@ -6,9 +6,14 @@
 # Needs the portable runner in .carry/bin/workbook (README, "Building for another machine").
 # Writes under $OUT:
 #   machine-steps.txt          every step with its exit status (expected one beside it)
+#   raw/nvidia_smi_h200_cuda_version.txt
+#                              the answer to the runner's first field list (with
+#                              cuda_version: refused by driver 580, rc 2)
 #   raw/nvidia_smi_h200_machine.csv, raw/nvidia_smi_h200_units.csv
-#                              the clock query's answers (nounits and with units): copy
-#                              them over tests/fixtures/profile/ and re-run "[profile]"
+#                              the answers to its second list (no cuda_version; what the
+#                              runner reads on that driver), nounits and with units: copy
+#                              all three over tests/fixtures/profile/, update the values in
+#                              tests/profile/gpu_clocks_test.cpp from them, re-run "[profile]"
 #   transcripts/*.txt, json/*.json   the sweep, history and report of module04/vecadd_roofline
 set -u
 OUT=${OUT:-/tmp/wb-out}
@@ -22,9 +27,12 @@ run() {
   timeout 300 "$@" >"$OUT/transcripts/$name.txt" 2>&1
   echo "$name rc=$? (expected $expected)" | tee -a "$log"
 }
-fields="clocks.sm,clocks.mem,clocks.max.sm,clocks.max.mem,clocks_event_reasons.active,temperature.gpu,power.draw,power.limit,pstate,driver_version,cuda_version"
+# The runner's first two field lists (profile/gpu_clocks.cpp clock_query_fields()).
+fields="clocks.sm,clocks.mem,clocks.max.sm,clocks.max.mem,clocks_event_reasons.active,temperature.gpu,power.draw,power.limit,pstate,driver_version"
+nvidia-smi --query-gpu=$fields,cuda_version --format=csv,nounits >"$OUT/raw/nvidia_smi_h200_cuda_version.txt" 2>&1
+echo "nvidia-smi with cuda_version rc=$? (2 on driver 580: the runner falls back to the next list)" | tee -a "$log"
 nvidia-smi --query-gpu=$fields --format=csv,nounits >"$OUT/raw/nvidia_smi_h200_machine.csv" 2>&1
-echo "nvidia-smi nounits rc=$? (expected 0: else the driver lacks a field; the runner falls back)" | tee -a "$log"
+echo "nvidia-smi nounits rc=$? (expected 0)" | tee -a "$log"
 nvidia-smi --query-gpu=$fields --format=csv >"$OUT/raw/nvidia_smi_h200_units.csv" 2>&1
 echo "nvidia-smi units rc=$? (expected 0)" | tee -a "$log"
 ls /sys/class/power_supply >"$OUT/raw/power_supply.txt" 2>&1

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Issue 14, "--ncu / --sanitize on every lab": every lab's reference solution at its
 # quick sizes under compute-sanitizer memcheck (6 at a time) and under Nsight Compute with
-# the runner's default metrics (2 at a time), plus racecheck/synccheck/initcheck where the
+# the runner's default metrics (1 at a time), plus racecheck/synccheck/initcheck where the
 # lab's kernels use shared memory or barriers. The real tool outputs are kept as fixtures.
 #   scripts/device/profilers_all.sh [sanitize|ncu|all]
 # Needs the portable runner in .carry/bin/workbook (see profilers_check.sh).
@@ -39,7 +39,9 @@ if [ "$what" = sanitize ] || [ "$what" = all ]; then
   cp "$runs"/*.sanitizer.txt "$OUT/raw/" 2>/dev/null
 fi
 if [ "$what" = ncu ] || [ "$what" = all ]; then
-  xargs -P 2 -I{} bash -c 'one ncu {} --ncu' <"$OUT/labs.txt" | sort | tee -a "$OUT/steps.txt"
+  # One lab at a time: two ncu processes on one GPU fail ("a driver resource was
+  # unavailable", session 6: module15/matvec's run-95 exited with code 9).
+  xargs -P 1 -I{} bash -c 'one ncu {} --ncu' <"$OUT/labs.txt" | sort | tee -a "$OUT/steps.txt"
   cp "$runs"/*.ncu.csv "$OUT/raw/" 2>/dev/null
 fi
 # Keep the raw files small enough to come back: drop any over 200 KB (say which).

@@ -110,13 +110,21 @@ TEST_CASE("the sanitizer's summary becomes a check with the first error", "[prof
   plan.request = {ProfileTool::sanitize, "memcheck"};
   ProfileReport report;
   LabResults results;
-  collect_profile(plan, wbtest::profile_fixture_path("sanitizer_memcheck_oob.txt"), sample_lab(), ProcessResult{}, report,
-                  results);
+  collect_profile(plan, wbtest::profile_fixture_path("sanitizer_memcheck_atomic.txt"), sample_lab(), ProcessResult{},
+                  report, results);
   REQUIRE(results.checks.size() == 1);
   CHECK(results.checks[0].name == "sanitizer_memcheck");
   CHECK_FALSE(results.checks[0].pass);
-  CHECK(results.checks[0].value == Approx(3070));
-  CHECK(results.checks[0].detail.find("coalescing.cu:94") != std::string::npos);
+  CHECK(results.checks[0].value == Approx(15));
+  CHECK(results.checks[0].detail.find("at dot_reduction.cu:112") != std::string::npos);
+  CHECK(results.checks[0].detail.find("sm_60") == std::string::npos);
+  // The report names the lab's line and shows the header frame only as where it was inlined from.
+  const auto lines = profile_lines(report, Style(false));
+  REQUIRE(lines.size() > 3);
+  CHECK(lines[0] == "compute-sanitizer memcheck: " + results.checks[0].detail);
+  CHECK(lines[1] == "  Invalid __global__ atomic of size 8 bytes");
+  CHECK(lines[2] == "    at dot_reduction.cu:112  dot_tree(double *, const float *, const float *, int)+0x400");
+  CHECK(lines[3] == "    (inlined from sm_60_atomic_functions.hpp:294  atomicAdd(double *, double)+0x400)");
   LabResults clean;
   ProfileReport clean_report;
   collect_profile(plan, wbtest::profile_fixture_path("sanitizer_memcheck_clean.txt"), sample_lab(), ProcessResult{},
@@ -141,6 +149,24 @@ TEST_CASE("ncu's figures land in the results, without counter access the run is 
   CHECK(results.metric("col_sectors")->value == Approx(32));
   CHECK(report.figures.size() == 2);
   CHECK(report.not_run_reason.empty());
+  CHECK(report.warnings.empty());
+  // The report lists the metrics asked for under the kernel's name, not ncu's own columns.
+  plan.ncu.metrics = default_ncu_metrics();
+  ProfileReport listed;
+  LabResults listed_results;
+  collect_profile(plan, wbtest::profile_fixture_path("ncu_raw_coalescing.csv"), lab, ProcessResult{}, listed,
+                  listed_results);
+  const auto lines = profile_lines(listed, Style(false));
+  auto shown = [&](const std::string& text) {
+    return std::any_of(lines.begin(), lines.end(), [&](const std::string& l) { return l.find(text) != std::string::npos; });
+  };
+  CHECK(shown("copy_col_wise (8,32,1) x8"));
+  CHECK(shown("copy_row_wise (32,8,1) x9"));
+  CHECK_FALSE(shown("(const float *"));
+  CHECK(shown("l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio"));
+  CHECK_FALSE(shown("nvlink__"));
+  CHECK_FALSE(shown("profiler__replayer_passes"));
+  CHECK_FALSE(shown("dram__bytes_read.avg"));  // a roll-up ncu adds to dram__bytes_read.sum
 
   ProfileReport denied;
   LabResults none;
@@ -153,6 +179,44 @@ TEST_CASE("ncu's figures land in the results, without counter access the run is 
   apply_profile_verdict(denied, g);
   CHECK(g.verdict == Verdict::not_run);
   CHECK(exit_for(g.verdict) == Exit::usage);
+}
+
+TEST_CASE("ncu's error on the H200 (the counters held by another profiler) is the failed run's reason", "[profile]") {
+  // Recorded: module15/matvec under ncu while a second ncu ran: 56 launches profiled, then
+  // the driver refused matvec_warp and the lab exited with code 9.
+  ProfilePlan plan;
+  plan.request = {ProfileTool::ncu, ""};
+  const LabSpec lab = profile_view(sample_lab(), ProfileTool::ncu);
+  ProfileReport report;
+  LabResults results;
+  collect_profile(plan, wbtest::profile_fixture_path("ncu_driver_busy_matvec.csv"), lab, ProcessResult{}, report,
+                  results);
+  REQUIRE(report.ncu);
+  CHECK(report.ncu->rows.size() == 56);
+  REQUIRE(report.ncu->errors.size() == 4);
+  CHECK(report.ncu->errors[2] == "Failed to profile \"matvec_warp\" in process 12155");
+  const std::string why = "An error was reported by the driver: Profiling failed because a driver resource was unavailable.";
+  CHECK(ncu_error_reason(*report.ncu).rfind(why, 0) == 0);
+  REQUIRE(report.warnings.size() == 1);
+  CHECK(report.warnings[0].find(why) != std::string::npos);
+  Grade g;
+  g.verdict = Verdict::runtime_error;
+  g.verdict_reason = "the lab exited with code 9";
+  apply_profile_verdict(report, g);
+  CHECK(g.verdict == Verdict::runtime_error);
+  CHECK(g.verdict_reason.rfind("Nsight Compute: " + why, 0) == 0);
+  // A run that passed keeps its verdict; a run ncu broke off with no rows shows ncu's lines.
+  Grade ok;
+  ok.verdict = Verdict::pass;
+  apply_profile_verdict(report, ok);
+  CHECK(ok.verdict_reason.empty());
+  ProfileReport failed;
+  LabResults none;
+  collect_profile(plan, wbtest::profile_fixture_path("ncu_failed_heat_graph.csv"), lab, ProcessResult{}, failed, none);
+  REQUIRE(failed.ncu);
+  CHECK(failed.ncu->rows.empty());
+  CHECK(ncu_error_reason(*failed.ncu) == "Failed to profile \"heat_step\" in process 12850");
+  CHECK(failed.warnings == std::vector<std::string>{"ncu wrote no CSV rows; its messages are shown below"});
 }
 
 TEST_CASE("trace figures and the summary come from the trace file", "[profile]") {

@@ -297,3 +297,50 @@ TEST_CASE("the injection library's own output (fake CUPTI, 5000 records, cap 100
   CHECK(s.records_written == 100);
   CHECK(s.records_not_written == 4900);
 }
+
+TEST_CASE("module17's real format-2 trace (H200): exact totals of 961,643 records from 20,000 written", "[profile]") {
+  // Recorded on the H200 (CUDA 13.0): the first 40 and the last 60 lines of the trace of
+  // module17/heat_graph with the default cap; the "..." line marks the cut (README).
+  const TraceData t = parse_trace(wbtest::profile_fixture("trace_graph_head_tail.jsonl"));
+  REQUIRE(t.problems.size() == 1);  // the "..." line, not JSON
+  CHECK(t.problems[0].find("trace line 41") == 0);
+  CHECK(t.format == 2);
+  CHECK(t.max_records == 20000);
+  CHECK(t.ended);
+  CHECK(t.dropped == 0);
+  CHECK(t.not_written == 941643);
+  CHECK(t.kernels.size() == 16);
+  CHECK(t.api.size() == 38);
+  CHECK(t.memsets.size() == 6);
+  CHECK(t.copies.size() == 2);
+  REQUIRE(t.notes.size() == 1);
+  CHECK(t.notes[0] == "unified memory counters not enabled: CUPTI_ERROR_NOT_READY");
+  CHECK(t.totals.size() == 34);
+  unsigned long long calls = 0;
+  for (const auto& [key, total] : t.totals) calls += static_cast<unsigned long long>(total.calls);
+  CHECK(calls == 961643ULL);  // the end line's "records": every record is in one total
+  REQUIRE(t.gpu);
+  CHECK(t.gpu->busy_ns == 523548105);
+
+  const TraceSummary s = summarize_trace(t);
+  CHECK(s.records_written == 62);  // the records left in this cut copy (the end line says 20000 written)
+  CHECK(s.records_not_written == 941643);
+  REQUIRE(s.kernels.size() == 3);  // by total time: heat_step, empty_step, the harness's hold kernel
+  CHECK(s.kernels[0].name == "heat_step");
+  CHECK(s.kernels[0].calls == 292576);
+  CHECK(s.kernels[0].total_us == Approx(403521.906));
+  CHECK(s.kernels[0].min_us == Approx(0.831));
+  CHECK(s.kernels[0].max_us == Approx(6.496));
+  CHECK(s.kernels[1].name == "empty_step");
+  CHECK(s.kernels[1].calls == 210000);
+  CHECK(s.kernels[2].name == "wb::detail::hold_kernel");
+  CHECK(s.kernels[2].calls == 20);
+  REQUIRE_FALSE(s.api.empty());
+  CHECK(s.api[0].name == "cudaLaunchKernel");
+  CHECK(s.api[0].calls == 455996);
+  CHECK(s.span_us == Approx(2444194.608));
+  CHECK(s.busy_us == Approx(523548.105));
+  CHECK(s.overlap_us == Approx(0.033));
+  CHECK(trace_figure(s, trace_source("kernels", "heat_step", "calls")) == Approx(292576));
+  CHECK(trace_figure(s, trace_source("api", "cudaGraphLaunch", "calls")) == Approx(470));
+}

@@ -54,6 +54,7 @@ NcuTable parse_ncu_csv(const std::string& text) {
       t.messages.push_back(line);
       if (line.find("ERR_NVGPUCTRPERM") != std::string::npos) t.permission_denied = true;
       if (line.find("No kernels were profiled") != std::string::npos) t.no_kernels = true;
+      if (line.rfind("==ERROR==", 0) == 0) t.errors.push_back(trim(line.substr(9)));
       continue;
     }
     if (line.empty() || line[0] != '"') continue;
@@ -69,6 +70,19 @@ NcuTable parse_ncu_csv(const std::string& text) {
   }
   t.units.resize(t.columns.size());
   return t;
+}
+
+std::string ncu_error_reason(const NcuTable& t) {
+  if (t.errors.empty()) return "";
+  std::string reason = t.errors.front();
+  if (!reason.empty() && reason.back() == ':' && t.errors.size() > 1) reason += " " + t.errors[1];
+  return reason;
+}
+
+bool ncu_housekeeping_column(const std::string& column) {
+  for (const char* prefix : {"device__", "launch__", "c2clink__", "nvlink__", "numa__", "profiler__"})
+    if (column.rfind(prefix, 0) == 0) return true;
+  return false;
 }
 
 std::optional<double> ncu_number(const std::string& cell) {

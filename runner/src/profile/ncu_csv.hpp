@@ -16,6 +16,7 @@ struct NcuTable {
   std::vector<std::string> units;                 // same length (empty where none)
   std::vector<std::vector<std::string>> rows;     // one per launch
   std::vector<std::string> messages;              // ==PROF== / ==ERROR== / ==WARNING== lines
+  std::vector<std::string> errors;                // the text of the ==ERROR== lines, in order
   bool permission_denied = false;                 // ERR_NVGPUCTRPERM: no access to GPU counters
   bool no_kernels = false;                        // "No kernels were profiled"
 
@@ -31,6 +32,15 @@ const std::vector<std::string>& default_ncu_metrics();
 // Parses ncu's output (its own lines, the program's lines and the CSV may be mixed:
 // CSV lines are those that start with a quote). Never throws.
 NcuTable parse_ncu_csv(const std::string& text);
+
+// Why ncu failed, from its ==ERROR== lines: the first one, joined with the next when it
+// ends with ':' ("An error was reported by the driver:" then the driver's reason, as on
+// the H200 when another profiler held the counters); "" without errors.
+std::string ncu_error_reason(const NcuTable& t);
+
+// Columns ncu adds to every raw page whatever was asked: the device's attributes, the
+// launch settings, the link and NUMA topology and its own replay counters.
+bool ncu_housekeeping_column(const std::string& column);
 
 // "1,024" -> 1024, "4.00" -> 4, "n/a" or "" -> nullopt.
 std::optional<double> ncu_number(const std::string& cell);

@@ -67,14 +67,19 @@ void ncu_lines(std::vector<std::string>& out, const ProfileReport& r, const Styl
                                                        "the raw CSV is {})",
                                                        t.rows.size(), t.rows.size() == 1 ? "" : "es", r.output.string()));
   std::map<std::string, std::vector<std::size_t>> groups;  // "kernel (block)" -> rows
-  for (std::size_t i = 0; i < t.rows.size(); ++i) groups[fmt::format("{} ({})", t.kernel(i), t.block(i))].push_back(i);
+  for (std::size_t i = 0; i < t.rows.size(); ++i) groups[t.kernel(i) + "\n" + t.block(i)].push_back(i);
+  const auto asked = [&](const std::string& col) {
+    return r.ncu_metrics.empty() || std::find(r.ncu_metrics.begin(), r.ncu_metrics.end(), col) != r.ncu_metrics.end();
+  };
   std::size_t shown = 0;
-  for (const auto& [name, rows] : groups) {
+  for (const auto& [key, rows] : groups) {
     if (++shown > kRows) break;
+    // ncu prints the whole signature; the name without its parameters, as --trace shows it.
+    const std::string name = kernel_base_name(t.kernel(rows.front())) + " (" + t.block(rows.front()) + ")";
     out.push_back(fmt::format(" {} x{}", s.bold(name), rows.size()));
     for (std::size_t c = 0; c < t.columns.size(); ++c) {
       const std::string& col = t.columns[c];
-      if (col.find("__") == std::string::npos || col.rfind("launch__", 0) == 0 || col.rfind("device__", 0) == 0) continue;
+      if (col.find("__") == std::string::npos || ncu_housekeeping_column(col) || !asked(col)) continue;
       std::vector<double> v;
       for (std::size_t i : rows)
         if (auto x = ncu_number(t.rows[i][c])) v.push_back(*x);

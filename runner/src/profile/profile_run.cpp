@@ -199,6 +199,7 @@ void collect_ncu(const fs::path& output, const LabSpec& lab, const ProcessResult
   if (t.columns.empty()) {  // no log file (an older ncu?): the CSV went to stdout
     NcuTable from_stdout = parse_ncu_csv(pr.out + "\n" + pr.err);
     from_stdout.messages.insert(from_stdout.messages.begin(), t.messages.begin(), t.messages.end());
+    from_stdout.errors.insert(from_stdout.errors.begin(), t.errors.begin(), t.errors.end());
     from_stdout.permission_denied = from_stdout.permission_denied || t.permission_denied;
     t = std::move(from_stdout);
   }
@@ -210,6 +211,8 @@ void collect_ncu(const fs::path& output, const LabSpec& lab, const ProcessResult
   } else if (t.rows.empty()) {
     report.warnings.push_back(t.no_kernels ? "ncu profiled no kernels (did the lab launch any? check the -k filter)"
                                            : "ncu wrote no CSV rows; its messages are shown below");
+  } else if (!t.errors.empty()) {  // some launches profiled, then ncu failed (seen on the H200)
+    report.warnings.push_back("ncu reported an error: " + ncu_error_reason(t));
   }
   for (const auto& m : lab.metrics)
     if (measured_by(m, "ncu")) add_figure(m, ncu_figure(t, *m.source), report, results);
@@ -237,6 +240,7 @@ void collect_profile(const ProfilePlan& plan, const fs::path& output, const LabS
   report.tool = plan.request.tool;
   report.option = plan.request.option;
   report.output = output;
+  if (plan.request.tool == ProfileTool::ncu && plan.ncu.sections.empty()) report.ncu_metrics = plan.ncu.metrics;
   for (auto& w : clock_warnings(report.clocks_before, report.clocks_after)) report.warnings.push_back(std::move(w));
   switch (plan.request.tool) {
     case ProfileTool::none: break;
@@ -256,6 +260,11 @@ void apply_profile_verdict(const ProfileReport& report, Grade& grade) {
     // The sanitizer's first error says more than "exited with code 4" (memcheck stops
     // the kernel at a bad access, so the lab then fails on the CUDA error).
     grade.verdict_reason = "compute-sanitizer " + describe(*report.sanitizer);
+  } else if (report.ncu && !report.ncu->errors.empty() &&
+             (grade.verdict == Verdict::runtime_error || grade.verdict == Verdict::fail)) {
+    // ncu could not profile a kernel (another profiler held the counters), so the lab
+    // failed: say why rather than "exited with code 9".
+    grade.verdict_reason = "Nsight Compute: " + ncu_error_reason(*report.ncu);
   }
 }
 

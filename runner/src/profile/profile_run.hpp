@@ -61,6 +61,8 @@ struct ProfileReport {
   std::optional<TraceSummary> trace;
   std::vector<std::string> timeline;
   std::optional<NcuTable> ncu;
+  std::vector<std::string> ncu_metrics;          // ncu: the metrics asked for, the ones the report lists
+                                                 // (empty with sections: their metrics are ncu's own)
   std::optional<SanitizerReport> sanitizer;
   std::map<std::string, double> figures;         // the manifest's profiler metrics, measured
   std::string not_run_reason;                    // the tool could not measure (no counter access)
@@ -79,6 +81,7 @@ void collect_profile(const ProfilePlan& plan, const std::filesystem::path& outpu
 LabSpec profile_view(const LabSpec& lab, ProfileTool tool);
 
 // When the tool could not measure (report.not_run_reason), the run is `not_run` (exit 2).
+// A lab that fails under the sanitizer or ncu gets the tool's first error as its reason.
 void apply_profile_verdict(const ProfileReport& report, Grade& grade);
 
 }  // namespace workbook
