@@ -58,9 +58,10 @@ class Suite:
         self.passed = 0
         self.failed = 0
 
-    def run(self, body, args=(), results=True, prefill="", extra_files=None):
+    def run(self, body, args=(), results=True, prefill="", extra_files=None, env_extra=None):
         """Writes body as lab_<n>.py and runs it with args. results: set WORKBOOK_RESULTS
-        to a fresh file (prefill: text it already holds)."""
+        to a fresh file (prefill: text it already holds). env_extra: variables to set
+        (WB_PROFILER is unset otherwise, whatever the caller's environment holds)."""
         self.count += 1
         script = os.path.join(self.tmp, "lab_%d.py" % self.count)
         with open(script, "w", encoding="utf-8") as f:
@@ -70,6 +71,8 @@ class Suite:
                 f.write(textwrap.dedent(text))
         env = dict(os.environ)
         env.pop("WORKBOOK_RESULTS", None)
+        env.pop("WB_PROFILER", None)
+        env.update(env_extra or {})
         env["PYTHONPATH"] = HERE + os.pathsep + self.tmp
         env["PYTHONDONTWRITEBYTECODE"] = "1"
         env["PYTHONIOENCODING"] = "utf-8"
