@@ -33,6 +33,10 @@ WORKBOOK_RESULTS every record is printed as a readable line on stdout; with it, 
 goes to the file too. Every line is flushed as soon as it is written, so a crash never
 loses the records before it.
 
+Under `workbook run --ncu` or `--sanitize` the runner sets WB_PROFILER: under_profiler()
+names the tool, skip_check(name, why) reports a check the tool makes meaningless (a
+measured speed) as the C++ wb::skip_check does, and time_calls() takes one sample.
+
 Run a lab by hand with labs/common on the module path:
 
     PYTHONPATH=labs/common python3 labs/module23/triton_add.py N=65536 seed=7
