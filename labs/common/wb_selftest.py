@@ -13,6 +13,7 @@ Exits 0 when every case passes, 1 otherwise. The last line reads "N passed, N fa
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -89,6 +90,15 @@ class Suite:
             with open(path, encoding="utf-8") as f:
                 lines = f.read().splitlines()
         return Run(p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace"), lines, path)
+
+    def run_cases(self, title, cases):
+        """Runs every (name, fn(suite, problems)) case, prints "title: N passed, N failed",
+        removes the temporary folder and returns the exit status (0: every case passed)."""
+        for name, fn in cases:
+            self.case(name, lambda problems, fn=fn: fn(self, problems))
+        shutil.rmtree(self.tmp, ignore_errors=True)
+        print("%s: %d passed, %d failed" % (title, self.passed, self.failed))
+        return 0 if self.failed == 0 else 1
 
     def case(self, name, fn):
         problems = []
@@ -554,10 +564,7 @@ def main():
         ("Rng matches the C++ harness", case_rng),
         ("numbers: shortest form, null for NaN/inf", case_numbers),
     ]
-    for name, fn in cases:
-        s.case(name, lambda problems, fn=fn: fn(s, problems))
-    print("wb_selftest: %d passed, %d failed" % (s.passed, s.failed))
-    return 0 if s.failed == 0 else 1
+    return s.run_cases("wb_selftest", cases)
 
 
 if __name__ == "__main__":

@@ -123,6 +123,14 @@ def case_same_as_cpp(s, problems):
         print("note: no C++ compiler: the live comparison with wb_host.hpp is left out (the literal line is checked)")
         return
     tmp = tempfile.mkdtemp(prefix="wb_profiler_cpp_")
+    try:
+        compare_with_cpp(s, problems, cxx, tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def compare_with_cpp(s, problems, cxx, tmp):
+    """Builds SKIP_LAB_CPP in tmp and runs it next to SKIP_LAB, with and without WB_PROFILER."""
     src, exe = os.path.join(tmp, "skip.cpp"), os.path.join(tmp, "skip")
     with open(src, "w", encoding="utf-8") as f:
         f.write(SKIP_LAB_CPP)
@@ -149,7 +157,6 @@ def case_same_as_cpp(s, problems):
         cpp_out = cpp.stdout.decode("utf-8", "replace").replace(results, "RESULTS")
         py_out = py.out.replace(py.path, "RESULTS")
         expect(problems, cpp_out == py_out, "%r: stdout differs:\n  C++    %r\n  Python %r" % (env, cpp_out, py_out))
-    shutil.rmtree(tmp, ignore_errors=True)
 
 
 TIMING_LAB = """
@@ -246,11 +253,7 @@ def main():
         ("time_calls(): bad counts are harness errors", case_time_calls_arguments),
         ("cuda_event_timer(): events around each call", case_cuda_event_timer),
     ]
-    for name, fn in cases:
-        s.case(name, lambda problems, fn=fn: fn(s, problems))
-    shutil.rmtree(s.tmp, ignore_errors=True)
-    print("wb_profiler_test: %d passed, %d failed" % (s.passed, s.failed))
-    return 0 if s.failed == 0 else 1
+    return s.run_cases("wb_profiler_test", cases)
 
 
 if __name__ == "__main__":
