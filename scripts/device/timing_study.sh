@@ -32,10 +32,12 @@ libs() { [ "$1" = module15/matvec ] && echo -lcublas; }
 #     time and does not report it);
 #   - instead, graph nodes stay kernels (--graph-profiling node, ncu's default, written
 #     out) and the launch cap counts per launch configuration (kernel, grid, block):
-#     NCU_LAUNCHES (40, as study 7's own ncu run) of each, where one -c 600 for all of them
-#     was spent inside matvec's first graphs before gemv came. Profiling stops there and
+#     NCU_LAUNCHES (40, as study 7's own ncu run) of each; one -c 600 shared by all of
+#     them runs out inside matvec's warp graphs (512 nodes a replay) before any gemv
+#     launch, by the count of launches in the lab's code. Profiling stops there and
 #     the rest of the binary runs unprofiled. NCU_TIMEOUT (seconds, default 150) bounds a
-#     run all the same; ncu gets SIGINT first, so it can still write what it profiled.
+#     run all the same, so one slow lab cannot eat the study's time: SIGINT first (ncu
+#     then shuts its target down and may still print what it profiled), SIGKILL 20 s on.
 ncu_times() {
   local b=$1 tag=$2; shift 2
   timeout --signal=INT --kill-after=20 "${NCU_TIMEOUT:-150}" \
