@@ -33,6 +33,10 @@ WORKBOOK_RESULTS every record is printed as a readable line on stdout; with it, 
 goes to the file too. Every line is flushed as soon as it is written, so a crash never
 loses the records before it.
 
+Under `workbook run --ncu` or `--sanitize` the runner sets WB_PROFILER: under_profiler()
+names the tool, skip_check(name, why) reports a check the tool makes meaningless (a
+measured speed) as the C++ wb::skip_check does, and time_calls() takes one sample.
+
 Run a lab by hand with labs/common on the module path:
 
     PYTHONPATH=labs/common python3 labs/module23/triton_add.py N=65536 seed=7
@@ -43,12 +47,14 @@ import math
 import os
 import re
 import sys
+import time
 import traceback
 
 __all__ = [
     "init", "seed", "quick", "param", "param_f", "params_done", "bad_argument",
-    "Rng", "stream_seed", "Stats", "stats_of", "metric", "check", "error", "fatal",
-    "device", "device_from_torch", "require", "missing", "finish",
+    "Rng", "stream_seed", "Stats", "stats_of", "time_calls", "cuda_event_timer", "metric", "check",
+    "under_profiler", "skip_check", "error", "fatal", "device", "device_from_torch", "require", "missing",
+    "finish",
 ]
 
 # The seed used when none is passed, so that runs by hand repeat exactly (as in C++).
@@ -503,6 +509,59 @@ def stats_of(samples):
     return Stats(median, values[0], values[-1], n)
 
 
+# ---- timing ----------------------------------------------------------------------------------------
+
+def _host_timer(fn):
+    """Milliseconds of one call of fn on the host's monotonic clock."""
+    start = time.perf_counter()
+    fn()
+    return (time.perf_counter() - start) * 1e3
+
+
+_host_timer.clock = "host"
+
+
+def cuda_event_timer(torch):
+    """A timer for time_calls() that brackets one call of fn with a pair of CUDA events on
+    torch's current stream and waits for the second: GPU time in ms, clock "events".
+    torch is the module, passed in so that this file needs no package."""
+    start = torch.cuda.Event(enable_timing=True)
+    stop = torch.cuda.Event(enable_timing=True)
+
+    def timer(fn):
+        start.record()
+        fn()
+        stop.record()
+        stop.synchronize()
+        return float(start.elapsed_time(stop))
+
+    timer.clock = "events"
+    return timer
+
+
+def time_calls(fn, samples=20, warmup=2, timer=None):
+    """Times fn(): warmup untimed calls, then samples calls, each measured by timer(fn)
+    (milliseconds of that one call); returns their Stats, with the timer's clock.
+    The default timer reads the host clock around the call, which suits work that is
+    done when fn returns; for GPU work pass cuda_event_timer(torch).
+    Under a profiler (under_profiler()) it makes one warm-up call and takes one sample,
+    as the C++ time_kernel does: the tool profiles or slows every call, and timings are
+    not graded there."""
+    if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
+        fatal("harness", "wb.time_calls: samples must be an integer >= 1 (got %r)" % (samples,))
+    if isinstance(warmup, bool) or not isinstance(warmup, int) or warmup < 0:
+        fatal("harness", "wb.time_calls: warmup must be an integer >= 0 (got %r)" % (warmup,))
+    if timer is None:
+        timer = _host_timer
+    if under_profiler():
+        warmup, samples = 1, 1
+    for _ in range(warmup):
+        fn()
+    result = stats_of([timer(fn) for _ in range(samples)])
+    result.clock = getattr(timer, "clock", None)
+    return result
+
+
 # ---- results ---------------------------------------------------------------------------------------
 
 def _real(api, what, value):
@@ -570,6 +629,24 @@ def check(name, passed, value=None, limit=None, detail=""):
         readable += ("  " if numbers else ": ") + str(detail)
     _emit(_record("check", fields), readable)
     return ok
+
+
+def under_profiler():
+    """The tool the runner started this lab under ("ncu", "sanitize"), or None: `workbook
+    run --ncu/--sanitize` sets WB_PROFILER. Under one every kernel is replayed (ncu) or
+    slowed many times over (compute-sanitizer), so a check about measured speed cannot be
+    made: report it with skip_check() instead."""
+    tool = os.environ.get("WB_PROFILER", "")
+    return tool or None
+
+
+def skip_check(name, why):
+    """A check this run cannot make (see under_profiler), reported with the reason: a
+    `check` record with pass true and skipped true. It neither passes nor fails the run
+    (it is not counted in finish()'s tally) and the runner shows it as SKIP."""
+    _claim_result_name("wb.skip_check", name)
+    fields = [("name", name), ("pass", True), ("skipped", True), ("detail", str(why))]
+    _emit(_record("check", fields), "[check]  SKIP %s: %s" % (name, why))
 
 
 def device(name, cc, sms, l2_bytes, global_bytes):

@@ -13,6 +13,7 @@ Exits 0 when every case passes, 1 otherwise. The last line reads "N passed, N fa
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -58,9 +59,10 @@ class Suite:
         self.passed = 0
         self.failed = 0
 
-    def run(self, body, args=(), results=True, prefill="", extra_files=None):
+    def run(self, body, args=(), results=True, prefill="", extra_files=None, env_extra=None):
         """Writes body as lab_<n>.py and runs it with args. results: set WORKBOOK_RESULTS
-        to a fresh file (prefill: text it already holds)."""
+        to a fresh file (prefill: text it already holds). env_extra: variables to set
+        (WB_PROFILER is unset otherwise, whatever the caller's environment holds)."""
         self.count += 1
         script = os.path.join(self.tmp, "lab_%d.py" % self.count)
         with open(script, "w", encoding="utf-8") as f:
@@ -70,6 +72,8 @@ class Suite:
                 f.write(textwrap.dedent(text))
         env = dict(os.environ)
         env.pop("WORKBOOK_RESULTS", None)
+        env.pop("WB_PROFILER", None)
+        env.update(env_extra or {})
         env["PYTHONPATH"] = HERE + os.pathsep + self.tmp
         env["PYTHONDONTWRITEBYTECODE"] = "1"
         env["PYTHONIOENCODING"] = "utf-8"
@@ -86,6 +90,15 @@ class Suite:
             with open(path, encoding="utf-8") as f:
                 lines = f.read().splitlines()
         return Run(p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace"), lines, path)
+
+    def run_cases(self, title, cases):
+        """Runs every (name, fn(suite, problems)) case, prints "title: N passed, N failed",
+        removes the temporary folder and returns the exit status (0: every case passed)."""
+        for name, fn in cases:
+            self.case(name, lambda problems, fn=fn: fn(self, problems))
+        shutil.rmtree(self.tmp, ignore_errors=True)
+        print("%s: %d passed, %d failed" % (title, self.passed, self.failed))
+        return 0 if self.failed == 0 else 1
 
     def case(self, name, fn):
         problems = []
@@ -551,10 +564,7 @@ def main():
         ("Rng matches the C++ harness", case_rng),
         ("numbers: shortest form, null for NaN/inf", case_numbers),
     ]
-    for name, fn in cases:
-        s.case(name, lambda problems, fn=fn: fn(s, problems))
-    print("wb_selftest: %d passed, %d failed" % (s.passed, s.failed))
-    return 0 if s.failed == 0 else 1
+    return s.run_cases("wb_selftest", cases)
 
 
 if __name__ == "__main__":

@@ -202,7 +202,12 @@ def bench(fn):
     """Times fn with triton.testing.do_bench: it runs fn once, then repeatedly for about
     100 ms, zeroing a 256 MB buffer before each call so that the L2 holds no input, and
     times each call with CUDA events. quantiles=[0.5, 0, 1] asks for the median, the
-    fastest and the slowest call in ms (do_bench does not say how many it took)."""
+    fastest and the slowest call in ms (do_bench does not say how many it took).
+    Under a profiler (workbook run --ncu or --sanitize) those hundreds of calls would each
+    be profiled or slowed, and the timings are not graded there: wb.time_calls makes one
+    warm-up call and times one more with CUDA events instead."""
+    if wb.under_profiler():
+        return wb.time_calls(fn, timer=wb.cuda_event_timer(torch))
     median, fastest, slowest = triton_testing.do_bench(fn, quantiles=[0.5, 0.0, 1.0])
     return wb.Stats(median, fastest, slowest, clock="events")
 

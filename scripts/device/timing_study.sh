@@ -17,11 +17,34 @@ libs() { [ "$1" = module15/matvec ] && echo -lcublas; }
 
 # ncu's kernel durations for one study binary: ncu_times NAME TAG [extra ncu options]
 # writes $dir/NAME.TAG.csv (and .err).
+#
+# How many launches ncu profiles (issue 14: last session this step ran past the limit).
+# module15/matvec times its warp kernel and cuBLAS gemv as replays of CUDA graphs of up to
+# 512 launches each (wb::time_kernel_graph), and ncu profiles a graph's kernel nodes one by
+# one. What the study needs from ncu is a per-kernel duration over a timing loop of at
+# least 8 launches (timing_study.py's matching), for every kernel of STUDY. So:
+#   - not WB_PROFILER=ncu: the binary would then take ONE sample per figure, so no timing
+#     loop would reach the 8 launches timing_study.py looks for, and ncu would no longer
+#     see the loops whose figures it is compared with;
+#   - not --graph-profiling graph: each graph would become one result with no kernel
+#     name, so warp_ms and cublas_ms (study 7's comparison) would have no ncu figure, and
+#     graph time / launches cannot be matched either (the harness picks the count at run
+#     time and does not report it);
+#   - instead, graph nodes stay kernels (--graph-profiling node, ncu's default, written
+#     out) and the launch cap counts per launch configuration (kernel, grid, block):
+#     NCU_LAUNCHES (40, as study 7's own ncu run) of each; one -c 600 shared by all of
+#     them runs out inside matvec's warp graphs (512 nodes a replay) before any gemv
+#     launch, by the count of launches in the lab's code. Profiling stops there and
+#     the rest of the binary runs unprofiled. NCU_TIMEOUT (seconds, default 150) bounds a
+#     run all the same, so one slow lab cannot eat the study's time: SIGINT first (ncu
+#     then shuts its target down and may still print what it profiled), SIGKILL 20 s on.
 ncu_times() {
   local b=$1 tag=$2; shift 2
-  ncu --csv --page raw --clock-control none "$@" --print-kernel-base function --metrics gpu__time_duration.sum \
+  timeout --signal=INT --kill-after=20 "${NCU_TIMEOUT:-150}" \
+    ncu --csv --page raw --clock-control none "$@" --print-kernel-base function --metrics gpu__time_duration.sum \
     -k 'regex:^(vecadd|matmul_naive|matmul_tiled|matvec_row|matvec_warp|copy_row_wise|copy_col_wise|.*gemv.*)$' \
-    -c 600 "$dir/$b" seed=1 >"$dir/$b.$tag.csv" 2>"$dir/$b.$tag.err" || echo "$b $tag rc=$?"
+    --graph-profiling node --filter-mode per-launch-config -c "${NCU_LAUNCHES:-40}" \
+    "$dir/$b" seed=1 >"$dir/$b.$tag.csv" 2>"$dir/$b.$tag.err" || echo "$b $tag rc=$?"
 }
 
 # Build the solutions by hand, in parallel (the same nvcc line a learner uses).

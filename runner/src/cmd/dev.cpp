@@ -66,7 +66,7 @@ void setup_dev(CLI::App& app, CommandContext& ctx) {
   cmd->footer("Examples:\n  workbook dev check --arch sm_90\n  workbook dev check --run --report docs/validation/H200.md\n  workbook dev check --only module14/tiled_gemm --arch sm_90");
   cmd->callback([&ctx, o] {
     Style style = ctx.global.style();
-    Session session(ctx.global);
+    OpenedCourse opened(ctx.global);
     DevCheckOptions check = o->check;
     bool header_printed = false;
     if (!o->json) {
@@ -76,7 +76,7 @@ void setup_dev(CLI::App& app, CommandContext& ctx) {
         print_row(row, style);
       };
     }
-    DevCheckResult r = dev_check({session.catalog, session.workspace, session.journal, style}, check);
+    DevCheckResult r = dev_check({opened.catalog, opened.workspace, opened.journal, style}, check);
     if (!o->report.empty()) {
       std::string cmdline = "workbook dev check";
       if (o->check.run) cmdline += " --run";

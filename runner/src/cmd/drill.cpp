@@ -21,8 +21,8 @@ void setup_drill(CLI::App& app, CommandContext& ctx) {
 Answer out loud while the clock runs, press Enter, then type the numbers of the points
 you covered (e.g. 1 3 4, all, none). Weekly until easy (full marks twice in a row).)");
   cmd->callback([&ctx, o, json] {
-    Session session(ctx.global);
-    learn::LearnContext lc{session.catalog, session.journal, *json ? Style(false) : ctx.global.style(), *json};
+    OpenedCourse opened(ctx.global);
+    learn::LearnContext lc{opened.catalog, opened.journal, *json ? Style(false) : ctx.global.style(), *json};
     ctx.exit_code = learn::run_drill(lc, *o);
   });
 }

@@ -23,8 +23,8 @@ void setup_exercises(CLI::App& app, CommandContext& ctx) {
 Without a terminal, answers are read from stdin: for each item an answer line, then a
 grade line (1-4, or p/f with --pass-fail). See docs/learning.md.)");
   cmd->callback([&ctx, o, json] {
-    Session session(ctx.global);
-    learn::LearnContext lc{session.catalog, session.journal, *json ? Style(false) : ctx.global.style(), *json};
+    OpenedCourse opened(ctx.global);
+    learn::LearnContext lc{opened.catalog, opened.journal, *json ? Style(false) : ctx.global.style(), *json};
     ctx.exit_code = learn::run_exercises(lc, *o);
   });
 }

@@ -18,8 +18,8 @@ void setup_follow(CLI::App& app, CommandContext& ctx) {
   workbook follow 14 --example reads-and-tile-size --restart
 One line per step (your value or line); progress is kept, so the next run carries on.)");
   cmd->callback([&ctx, o, json] {
-    Session session(ctx.global);
-    learn::LearnContext lc{session.catalog, session.journal, *json ? Style(false) : ctx.global.style(), *json};
+    OpenedCourse opened(ctx.global);
+    learn::LearnContext lc{opened.catalog, opened.journal, *json ? Style(false) : ctx.global.style(), *json};
     ctx.exit_code = learn::run_follow(lc, *o);
   });
 }

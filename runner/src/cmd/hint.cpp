@@ -20,8 +20,8 @@ Hints go from the idea, to the mechanism, to nearly the code. Using one is no pe
 `workbook history LAB` shows how many you had seen before each run. When they are all
 shown, `workbook show LAB --solution` is the reference solution.)");
   cmd->callback([&ctx, lab, all, json] {
-    Session session(ctx.global);
-    ctx.exit_code = learn::show_hints(session.catalog, session.journal, *lab, *all, *json,
+    OpenedCourse opened(ctx.global);
+    ctx.exit_code = learn::show_hints(opened.catalog, opened.journal, *lab, *all, *json,
                                       *json ? Style(false) : ctx.global.style());
   });
 }

@@ -20,9 +20,9 @@ void setup_history(CLI::App& app, CommandContext& ctx) {
 Calibration: factor = max(predicted/measured, measured/predicted); p/m above 1 means
 your predictions run high.)");
   cmd->callback([&ctx, lab, limit, json] {
-    Session session(ctx.global);
+    OpenedCourse opened(ctx.global);
     ctx.exit_code = progress::show_history(
-        {session.catalog, session.workspace, session.journal, *json ? Style(false) : ctx.global.style(), *json}, *lab,
+        {opened.catalog, opened.workspace, opened.journal, *json ? Style(false) : ctx.global.style(), *json}, *lab,
         *limit);
   });
 }

@@ -13,8 +13,8 @@ void setup_next(CLI::App& app, CommandContext& ctx) {
   workbook next --json
 The first open module of the assignment due next (or behind): follow, answer, run.)");
   cmd->callback([&ctx, json] {
-    Session session(ctx.global);
-    ctx.exit_code = progress::show_next({session.catalog, session.workspace, session.journal,
+    OpenedCourse opened(ctx.global);
+    ctx.exit_code = progress::show_next({opened.catalog, opened.workspace, opened.journal,
                                          *json ? Style(false) : ctx.global.style(), *json});
   });
 }

@@ -6,8 +6,8 @@
 namespace workbook {
 
 int run_progress_command(const GlobalOptions& global, bool json) {
-  Session session(global);
-  return progress::show_progress({session.catalog, session.workspace, session.journal,
+  OpenedCourse opened(global);
+  return progress::show_progress({opened.catalog, opened.workspace, opened.journal,
                                   json ? Style(false) : global.style(), json});
 }
 

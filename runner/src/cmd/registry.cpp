@@ -78,7 +78,7 @@ Workspace ensured(Workspace ws) {
 }
 }  // namespace
 
-Session::Session(const GlobalOptions& global)
+OpenedCourse::OpenedCourse(const GlobalOptions& global)
     : catalog(global.catalog()), workspace(ensured(global.open_workspace())), journal(workspace.journal_path()) {}
 
 // Text that is not UTF-8 (a lab's output, a learner's answer) is printed as U+FFFD, never an error.

@@ -29,8 +29,8 @@ struct GlobalOptions {
 
 // The content, the workspace (created if missing) and its journal, opened together by the
 // commands that record something.
-struct Session {
-  explicit Session(const GlobalOptions& global);
+struct OpenedCourse {
+  explicit OpenedCourse(const GlobalOptions& global);
   Catalog catalog;
   Workspace workspace;
   Journal journal;

@@ -44,14 +44,14 @@ Per lab: the latest passing run (else the latest run), its figures beside their 
 ranges, your predictions beside the measurements, your explanations; the machine line;
 a roofline of your kernels that report FLOP and byte rates.)");
   cmd->callback([&ctx, o] {
-    Session session(ctx.global);
+    OpenedCourse opened(ctx.global);
     const std::string now = learn::iso_utc(learn::now_unix());
-    ReportData data = collect_report(session.journal, session.catalog, o->scope, now);
+    ReportData data = collect_report(opened.journal, opened.catalog, o->scope, now);
     std::filesystem::path dir = o->out;
     if (dir.empty()) {
       std::string name = data.scope.empty() ? "all" : data.scope;
       for (auto& c : name) c = c == '/' ? '-' : c;
-      dir = session.workspace.root() / "reports" / name;
+      dir = opened.workspace.root() / "reports" / name;
     }
     const std::vector<std::filesystem::path> files = write_report(data, dir);
     if (o->json) {

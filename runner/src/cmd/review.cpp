@@ -18,8 +18,8 @@ void setup_review(CLI::App& app, CommandContext& ctx) {
   workbook review --new 5 --pass-fail
 For each item: an answer line, then a grade line (see docs/learning.md).)");
   cmd->callback([&ctx, o, json] {
-    Session session(ctx.global);
-    learn::LearnContext lc{session.catalog, session.journal, *json ? Style(false) : ctx.global.style(), *json};
+    OpenedCourse opened(ctx.global);
+    learn::LearnContext lc{opened.catalog, opened.journal, *json ? Style(false) : ctx.global.style(), *json};
     ctx.exit_code = learn::run_review(lc, *o);
   });
 }

@@ -59,8 +59,8 @@ void add_slurm_options(CLI::App* cmd, RunOptions& o) {
 // --sweep and --compare: several runs, one table (and for a sweep, a chart and an SVG).
 void run_several(CommandContext& ctx, const RunOptions& o, const RunRequest& req) {
   Style style = ctx.global.style();
-  Session session(ctx.global);
-  const RunContext rc{session.catalog, session.workspace, session.journal, style};
+  OpenedCourse opened(ctx.global);
+  const RunContext rc{opened.catalog, opened.workspace, opened.journal, style};
   if (!o.sweep.empty()) {
     const bool show = !o.json && isatty(STDOUT_FILENO);
     SweepResult r = run_sweep(rc, req, o.sweep, [&](const std::string& step) {
@@ -68,14 +68,14 @@ void run_several(CommandContext& ctx, const RunOptions& o, const RunRequest& req
       std::fflush(stdout);
     });
     if (o.explain && !o.explain->empty() && !r.runs.empty() && r.runs.front().run_id)
-      session.journal.record_explanation(r.runs.front().run_id, *o.explain);
+      opened.journal.record_explanation(r.runs.front().run_id, *o.explain);
     if (o.json) print_json(sweep_json(r));
     else print_sweep(r, style);
     ctx.exit_code = exit_code_for(r);
     return;
   }
   CompareResult r = run_compare(rc, req);
-  if (o.explain && !o.explain->empty() && r.mine.run_id) session.journal.record_explanation(r.mine.run_id, *o.explain);
+  if (o.explain && !o.explain->empty() && r.mine.run_id) opened.journal.record_explanation(r.mine.run_id, *o.explain);
   if (o.json) print_json(compare_json(r));
   else print_compare(r, style);
   ctx.exit_code = exit_code_for(r);
@@ -131,8 +131,8 @@ void run_on_slurm(CommandContext& ctx, RunOptions& o, RunRequest req) {
   if (o.slurm_continue != 0) {
     req.continue_run_id = o.slurm_continue;
     req.interactive = false;
-    Session session(ctx.global);
-    ctx.exit_code = exit_code_for(continue_slurm_run({session.catalog, session.workspace, session.journal, style}, req));
+    OpenedCourse opened(ctx.global);
+    ctx.exit_code = exit_code_for(continue_slurm_run({opened.catalog, opened.workspace, opened.journal, style}, req));
     return;
   }
   o.slurm_run.json = o.json;
@@ -150,16 +150,16 @@ void run_on_slurm(CommandContext& ctx, RunOptions& o, RunRequest req) {
 // The gate before the reference solution runs (run/solution_gate.hpp); each pass is
 // recorded as a view ("run"). False when the learner said no on the terminal.
 bool open_solution_gate(CommandContext& ctx, const RunOptions& o, const RunRequest& req) {
-  Session session(ctx.global);
-  const std::string lab = session.catalog.find_lab(parse_lab_ref_or_throw(req.lab)).id;
+  OpenedCourse opened(ctx.global);
+  const std::string lab = opened.catalog.find_lab(parse_lab_ref_or_throw(req.lab)).id;
   const SolutionGate gate = pass_solution_gate(
-      session.journal, {lab, "Run the reference solution anyway?", "workbook run " + lab + " --solution", o.yes,
+      opened.journal, {lab, "Run the reference solution anyway?", "workbook run " + lab + " --solution", o.yes,
                         req.interactive});
   if (!gate.open) {
     fmt::print("Nothing run. Try your copy first: workbook run {}\n", lab);
     return false;
   }
-  record_solution_view(session.journal, lab, "run", gate.before_attempt);
+  record_solution_view(opened.journal, lab, "run", gate.before_attempt);
   return true;
 }
 
@@ -239,9 +239,9 @@ void setup_run(CLI::App& app, CommandContext& ctx) {
       return;
     }
     Style style = ctx.global.style();
-    Session session(ctx.global);
-    RunReport report = run_lab({session.catalog, session.workspace, session.journal, style}, req);
-    if (o->explain && !o->explain->empty()) session.journal.record_explanation(report.run_id, *o->explain);
+    OpenedCourse opened(ctx.global);
+    RunReport report = run_lab({opened.catalog, opened.workspace, opened.journal, style}, req);
+    if (o->explain && !o->explain->empty()) opened.journal.record_explanation(report.run_id, *o->explain);
     if (o->json) {
       nlohmann::json j = report_json(report);
       if (o->explain) j["explanation"] = valid_utf8(*o->explain);
@@ -252,7 +252,7 @@ void setup_run(CLI::App& app, CommandContext& ctx) {
       for (const auto& line : profile_lines(report.profile, style)) fmt::print("{}\n", line);
       // An interrupted run has nothing to explain, and the line typed next is not an answer.
       const bool interrupted = report.grade.verdict == Verdict::interrupted || termination_signal() != 0;
-      if (report.ran && !o->explain && req.interactive && !interrupted) ask_explanation(session.journal, report, style);
+      if (report.ran && !o->explain && req.interactive && !interrupted) ask_explanation(opened.journal, report, style);
     }
     ctx.exit_code = exit_code_for(report);
   });

@@ -121,19 +121,19 @@ void show_lab(const LabSpec& lab, const DeviceContext& dev, const Style& s, bool
 // `--solution`: the reference, whole (before an attempt, with --full, or without a copy to
 // compare), or as the difference from the learner's copy, kernel by kernel.
 void show_solution(CommandContext& ctx, const LabSpec& lab, const ShowOptions& o) {
-  Session session(ctx.global);
+  OpenedCourse opened(ctx.global);
   const SolutionGate gate = pass_solution_gate(
-      session.journal, {lab.id, "Show the solution anyway?", "workbook show " + lab.id + " --solution", o.yes,
+      opened.journal, {lab.id, "Show the solution anyway?", "workbook show " + lab.id + " --solution", o.yes,
                         !o.json && interactive_terminal()});
   if (!gate.open) {
     fmt::print("Nothing shown. Try your copy first: workbook run {}\n", lab.id);
     return;
   }
-  const std::filesystem::path ref_file = session.catalog.solution_path(lab), mine_file = session.workspace.lab_copy(lab);
+  const std::filesystem::path ref_file = opened.catalog.solution_path(lab), mine_file = opened.workspace.lab_copy(lab);
   const std::optional<std::string> ref = read_file_text(ref_file);
   if (!ref) throw UsageError("cannot read the reference solution " + ref_file.string(), "check the content tree (--content)");
   const std::optional<std::string> mine = gate.before_attempt || o.full ? std::nullopt : read_file_text(mine_file);
-  record_solution_view(session.journal, lab.id, mine ? "diff" : "full", gate.before_attempt);
+  record_solution_view(opened.journal, lab.id, mine ? "diff" : "full", gate.before_attempt);
   const Style s = ctx.global.style();
   if (!mine) {
     if (o.json) {
@@ -191,8 +191,8 @@ void setup_show(CLI::App& app, CommandContext& ctx) {
     if (ref.name.empty()) {
       // The reading counts as Read (progress) once it was printed in full to a terminal.
       if (show_module(catalog.load_module(ref.module), s, o->json)) {
-        Session session(ctx.global);
-        record_reading(session.journal, ref.module);
+        OpenedCourse opened(ctx.global);
+        record_reading(opened.journal, ref.module);
       }
     } else {
       LabSpec lab = catalog.find_lab(ref);

@@ -34,9 +34,9 @@ void setup_watch(CLI::App& app, CommandContext& ctx) {
   cmd->add_flag("--json", req->json, "One JSON object per run, one per line (the shape of `run --json`)");
   cmd->footer(kWatchExamples);
   cmd->callback([&ctx, req] {
-    Session session(ctx.global);
+    OpenedCourse opened(ctx.global);
     const Style style = req->json ? Style(false) : ctx.global.style();
-    ctx.exit_code = watch_labs({session.catalog, session.workspace, session.journal, style, STDIN_FILENO}, *req);
+    ctx.exit_code = watch_labs({opened.catalog, opened.workspace, opened.journal, style, STDIN_FILENO}, *req);
   });
 }
 

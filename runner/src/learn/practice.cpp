@@ -7,7 +7,7 @@
 
 #include "learn/banks.hpp"
 #include "learn/clock.hpp"
-#include "learn/session.hpp"
+#include "learn/practice_session.hpp"
 #include "util/error.hpp"
 #include "util/seed.hpp"
 
@@ -20,12 +20,12 @@ void print_json(const nlohmann::json& j) {
   fmt::print("{}\n", j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
 }
 
-int exit_for(const Session& s) { return s.stop() == Stop::interrupted ? kInterruptedExit : 0; }
+int exit_for(const PracticeSession& s) { return s.stop() == Stop::interrupted ? kInterruptedExit : 0; }
 
 std::string module_name(int m) { return fmt::format("module{:02}", m); }
 
 // "Answered 3: again 1, good 2. Every answer is in the journal."
-void print_summary(const LearnContext& ctx, const Session& session, const std::vector<ItemResult>& results) {
+void print_summary(const LearnContext& ctx, const PracticeSession& session, const std::vector<ItemResult>& results) {
   if (ctx.json) return;
   std::map<int, int> by;
   for (const auto& r : results) ++by[static_cast<int>(r.rating)];
@@ -73,7 +73,7 @@ int run_exercises(LearnContext& ctx, const ExercisesRequest& req) {
   ReviewStore store(ctx.journal);
   fsrs::Scheduler sched;
   LearnerInput in(interactive_terminal(), ctx.json);
-  Session session(in, ctx.style, store, sched);
+  PracticeSession session(in, ctx.style, store, sched);
   if (!ctx.json) {
     fmt::print("{}\n", ctx.style.bold(fmt::format("{}: {} item{}{}", module_name(module), items.size(),
                                                   items.size() == 1 ? "" : "s",
@@ -149,7 +149,7 @@ int run_review(LearnContext& ctx, const ReviewRequest& req) {
     }
   }
   LearnerInput in(interactive_terminal(), ctx.json);
-  Session session(in, ctx.style, store, sched);
+  PracticeSession session(in, ctx.style, store, sched);
   int new_count = static_cast<int>(std::count_if(queue.begin(), queue.end(), [](const Entry& e) { return e.fresh; }));
   if (!ctx.json) {
     fmt::print("{}\n", ctx.style.bold(fmt::format("Review {}: {} due, {} new (of {} not yet seen).", date_of_day(today),
@@ -222,7 +222,7 @@ int run_follow(LearnContext& ctx, const FollowRequest& req) {
   }
   fsrs::Scheduler sched;
   LearnerInput in(interactive_terminal(), ctx.json);
-  Session session(in, ctx.style, store, sched);
+  PracticeSession session(in, ctx.style, store, sched);
   FollowResult r = session.follow(module, *ex, start);
   if (ctx.json) {
     print_json({{"module", module},
@@ -324,7 +324,7 @@ int run_drill(LearnContext& ctx, const DrillRequest& req) {
   }
   fsrs::Scheduler sched;
   LearnerInput in(interactive_terminal(), ctx.json);
-  Session session(in, ctx.style, store, sched);
+  PracticeSession session(in, ctx.style, store, sched);
   if (queue.empty() && !ctx.json) {
     fmt::print("No drill of {} is due today. `workbook drill {}--status` shows when; --all drills anyway.\n",
                modules_text(banks), weekly ? "" : std::to_string(banks.front().module) + " ");

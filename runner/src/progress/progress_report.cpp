@@ -8,7 +8,7 @@
 #include "learn/banks.hpp"
 #include "learn/clock.hpp"
 #include "learn/review_store.hpp"
-#include "learn/session.hpp"
+#include "learn/practice_session.hpp"
 
 namespace workbook::progress {
 

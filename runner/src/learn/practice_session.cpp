@@ -1,5 +1,5 @@
-// The learning flows (see session.hpp).
-#include "learn/session.hpp"
+// The learning flows (see practice_session.hpp).
+#include "learn/practice_session.hpp"
 
 #include <fmt/format.h>
 
@@ -133,16 +133,16 @@ std::optional<std::vector<int>> parse_points(const std::string& text, int count)
   return out;
 }
 
-Session::Session(LearnerInput& in, const Style& style, ReviewStore& store, const fsrs::Scheduler& sched)
+PracticeSession::PracticeSession(LearnerInput& in, const Style& style, ReviewStore& store, const fsrs::Scheduler& sched)
     : in_(in), s_(style), store_(store), sched_(sched) {}
 
-std::optional<std::string> Session::read(const std::string& prompt) {
+std::optional<std::string> PracticeSession::read(const std::string& prompt) {
   auto line = in_.line(prompt);
   if (!line) stop_ = in_.interrupted() ? Stop::interrupted : Stop::end_of_input;
   return line;
 }
 
-void Session::show_numbers(const AnswerCheck& check) {
+void PracticeSession::show_numbers(const AnswerCheck& check) {
   if (check.numbers.empty()) return;
   bool any_given = std::any_of(check.numbers.begin(), check.numbers.end(), [](const NumberCheck& n) { return n.given.has_value(); });
   in_.say(s_.bold("Your numbers") + (any_given ? "" : s_.dim(" (none typed: compare them yourself)")) + "\n");
@@ -157,7 +157,7 @@ void Session::show_numbers(const AnswerCheck& check) {
   for (const auto& note : check.notes) in_.say("  " + s_.yellow(note) + "\n");
 }
 
-std::optional<fsrs::Rating> Session::ask_rating(bool pass_fail) {
+std::optional<fsrs::Rating> PracticeSession::ask_rating(bool pass_fail) {
   std::optional<fsrs::Rating> rating;
   while (!rating) {
     std::string q = pass_fail ? "Did you get it? p pass / f fail (q stops): "
@@ -181,7 +181,7 @@ std::optional<fsrs::Rating> Session::ask_rating(bool pass_fail) {
   return rating;
 }
 
-std::optional<ItemResult> Session::item(int module, const ExerciseItem& it, const ItemOptions& opt) {
+std::optional<ItemResult> PracticeSession::item(int module, const ExerciseItem& it, const ItemOptions& opt) {
   ItemResult r;
   r.module = module;
   r.item = it.id;
@@ -249,7 +249,7 @@ std::optional<ItemResult> Session::item(int module, const ExerciseItem& it, cons
   return r;
 }
 
-FollowResult Session::follow(int module, const WorkedExample& ex, int start) {
+FollowResult PracticeSession::follow(int module, const WorkedExample& ex, int start) {
   FollowResult out;
   out.module = module;
   out.example = ex.id;
@@ -287,7 +287,7 @@ FollowResult Session::follow(int module, const WorkedExample& ex, int start) {
   return out;
 }
 
-std::optional<DrillResult> Session::drill(int module, const DrillItem& d) {
+std::optional<DrillResult> PracticeSession::drill(int module, const DrillItem& d) {
   DrillResult r;
   r.module = module;
   r.drill = d.id;

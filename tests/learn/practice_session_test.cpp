@@ -1,4 +1,4 @@
-// Pieces of the learning flows that need no terminal (runner/src/learn/session.hpp).
+// Pieces of the learning flows that need no terminal (runner/src/learn/practice_session.hpp).
 #include <catch2/catch.hpp>
 #include <unistd.h>
 
@@ -6,7 +6,7 @@
 
 #include "learn/banks.hpp"
 #include "learn/clock.hpp"
-#include "learn/session.hpp"
+#include "learn/practice_session.hpp"
 #include "util/error.hpp"
 #include "../support/test_paths.hpp"
 

@@ -81,9 +81,11 @@ nlohmann::json to_json(const DrillResult& r);
 // the text names something else.
 std::optional<std::vector<int>> parse_points(const std::string& text, int count);
 
-class Session {
+// One sitting of practice: asks items, walks worked examples and runs drills against one
+// learner input, recording each answer in the review store as soon as it is given.
+class PracticeSession {
  public:
-  Session(LearnerInput& in, const Style& style, ReviewStore& store, const fsrs::Scheduler& sched);
+  PracticeSession(LearnerInput& in, const Style& style, ReviewStore& store, const fsrs::Scheduler& sched);
 
   // Asks one item and records the review; nullopt when the learner stopped (see stop()).
   std::optional<ItemResult> item(int module, const ExerciseItem& item, const ItemOptions& opt);
