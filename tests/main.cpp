@@ -10,4 +10,5 @@ const char* source_dir() { return WB_CFG_SOURCE_DIR; }
 const char* fixture_dir() { return WB_CFG_FIXTURE_DIR; }
 const char* binary() { return WB_CFG_BINARY; }
 const char* nvcc_path() { return WB_CFG_NVCC_PATH; }
+const char* warm_build_cache() { return WB_CFG_WARM_BUILD_CACHE; }
 }  // namespace workbook_test

@@ -184,6 +184,23 @@ inline CommandResult run_workbook_on_pty(const std::vector<std::string>& args,
   return r;
 }
 
+// Where a fresh workspace's builds come from. `warm`: a copy of the shared cache that ctest
+// fills once per run with every fixture lab compiled (tests/e2e/warm_cache_e2e_test.cpp),
+// so a test pays for a compile only when it edits a lab; the cache key is the sources'
+// content, the compiler and the flags, never a path, so a fresh copy of the course finds
+// its builds there. `cold`: an empty cache, for the tests about building and caching.
+enum class BuildCache { warm, cold };
+
+// Copies the shared warm cache (when ctest made one) into `cache_dir`; entries are
+// content-addressed and never changed in place, so each test gets its own copy to spoil.
+inline void copy_warm_cache(const fs::path& cache_dir) {
+  const fs::path warm = WORKBOOK_WARM_BUILD_CACHE;
+  std::error_code ec;
+  if (!fs::is_directory(warm, ec)) return;
+  fs::create_directories(cache_dir);
+  fs::copy(warm, cache_dir, fs::copy_options::recursive | fs::copy_options::skip_existing);
+}
+
 // A fresh copy of a fixture course (tests/fixtures/<name>) made runnable: the harness
 // headers (labs/common) and the GPU spec sheets (data/gpus.yaml) of the source tree are
 // copied in, and a fresh workspace is set up beside it. The fake GPU is a Tesla T4, so
@@ -192,7 +209,7 @@ struct Course {
   TempDir tmp;
   fs::path content, workspace;
 
-  explicit Course(const std::string& fixture = "course") {
+  explicit Course(const std::string& fixture = "course", BuildCache cache = BuildCache::warm) {
     content = tmp.path / "content";
     workspace = tmp.path / "workspace";
     const fs::path source = WORKBOOK_SOURCE_DIR;
@@ -202,6 +219,7 @@ struct Course {
     fs::create_directories(content / "data");
     fs::copy_file(source / "data/gpus.yaml", content / "data/gpus.yaml");
     fs::create_directories(workspace);
+    if (cache == BuildCache::warm) copy_warm_cache(build_cache());
   }
 
   std::map<std::string, std::string> env(std::map<std::string, std::string> extra = {}) const {
@@ -229,6 +247,7 @@ struct Course {
   }
 
   fs::path journal() const { return workspace / ".workbook" / "journal.db"; }
+  fs::path build_cache() const { return workspace / ".workbook" / "build"; }
   fs::path starter(const std::string& file) const { return content / "labs/module01" / file; }
   fs::path lab_copy(const std::string& file) const { return workspace / "labs/module01" / file; }
 };

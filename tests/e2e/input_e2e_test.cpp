@@ -33,7 +33,7 @@ int run_count(const fs::path& db_file) {
 
 TEST_CASE("input e2e: bad --timeout, --seed and -p values exit 2 before anything is built or recorded",
           "[e2e][input]") {
-  Course c;
+  Course c("course", e2e::BuildCache::cold);  // so that an empty cache shows nothing was built
   struct Case {
     std::vector<std::string> extra;
     std::string message;

@@ -347,7 +347,7 @@ TEST_CASE("e2e: predictions are in the journal before the build, and cannot be c
 }
 
 TEST_CASE("e2e: the build cache: the second run of an unchanged lab is not compiled", "[e2e]") {
-  Course c;
+  Course c("course", e2e::BuildCache::cold);  // the one test that proves a cold build
   CommandResult r1, r2, r3;
   json first = c.run_json({"run", "module01/pass_lab", "--json", "--no-predict"}, &r1);
   json second = c.run_json({"run", "module01/pass_lab", "--json", "--no-predict"}, &r2);

@@ -8,9 +8,11 @@ const char* source_dir();   // the repository root
 const char* fixture_dir();  // tests/fixtures
 const char* binary();       // the built `workbook`
 const char* nvcc_path();    // the nvcc CMake found ("" when none)
+const char* warm_build_cache();  // the e2e tests' shared build cache (e2e/e2e_support.hpp, BuildCache)
 }  // namespace workbook_test
 
 #define WORKBOOK_SOURCE_DIR (::workbook_test::source_dir())
 #define WORKBOOK_FIXTURE_DIR (::workbook_test::fixture_dir())
 #define WORKBOOK_BINARY (::workbook_test::binary())
 #define WORKBOOK_NVCC_PATH (::workbook_test::nvcc_path())
+#define WORKBOOK_WARM_BUILD_CACHE (::workbook_test::warm_build_cache())
