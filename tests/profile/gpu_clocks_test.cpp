@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
+#include <regex>
 
 #include "profile/gpu_clocks.hpp"
 #include "profile_fixture.hpp"
@@ -44,19 +45,29 @@ TEST_CASE("an idle GPU's low clock is not a warning, unreadable output is no rea
   CHECK_FALSE(parse_clock_query(""));
   CHECK_FALSE(parse_clock_query("Field \"clocks_event_reasons.active\" is not a valid field to query.\n"));
   CHECK_FALSE(parse_clock_query("clocks.current.sm [MHz], pstate\n[N/A], P8\n"));
-  CHECK(clock_query_fields().size() == 4);
+  CHECK(clock_query_fields().size() == 3);
 }
 
-TEST_CASE("the H200's driver has no cuda_version field: the first query fails, the next one is read", "[profile]") {
-  // Recorded on the H200 (driver 580.159.04): nvidia-smi's whole answer to the first field
-  // list, with and without units (exit status 2). It is no reading, so the runner asks again.
+TEST_CASE("nvidia-smi has no cuda_version field: no list asks for it, the driver library answers", "[profile]") {
+  // Recorded on the H200 (driver 580.159.04): nvidia-smi's whole answer to a field list with
+  // cuda_version, with and without units (exit status 2): no reading at all. So no list
+  // asks for it (each refused list would cost one more nvidia-smi call per reading).
   const std::string refused = wbtest::profile_fixture("nvidia_smi_h200_cuda_version.txt");
   CHECK(refused.find("Field \"cuda_version\" is not a valid field to query.") == 0);
   CHECK_FALSE(parse_clock_query(refused));
-  CHECK(clock_query_fields().front().find("cuda_version") != std::string::npos);
-  CHECK(clock_query_fields()[1].find("cuda_version") == std::string::npos);
-  CHECK(clock_query_fields()[1].find("power.limit,pstate,driver_version") != std::string::npos);
-  // The answer to the second list (written by hand: see the fixtures' README).
+  for (const auto& f : clock_query_fields()) CHECK(f.find("cuda_version") == std::string::npos);
+  CHECK(clock_query_fields().front().find("power.limit,pstate,driver_version") != std::string::npos);
+  // The driver's integer: 1000 x major + 10 x minor.
+  CHECK(format_cuda_version(13000) == "13.0");
+  CHECK(format_cuda_version(12020) == "12.2");
+  CHECK(format_cuda_version(11080) == "11.8");
+  CHECK(format_cuda_version(0).empty());
+  CHECK(format_cuda_version(-1).empty());
+  // Without a driver (CI) the library is absent and the answer is empty, never a guess;
+  // with one it has the form "13.0".
+  const std::string here = driver_cuda_version();
+  CHECK((here.empty() || std::regex_match(here, std::regex("[0-9]+\\.[0-9]"))));
+  // The answer to the first list (written by hand: see the fixtures' README).
   for (const char* file : {"nvidia_smi_h200_machine.csv", "nvidia_smi_h200_units.csv"}) {
     INFO(file);
     const auto c = parse_clock_query(wbtest::profile_fixture(file));

@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <dlfcn.h>
+
 #include <cstdlib>
 #include <filesystem>
 
@@ -17,7 +19,6 @@ const std::vector<std::string>& clock_query_fields() {
   static const std::string readings = "clocks.sm,clocks.mem,clocks.max.sm,clocks.max.mem,";
   static const std::string power = "temperature.gpu,power.draw,power.limit,pstate,driver_version";
   static const std::vector<std::string> f{
-      readings + "clocks_event_reasons.active," + power + ",cuda_version",
       readings + "clocks_event_reasons.active," + power,
       readings + "clocks_throttle_reasons.active," + power,
       readings + "temperature.gpu,power.draw,pstate",
@@ -82,6 +83,22 @@ std::optional<GpuClocks> parse_clock_query(const std::string& csv) {
   return c;
 }
 
+std::string format_cuda_version(int version) {
+  if (version < 1000) return "";
+  return fmt::format("{}.{}", version / 1000, (version % 1000) / 10);
+}
+
+std::string driver_cuda_version() {
+  void* lib = ::dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+  if (lib == nullptr) return "";
+  using DriverGetVersion = int (*)(int*);  // CUresult cuDriverGetVersion(int*); 0 is CUDA_SUCCESS
+  auto get = reinterpret_cast<DriverGetVersion>(::dlsym(lib, "cuDriverGetVersion"));
+  int version = 0;
+  std::string text = get != nullptr && get(&version) == 0 ? format_cuda_version(version) : "";
+  ::dlclose(lib);
+  return text;
+}
+
 std::optional<GpuClocks> query_gpu_clocks() {
   if (!find_in_path("nvidia-smi")) return std::nullopt;
   for (const std::string& fields : clock_query_fields()) {
@@ -91,7 +108,10 @@ std::optional<GpuClocks> query_gpu_clocks() {
     try {
       ProcessResult r = run_process(o);
       if (r.exited_ok())
-        if (auto c = parse_clock_query(r.out)) return c;
+        if (auto c = parse_clock_query(r.out)) {
+          if (c->cuda_version.empty()) c->cuda_version = driver_cuda_version();
+          return c;
+        }
     } catch (const std::exception&) {
       return std::nullopt;
     }

@@ -36,19 +36,28 @@ struct MachineState {
 // servers and desktops report no supply at all).
 std::string read_power_source(const std::string& root = "/sys/class/power_supply");
 
-// The nvidia-smi query fields, newest names first: the same readings plus the driver's
-// version, and its CUDA version where the driver knows that field (recent drivers);
-// drivers from R535 name the reasons clocks_event_reasons, older ones
+// The nvidia-smi query fields, newest names first: the readings and the driver's version.
+// Drivers from R535 name the reasons clocks_event_reasons, older ones
 // clocks_throttle_reasons. A field a driver does not know fails the whole query, so each
-// list is tried in turn (one nvidia-smi call on a current driver).
+// list is tried in turn (one nvidia-smi call on a current driver). The driver's CUDA
+// version is no query field of any nvidia-smi (580 answers "Field \"cuda_version\" is not
+// a valid field to query."): it comes from the driver library (driver_cuda_version).
 const std::vector<std::string>& clock_query_fields();
 
 // Parses `nvidia-smi --query-gpu=<fields> --format=csv,nounits` (header row, then one
 // row per GPU; the first GPU is read). Columns are found by name; "[N/A]" is absent.
 std::optional<GpuClocks> parse_clock_query(const std::string& csv);
 
-// Runs nvidia-smi (each field list in turn); nullopt when it is missing or fails.
+// Runs nvidia-smi (each field list in turn); nullopt when it is missing or fails. The
+// reading's cuda_version is driver_cuda_version()'s.
 std::optional<GpuClocks> query_gpu_clocks();
+
+// The newest CUDA the installed driver supports, asked of the driver library itself
+// (libcuda.so.1's cuDriverGetVersion, which needs no cuInit and no toolkit): "13.0", or ""
+// when there is no driver. format_cuda_version turns the driver's integer (1000 x major +
+// 10 x minor: 13000, 12020) into "13.0", "12.2"; "" for a value that is no version.
+std::string driver_cuda_version();
+std::string format_cuda_version(int version);
 
 // The names of the set reason bits: gpu_idle, applications_clocks, sw_power_cap,
 // hw_slowdown, sync_boost, sw_thermal, hw_thermal, hw_power_brake, display_clocks.
