@@ -7,11 +7,10 @@
 # Writes under $OUT:
 #   machine-steps.txt          every step with its exit status (expected one beside it)
 #   raw/nvidia_smi_h200_cuda_version.txt
-#                              the answer to the runner's first field list (with
-#                              cuda_version: refused by driver 580, rc 2)
+#                              the answer to a field list with cuda_version (refused
+#                              by driver 580, rc 2: why the runner asks libcuda instead)
 #   raw/nvidia_smi_h200_machine.csv, raw/nvidia_smi_h200_units.csv
-#                              the answers to its second list (no cuda_version; what the
-#                              runner reads on that driver), nounits and with units: copy
+#                              the answers to the runner's first list (what it reads), nounits and with units: copy
 #                              all three over tests/fixtures/profile/, update the values in
 #                              tests/profile/gpu_clocks_test.cpp from them, re-run "[profile]"
 #   transcripts/*.txt, json/*.json   the sweep, history and report of module04/vecadd_roofline
@@ -27,10 +26,10 @@ run() {
   timeout 300 "$@" >"$OUT/transcripts/$name.txt" 2>&1
   echo "$name rc=$? (expected $expected)" | tee -a "$log"
 }
-# The runner's first two field lists (profile/gpu_clocks.cpp clock_query_fields()).
+# The runner's first field list (profile/gpu_clocks.cpp clock_query_fields()), with and without cuda_version.
 fields="clocks.sm,clocks.mem,clocks.max.sm,clocks.max.mem,clocks_event_reasons.active,temperature.gpu,power.draw,power.limit,pstate,driver_version"
 nvidia-smi --query-gpu=$fields,cuda_version --format=csv,nounits >"$OUT/raw/nvidia_smi_h200_cuda_version.txt" 2>&1
-echo "nvidia-smi with cuda_version rc=$? (2 on driver 580: the runner falls back to the next list)" | tee -a "$log"
+echo "nvidia-smi with cuda_version rc=$? (2 on driver 580: no nvidia-smi has that field)" | tee -a "$log"
 nvidia-smi --query-gpu=$fields --format=csv,nounits >"$OUT/raw/nvidia_smi_h200_machine.csv" 2>&1
 echo "nvidia-smi nounits rc=$? (expected 0)" | tee -a "$log"
 nvidia-smi --query-gpu=$fields --format=csv >"$OUT/raw/nvidia_smi_h200_units.csv" 2>&1
