@@ -4,16 +4,18 @@
 # launches; the Python harness under both tools; the machine line with the driver's CUDA
 # version from cuDriverGetVersion. Packed after every step into $OUT/session7.tgz, so a
 # call that runs out of time still returns what finished.
-#   scripts/device/session7.sh
+#   scripts/device/session7.sh ncu     the six ncu re-runs (one 10-minute call)
+#   scripts/device/session7.sh rest    memcheck, the Python harness, the machine line
 # Needs the portable runner in .carry/bin/ (README, "Building for another machine").
 set -u
 OUT=${OUT:-/tmp/wb-out}
-d=/tmp/wb-s7; rm -rf "$d"; mkdir -p "$d/transcripts" "$d/raw"
+part=${1:?usage: session7.sh ncu|rest}
+d=/tmp/wb-s7-$part; rm -rf "$d"; mkdir -p "$d/transcripts" "$d/raw"
 export PATH=/usr/local/cuda/bin:$PATH NO_COLOR=1 WORKBOOK_WORKSPACE=/tmp/wb-s7-ws
 export W=${WORKBOOK_BIN:-$PWD/.carry/bin/workbook}
 runs=$WORKBOOK_WORKSPACE/.workbook/runs
 log=$d/steps.txt
-pack() { echo "$1" | tee -a "$log"; tar czf "$OUT/session7.tgz" -C "$d" .; }
+pack() { echo "$1" | tee -a "$log"; tar czf "$OUT/session7-$part.tgz" -C "$d" .; }
 
 # One lab under one tool: wall time, exit status, verdict, SKIP lines, and the tool's file.
 one() {  # one TOOL LAB LIMIT_S FLAG...
@@ -28,20 +30,24 @@ one() {  # one TOOL LAB LIMIT_S FLAG...
 }
 
 # The labs compiled once, in parallel, so the tools' runs time only themselves.
-labs="module02/warps module03/device_query module08/profile_vecadd module09/heat module15/matvec
-      module17/heat_graph module22/cublas_vs_mine module12/coalescing"
+labs="module02/warps module03/device_query module09/heat module15/matvec module17/heat_graph module22/cublas_vs_mine"
+[ "$part" = rest ] && labs="module03/device_query module08/profile_vecadd"
 t0=$(date +%s)
 printf '%s\n' $labs | xargs -P 8 -I{} sh -c 'timeout 200 "$W" run {} --solution --yes --quick --no-predict >/dev/null 2>&1; echo "warm {} rc=$?"' \
   | sort >"$d/warm.txt"
-pack "warm-up compiles $(( $(date +%s) - t0 )) s: $(grep -c 'rc=0' "$d/warm.txt") of 8 rc=0"
+pack "warm-up compiles $(( $(date +%s) - t0 )) s: $(grep -c 'rc=0' "$d/warm.txt") rc=0 of $(echo $labs | wc -w)"
 
-# ncu, one at a time (two ncu processes on one GPU fail: session 6's exit code 9).
-for lab in module02/warps module03/device_query module15/matvec module22/cublas_vs_mine module09/heat module17/heat_graph; do
-  one ncu "$lab" 200 --ncu
-done
-cp "$runs"/*.ncu.csv "$d/raw/" 2>/dev/null
-find "$d/raw" -size +300k -printf 'dropped (over 300 KB): %f %s\n' -delete >>"$log"
-pack "ncu CSVs kept: $(ls "$d/raw" | wc -l)"
+if [ "$part" = ncu ]; then
+  # ncu, one at a time (two ncu processes on one GPU fail: session 6's exit code 9).
+  for lab in module02/warps module03/device_query module15/matvec module22/cublas_vs_mine module09/heat module17/heat_graph; do
+    one ncu "$lab" 150 --ncu
+  done
+  cp "$runs"/*.ncu.csv "$d/raw/" 2>/dev/null
+  find "$d/raw" -size +300k -printf 'dropped (over 300 KB): %f %s\n' -delete >>"$log"
+  pack "ncu CSVs kept: $(ls "$d/raw" | wc -l)"
+  pack "done"
+  exit 0
+fi
 
 # memcheck where session 6 failed on a measured rate (module03) and on NVTX (module08).
 one memcheck module03/device_query 200 --sanitize
