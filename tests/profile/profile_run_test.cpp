@@ -2,11 +2,14 @@
 // output collected into figures and checks, the command wrapped, and missing tools.
 #include <catch2/catch.hpp>
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cstdlib>
 
 #include "../support/temp_dir.hpp"
 #include "profile/gpu_state_store.hpp"
+#include "profile/ncu_csv.hpp"
 #include "profile/profile_print.hpp"
 #include "profile/profile_run.hpp"
 #include "profile_fixture.hpp"
@@ -167,6 +170,18 @@ TEST_CASE("ncu's figures land in the results, without counter access the run is 
   CHECK_FALSE(shown("nvlink__"));
   CHECK_FALSE(shown("profiler__replayer_passes"));
   CHECK_FALSE(shown("dram__bytes_read.avg"));  // a roll-up ncu adds to dram__bytes_read.sum
+  CHECK_FALSE(shown("capped"));                 // 50 launches: under the cap
+
+  // At the cap (module09/heat and module17/heat_graph on the H200: 300 of thousands of
+  // heat_step launches), the report says the rest ran unprofiled.
+  std::string capped_csv = "\"ID\",\"Kernel Name\",\"Block Size\",\"gpu__time_duration.sum\"\n\"\",\"\",\"\",\"ns\"\n";
+  for (int i = 0; i < kNcuLaunchCap; ++i) capped_csv += fmt::format("\"{}\",\"heat_step\",\"(256, 1, 1)\",\"2112\"\n", i);
+  ProfileReport capped;
+  capped.ncu = parse_ncu_csv(capped_csv);
+  REQUIRE(capped.ncu->rows.size() == static_cast<std::size_t>(kNcuLaunchCap));
+  const auto capped_lines = profile_lines(capped, Style(false));
+  CHECK(std::any_of(capped_lines.begin(), capped_lines.end(),
+                    [](const std::string& l) { return l.find("capped: ncu profiles the first 300 launches") != std::string::npos; }));
 
   ProfileReport denied;
   LabResults none;

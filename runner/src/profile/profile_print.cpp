@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <map>
 
+#include "profile/ncu_csv.hpp"
+
 namespace workbook {
 namespace {
 
@@ -66,6 +68,10 @@ void ncu_lines(std::vector<std::string>& out, const ProfileReport& r, const Styl
   out.push_back(s.bold("Nsight Compute") + fmt::format(": {} kernel launch{} profiled (medians per kernel and block; "
                                                        "the raw CSV is {})",
                                                        t.rows.size(), t.rows.size() == 1 ? "" : "es", r.output.string()));
+  if (t.rows.size() >= static_cast<std::size_t>(kNcuLaunchCap))
+    out.push_back(s.yellow(fmt::format(" capped: ncu profiles the first {} launches and lets the rest run unprofiled, "
+                                       "so a lab that launches thousands (a time-step loop) is seen at its start only",
+                                       kNcuLaunchCap)));
   std::map<std::string, std::vector<std::size_t>> groups;  // "kernel (block)" -> rows
   for (std::size_t i = 0; i < t.rows.size(); ++i) groups[t.kernel(i) + "\n" + t.block(i)].push_back(i);
   const auto asked = [&](const std::string& col) {
