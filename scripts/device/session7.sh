@@ -6,10 +6,13 @@
 # call that runs out of time still returns what finished.
 #   scripts/device/session7.sh ncu     the six ncu re-runs (one 10-minute call)
 #   scripts/device/session7.sh rest    memcheck, the Python harness, the machine line
+#   scripts/device/session7.sh matvec  module15/matvec --quick alone, three times (its warm-up
+#                                      run beside five other labs exited 5), then
+#                                      timing_study's capped ncu on it (wbpy_check.sh timing)
 # Needs the portable runner in .carry/bin/ (README, "Building for another machine").
 set -u
 OUT=${OUT:-/tmp/wb-out}
-part=${1:?usage: session7.sh ncu|rest}
+part=${1:?usage: session7.sh ncu|rest|matvec}
 d=/tmp/wb-s7-$part; rm -rf "$d"; mkdir -p "$d/transcripts" "$d/raw"
 export PATH=/usr/local/cuda/bin:$PATH NO_COLOR=1 WORKBOOK_WORKSPACE=/tmp/wb-s7-ws
 export W=${WORKBOOK_BIN:-$PWD/.carry/bin/workbook}
@@ -25,13 +28,19 @@ one() {  # one TOOL LAB LIMIT_S FLAG...
   t0=$(date +%s)
   timeout "$limit" "$W" run "$lab" --solution --yes --quick --no-predict "$@" >"$d/transcripts/$n.txt" 2>&1
   rc=$?
-  pack "$tool $lab rc=$rc $(( $(date +%s) - t0 )) s; $(grep -m1 'Verdict' "$d/transcripts/$n.txt" | tr -s ' ');" \
-       "skipped: $(grep -c 'SKIP' "$d/transcripts/$n.txt")"
+  pack "$tool $lab rc=$rc $(( $(date +%s) - t0 )) s; $(grep -m1 'Verdict' "$d/transcripts/$n.txt" | tr -s ' '); skipped: $(grep -c '^  SKIP' "$d/transcripts/$n.txt")"
 }
 
 # The labs compiled once, in parallel, so the tools' runs time only themselves.
 labs="module02/warps module03/device_query module09/heat module15/matvec module17/heat_graph module22/cublas_vs_mine"
 [ "$part" = rest ] && labs="module03/device_query module08/profile_vecadd"
+if [ "$part" = matvec ]; then
+  for i in 1 2 3; do one plain module15/matvec 120; cp "$d/transcripts/plain-module15_matvec.txt" "$d/transcripts/plain-$i.txt"; done
+  OUT=$d timeout 420 bash scripts/device/wbpy_check.sh timing >"$d/timing.txt" 2>&1
+  pack "wbpy_check timing rc=$?"
+  pack "done"
+  exit 0
+fi
 t0=$(date +%s)
 printf '%s\n' $labs | xargs -P 8 -I{} sh -c 'timeout 200 "$W" run {} --solution --yes --quick --no-predict >/dev/null 2>&1; echo "warm {} rc=$?"' \
   | sort >"$d/warm.txt"
