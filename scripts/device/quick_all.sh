@@ -23,7 +23,7 @@ one() {  # one LAB TRY
   local n t0 rc
   n=$(echo "$1" | tr / _)-$2
   t0=$(date +%s)
-  timeout 120 "$W" run "$1" --solution --yes --quick --no-predict >"$d/transcripts/$n.txt" 2>&1
+  timeout 120 "$W" run "$1" --solution --yes --quick --no-predict </dev/null >"$d/transcripts/$n.txt" 2>&1
   rc=$?
   pack "$1 try $2 rc=$rc $(( $(date +%s) - t0 )) s; $(grep -m1 'Verdict' "$d/transcripts/$n.txt" | cut -c1-300)"
   return $rc
