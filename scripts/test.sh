@@ -7,7 +7,7 @@
 #         tests instrumented and run them again, `dev check` aside (its nvcc compiles are
 #         not the runner's code). The e2e tests spawn the instrumented binary, so a leak,
 #         an out-of-bounds access or undefined behaviour there fails the stage too.
-#   usage: scripts/test.sh [ci|asan|all]      (default: all; CI runs `ci`, see .ci/run)
+#   usage: scripts/test.sh [ci|asan|all]      (default: all, which CI runs: see .ci/run)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH=/usr/local/cuda/bin:$PATH
