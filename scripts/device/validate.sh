@@ -6,6 +6,7 @@
 #                                       fail, slow variants grade out_of_range; one report
 #                                       per lab in $OUT/reports.tgz, renewed as each lab
 #                                       finishes (docs/validation/H200.md joins them)
+#                                       (the quick sizes: scripts/device/quick_devcheck.sh)
 #   scripts/device/validate.sh timing   the timing study alone
 #   scripts/device/validate.sh tools    the timing study against Nsight Compute
 #                                       (scripts/device/timing_study.sh), compute-sanitizer
