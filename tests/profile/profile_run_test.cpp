@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <string>
+#include <vector>
 
 #include "../support/temp_dir.hpp"
 #include "profile/gpu_state_store.hpp"
@@ -18,6 +20,11 @@
 using namespace workbook;
 
 namespace {
+
+// Whether any printed line contains `text`.
+bool any_line_has(const std::vector<std::string>& lines, const std::string& text) {
+  return std::any_of(lines.begin(), lines.end(), [&](const std::string& l) { return l.find(text) != std::string::npos; });
+}
 
 MetricSpec metric(const std::string& name, const std::string& tool = "", bool graded = true) {
   MetricSpec m;
@@ -160,9 +167,7 @@ TEST_CASE("ncu's figures land in the results, without counter access the run is 
   collect_profile(plan, wbtest::profile_fixture_path("ncu_raw_coalescing.csv"), lab, ProcessResult{}, listed,
                   listed_results);
   const auto lines = profile_lines(listed, Style(false));
-  auto shown = [&](const std::string& text) {
-    return std::any_of(lines.begin(), lines.end(), [&](const std::string& l) { return l.find(text) != std::string::npos; });
-  };
+  auto shown = [&](const std::string& text) { return any_line_has(lines, text); };
   CHECK(shown("copy_col_wise (8,32,1) x8"));
   CHECK(shown("copy_row_wise (32,8,1) x9"));
   CHECK_FALSE(shown("(const float *"));
@@ -180,8 +185,7 @@ TEST_CASE("ncu's figures land in the results, without counter access the run is 
   capped.ncu = parse_ncu_csv(capped_csv);
   REQUIRE(capped.ncu->rows.size() == static_cast<std::size_t>(kNcuLaunchCap));
   const auto capped_lines = profile_lines(capped, Style(false));
-  CHECK(std::any_of(capped_lines.begin(), capped_lines.end(),
-                    [](const std::string& l) { return l.find("capped: ncu profiles the first 300 launches") != std::string::npos; }));
+  CHECK(any_line_has(capped_lines, "capped: ncu profiles the first 300 launches"));
 
   ProfileReport denied;
   LabResults none;
@@ -250,8 +254,7 @@ TEST_CASE("trace figures and the summary come from the trace file", "[profile]")
   CHECK(j["trace"]["kernels"][0]["name"] == "scale");
   CHECK(j["figures"]["launches"] == 4);
   const auto lines = profile_lines(report, Style(false));
-  const bool has_table = std::any_of(lines.begin(), lines.end(), [](const std::string& l) { return l.find("HtoD pinned") != std::string::npos; });
-  CHECK(has_table);
+  CHECK(any_line_has(lines, "HtoD pinned"));
 }
 
 TEST_CASE("the tools wrap the lab's command, the harness's CUPTI clock is kept out", "[profile]") {

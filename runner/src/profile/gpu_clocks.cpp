@@ -109,7 +109,9 @@ std::optional<GpuClocks> query_gpu_clocks() {
       ProcessResult r = run_process(o);
       if (r.exited_ok())
         if (auto c = parse_clock_query(r.out)) {
-          if (c->cuda_version.empty()) c->cuda_version = driver_cuda_version();
+          // One driver per process: asked once, not before and after every run.
+          static const std::string driver_cuda = driver_cuda_version();
+          if (c->cuda_version.empty()) c->cuda_version = driver_cuda;
           return c;
         }
     } catch (const std::exception&) {

@@ -49,7 +49,7 @@ const std::vector<std::string>& clock_query_fields();
 std::optional<GpuClocks> parse_clock_query(const std::string& csv);
 
 // Runs nvidia-smi (each field list in turn); nullopt when it is missing or fails. The
-// reading's cuda_version is driver_cuda_version()'s.
+// reading's cuda_version is driver_cuda_version()'s, asked once per process.
 std::optional<GpuClocks> query_gpu_clocks();
 
 // The newest CUDA the installed driver supports, asked of the driver library itself
