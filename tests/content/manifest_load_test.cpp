@@ -450,3 +450,58 @@ TEST_CASE("a variant edit that matches the solution zero or two times is reporte
   CHECK(has_problem(p, {":26: labs[0].variants[1].kind: must be wrong"}));
   CHECK(has_problem(p, {"module.yaml:30: labs.lab.variants.gone.edits[1].from: occurs 0 times in the solution after the earlier edits"}));
 }
+
+TEST_CASE("a band's failing side: declared with `fails`, else one end's side, else the unit's", "[manifest][sides]") {
+  TempRoot root;
+  Problems p;
+  const std::string extra =
+      "    derived:\n"                                                                          // 19
+      "      - {name: ms2, expr: \"t_ms\", unit: ms, expected: {min: \"1\", max: \"2\"}}\n"       // 20
+      "      - {name: bw, expr: \"1/t_ms\", unit: GB/s, expected: {min: \"1\", max: \"2\"}}\n"    // 21
+      "      - {name: sp, expr: \"2*t_ms\", unit: x, expected: {min: \"1\", max: \"2\"}}\n"       // 22
+      "      - {name: sp2, expr: \"3*t_ms\", unit: x, expected: {min: \"1\", max: \"2\", fails: below, hint_other: \"fast\"}}\n"
+      "      - {name: top, expr: \"4*t_ms\", unit: x, expected: {max: \"2\"}}\n";
+  Module m = read_module(root.manifest(manifest_text(extra)), 5, root.path, p);
+  INFO(all(p));
+  REQUIRE(p.empty());
+  const auto& lab = m.labs[0];
+  CHECK(lab.metrics[0].expected->fails == workbook::FailSide::below);  // t_ms: a min alone fails below
+  CHECK(lab.metrics[1].expected->fails == workbook::FailSide::both);   // equals
+  CHECK(lab.derived[0].expected->fails == workbook::FailSide::above);  // a time
+  CHECK(lab.derived[1].expected->fails == workbook::FailSide::below);  // a rate
+  CHECK(lab.derived[2].expected->fails == workbook::FailSide::both);   // a ratio says nothing by itself
+  CHECK(lab.derived[3].expected->fails == workbook::FailSide::below);
+  CHECK(lab.derived[3].expected->hint_other == "fast");
+  CHECK(lab.derived[4].expected->fails == workbook::FailSide::above);  // a max alone fails above
+}
+
+TEST_CASE("`fails` must be above, below or both, and an `equals` figure cannot be one-sided", "[manifest][sides]") {
+  TempRoot root;
+  Problems p;
+  const std::string extra =
+      "    derived:\n"
+      "      - {name: sp, expr: \"t_ms\", unit: x, expected: {min: \"1\", max: \"2\", fails: slower}}\n"
+      "      - {name: ex, expr: \"n\", unit: count, expected: {equals: \"N\", fails: above}}\n";
+  read_module(root.manifest(manifest_text(extra)), 5, root.path, p);
+  CHECK(has_problem(p, {"module.yaml:20", "fails", "must be above, below or both, got 'slower'"}));
+  CHECK(has_problem(p, {"module.yaml:21", "fails", "fails on both sides"}));
+}
+
+TEST_CASE("the real manifests: a vector add's share of the DRAM figure fails only below", "[manifest][sides]") {
+  fs::path root = WORKBOOK_SOURCE_DIR;
+  Problems p;
+  Module m = read_module(root / "modules/module04/module.yaml", 4, root, p);
+  INFO(all(p));
+  REQUIRE(p.empty());
+  const auto& lab = m.labs.front();
+  auto find = [&](const std::string& name) {
+    for (const auto* list : {&lab.metrics, &lab.derived})
+      for (const auto& x : *list)
+        if (x.name == name) return x;
+    FAIL("no metric " << name);
+    return workbook::MetricSpec{};
+  };
+  CHECK(find("pct_of_bandwidth").expected->fails == workbook::FailSide::below);
+  CHECK_FALSE(find("pct_of_bandwidth").expected->hint_other.empty());
+  CHECK(find("kernel_us").expected->fails == workbook::FailSide::above);
+}

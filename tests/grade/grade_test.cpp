@@ -25,11 +25,11 @@ LabSpec make_lab() {
   MetricSpec count;
   count.name = "count";
   count.unit = "count";
-  count.expected = ExpectedRange{"", "", "N", 0, "", 0};
+  count.expected = ExpectedRange{"", "", "N", 0, "", 0, FailSide::both, ""};
   MetricSpec ms;
   ms.name = "sum_ms";
   ms.unit = "ms";
-  ms.expected = ExpectedRange{"0.5", "sm_count * 100", "", 0, "check the loop", 0};
+  ms.expected = ExpectedRange{"0.5", "sm_count * 100", "", 0, "check the loop", 0, FailSide::both, ""};
   ms.reference = Reference{"t4", 0.001, 1, std::nullopt, "fixture", true};
   MetricSpec free_metric;
   free_metric.name = "other";
@@ -38,7 +38,7 @@ LabSpec make_lab() {
   dbl.name = "double_count";
   dbl.unit = "count";
   dbl.expr = "count * 2";
-  dbl.expected = ExpectedRange{"", "", "twice_n", 0, "", 0};
+  dbl.expected = ExpectedRange{"", "", "twice_n", 0, "", 0, FailSide::both, ""};
   lab.derived = {dbl};
   return lab;
 }
@@ -496,7 +496,7 @@ TEST_CASE("answer_expr over a metric that was not measured cannot be decided", "
 TEST_CASE("a measured figure for this GPU replaces the model band with a tight one", "[grade][basis]") {
   MeasuredLab lab;
   lab.figures["sum_ms"] = {2.0, 0.2};
-  GradeBasis basis{"t4", &lab, "2026-11-30, driver 1, CUDA 13.0, 1500 MHz", true, ""};
+  GradeBasis basis{"t4", &lab, "2026-11-30, driver 1, CUDA 13.0, 1500 MHz", true, "", {}, {}};
   Grade g = grade_run(make_lab(), results(1000, 2.5), {false, 0, 0}, kDevice, "", kParams, {}, "Tesla T4", basis);
   const MetricGrade& ms = g.metrics[1];
   REQUIRE(ms.name == "sum_ms");
@@ -511,7 +511,7 @@ TEST_CASE("a measured figure for this GPU replaces the model band with a tight o
 }
 
 TEST_CASE("on the reference GPU at default parameters the workbook's figure, widened, is the range", "[grade][basis]") {
-  GradeBasis basis{"t4", nullptr, "", true, ""};
+  GradeBasis basis{"t4", nullptr, "", true, "", {}, {}};
   Grade g = grade_run(make_lab(), results(1000, 0.9), {false, 0, 0}, kDevice, "", kParams, {}, "Tesla T4", basis);
   const MetricGrade& ms = g.metrics[1];  // reference t4: 0.001 .. 1 ms
   CHECK(ms.basis == "workbook");
@@ -531,7 +531,7 @@ TEST_CASE("on the reference GPU at default parameters the workbook's figure, wid
   CHECK(grade_run(shown_only, results(1000, 0.9), {false, 0, 0}, kDevice, "", kParams, {}, "Tesla T4", basis)
             .metrics[1].basis == "model");
 
-  GradeBasis elsewhere{"h200-sxm", nullptr, "", true, ""};  // another GPU: the model band
+  GradeBasis elsewhere{"h200-sxm", nullptr, "", true, "", {}, {}};  // another GPU: the model band
   CHECK(grade_run(make_lab(), results(1000, 0.9), {false, 0, 0}, kDevice, "", kParams, {}, "Tesla T4", elsewhere)
             .metrics[1].basis == "model");
 }

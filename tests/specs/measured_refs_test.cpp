@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "../support/temp_dir.hpp"
+#include "../support/test_paths.hpp"
 #include "specs/measured_refs.hpp"
 #include "util/error.hpp"
 
@@ -55,4 +56,42 @@ TEST_CASE("a measured file without its machine line or with a bad figure is repo
     CHECK(all.find("data/measured/bad.yaml:1: measured: is required") != std::string::npos);
     CHECK(all.find("data/measured/bad.yaml:5: labs.module01/x.figures.a_ms: must be a number") != std::string::npos);
   }
+}
+
+TEST_CASE("a measured file's basis (the device figures its runs were graded on) reaches every lab", "[measured]") {
+  wbtest::TempDir tmp;
+  fs::create_directories(tmp.path / "measured");
+  std::ofstream(tmp.path / "measured/h200.yaml") << "format_version: 1\n"
+                                                    "gpu: h200-sxm\n"
+                                                    "measured: {date: 2026-11-30, driver: '580.1', cuda: '13.0', sm_clock_mhz: 1980}\n"
+                                                    "basis: {dram_gbps: 4800, fp32_tflops: 67}\n"
+                                                    "labs:\n"
+                                                    "  module04/vecadd_roofline:\n"
+                                                    "    params: {N: 16777216}\n"
+                                                    "    figures: {pct_of_bandwidth: 70.6}\n";
+  auto all = load_measured_refs(tmp.path);
+  const MeasuredLab* lab = find_measured(all, "h200-sxm", "module04/vecadd_roofline");
+  REQUIRE(lab);
+  CHECK(lab->basis.at("dram_gbps") == 4800);
+  CHECK(lab->basis.at("fp32_tflops") == 67);
+
+  std::ofstream(tmp.path / "measured/h200.yaml", std::ios::app) << "";
+  std::ofstream(tmp.path / "measured/bad.yaml") << "format_version: 1\n"
+                                                   "gpu: t4\n"
+                                                   "measured: {date: 2026-11-30, driver: '1', cuda: '13.0', sm_clock_mhz: 1590}\n"
+                                                   "basis: {dram_gbps: fast}\n"
+                                                   "labs: {}\n";
+  try {
+    load_measured_refs(tmp.path);
+    FAIL("a basis figure that is not a number must be refused");
+  } catch (const Error& e) {
+    CHECK(std::string(e.what()).find("basis.dram_gbps") != std::string::npos);
+  }
+}
+
+TEST_CASE("the project's H200 measurements record the basis they were graded on", "[measured]") {
+  auto all = load_measured_refs(fs::path(WORKBOOK_SOURCE_DIR) / "data");
+  const MeasuredLab* lab = find_measured(all, "h200-sxm", "module04/vecadd_roofline");
+  REQUIRE(lab);
+  CHECK(lab->basis.at("dram_gbps") == 4800);  // the spec sheet's: the runs were uncalibrated
 }

@@ -15,13 +15,25 @@ inline constexpr int kManifestFormatVersion = 1;
 // Where a measured metric should land on this GPU. Either a fixed value with a
 // tolerance (`equals`, `tolerance`), or a range whose ends are expressions over device
 // figures, parameters, the lab's `vars` and reported metrics (`min`, `max`; one may be absent).
+// Which side of a band means "the design is not yet what the module teaches". A figure
+// outside the band on that side is out of range (exit 5); on the other side (faster than
+// the model, above a ceiling) it is a warning that the band or the timing may be off, and
+// it does not fail a right result. `equals` figures fail on both sides.
+enum class FailSide { both, above, below };
+const char* to_string(FailSide s);
+
 struct ExpectedRange {
   std::string min_expr;     // empty: no lower bound
   std::string max_expr;     // empty: no upper bound
   std::string equals_expr;  // non-empty: fixed value; tolerance applies
   double tolerance = 0;     // absolute, for `equals`
-  std::string hint;         // shown when the value falls outside
+  std::string hint;         // shown when the value falls outside on the failing side
   int line = 0;
+  // `fails:` in the manifest; when absent: a band with one end fails at that end, one
+  // with both ends by its unit: times (ns, us, ms, s) above, rates (GB/s, GFLOP/s,
+  // TFLOP/s) below, anything else on both sides.
+  FailSide fails = FailSide::both;
+  std::string hint_other;   // `hint_other:` shown on the side that only warns (else a generic text)
 };
 
 // A figure from the workbook measured on another GPU (the Colab T4), shown beside ours.

@@ -28,6 +28,15 @@ const char* to_string(PredictionKind kind) {
   return "?";
 }
 
+const char* to_string(FailSide s) {
+  switch (s) {
+    case FailSide::both: return "both";
+    case FailSide::above: return "above";
+    case FailSide::below: return "below";
+  }
+  return "?";
+}
+
 const char* to_string(LabLanguage language) {
   switch (language) {
     case LabLanguage::cuda: return "cuda";
@@ -45,7 +54,16 @@ const std::regex kParamPattern("^[A-Za-z_][A-Za-z0-9_]{0,63}$");
 bool valid_name(const std::string& s) { return std::regex_match(s, kNamePattern); }
 
 
-std::optional<ExpectedRange> read_expected(MapReader& parent) {
+// The side a band fails on when the manifest does not say (manifest.hpp, FailSide).
+FailSide fail_side_from_unit(const std::string& unit) {
+  static const std::set<std::string> times = {"ns", "us", "µs", "ms", "s"};
+  static const std::set<std::string> rates = {"GB/s", "GFLOP/s", "TFLOP/s"};
+  if (times.count(unit)) return FailSide::above;
+  if (rates.count(unit)) return FailSide::below;
+  return FailSide::both;
+}
+
+std::optional<ExpectedRange> read_expected(MapReader& parent, const std::string& unit) {
   YAML::Node n = parent.node("expected");
   if (!present(n)) return std::nullopt;
   MapReader r(n, parent.file(), parent.path("expected"), parent.problems());
@@ -56,6 +74,20 @@ std::optional<ExpectedRange> read_expected(MapReader& parent) {
   e.equals_expr = r.str("equals", false).value_or("");
   e.tolerance = r.number("tolerance", false).value_or(0);
   e.hint = r.str("hint", false).value_or("");
+  e.hint_other = r.str("hint_other", false).value_or("");
+  // A band with one end fails at that end; with both, the unit says which side fails.
+  e.fails = fail_side_from_unit(unit);
+  if (e.min_expr.empty() != e.max_expr.empty()) e.fails = e.min_expr.empty() ? FailSide::above : FailSide::below;
+  if (auto side = r.str("fails", false)) {
+    if (*side == "above") e.fails = FailSide::above;
+    else if (*side == "below") e.fails = FailSide::below;
+    else if (*side == "both") e.fails = FailSide::both;
+    else r.problem("fails", fmt::format("must be above, below or both, got '{}'", *side));
+  }
+  if (!e.equals_expr.empty()) {
+    if (e.fails != FailSide::both && r.str("fails", false)) r.problem("fails", "an `equals` figure fails on both sides");
+    e.fails = FailSide::both;
+  }
   if (r.ok() && e.min_expr.empty() && e.max_expr.empty() && e.equals_expr.empty()) {
     r.problem("", "needs `min` and/or `max`, or `equals`");
   }
@@ -92,7 +124,7 @@ MetricSpec read_metric(MapReader& r, bool derived) {
   m.unit = r.str("unit", false).value_or("");
   m.doc = r.str("doc", false).value_or("");
   if (derived) m.expr = r.str("expr", true).value_or("");
-  m.expected = read_expected(r);
+  m.expected = read_expected(r, m.unit);
   m.reference = read_reference(r);
   if (!derived) m.source = read_metric_source(r);  // a profiler figure (content/metric_source.hpp)
   return m;

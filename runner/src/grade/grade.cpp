@@ -47,6 +47,8 @@ const char* to_string(RangeStatus s) {
     case RangeStatus::unknown: return "range unknown";
     case RangeStatus::missing: return "not reported";
     case RangeStatus::not_graded: return "not graded";
+    case RangeStatus::below_warning: return "below range (warning)";
+    case RangeStatus::above_warning: return "above range (warning)";
   }
   return "?";
 }
@@ -123,16 +125,42 @@ void grade_checks(const LabSpec& lab, const LabResults& results, Grade& g) {
 
 }  // namespace
 
-void apply_basis(const MetricSpec& spec, const GradeBasis& basis, MetricGrade& m) {
+namespace {
+
+// "dram_gbps 4800 (the basis it was measured on) against your 3980": the basis figures
+// this workspace holds at other values.
+std::string basis_differences(const std::map<std::string, double>& declared, const Figures& device) {
+  std::string out;
+  for (const auto& [name, was] : declared) {
+    auto it = device.find(name);
+    if (it == device.end() || it->second == was) continue;
+    out += fmt::format("{}{} {:g} where this workspace has {:.4g}", out.empty() ? "" : ", ", name, was, it->second);
+  }
+  return out;
+}
+
+}  // namespace
+
+void apply_basis(const MetricSpec& spec, const GradeBasis& basis, MetricGrade& m, std::optional<double> factor) {
   if (!spec.expected || !spec.expected->equals_expr.empty() || basis.gpu_id.empty()) return;
   if (basis.measured) {
     if (auto it = basis.measured->figures.find(spec.name); it != basis.measured->figures.end()) {
       const MeasuredFigure& f = it->second;
-      m.lo = f.value / (1 + f.band);
-      m.hi = f.value * (1 + f.band);
+      const double k = factor && std::isfinite(*factor) && *factor > 0 ? *factor : 1.0;
+      m.lo = f.value / (1 + f.band) * k;
+      m.hi = f.value * (1 + f.band) * k;
       m.basis = "measured";
+      m.basis_factor = k;
       m.basis_note = fmt::format("within {:g} % of {:.4g}{} measured on this GPU model ({})", f.band * 100, f.value,
                                  spec.unit.empty() ? "" : " " + spec.unit, basis.measured_label);
+      const std::string moved = basis_differences(basis.measured->basis, basis.device_now);
+      if (k != 1.0) {
+        m.basis_note += fmt::format("; converted to this workspace's device figures (x{:.4g}: the band was measured "
+                                    "against {})",
+                                    k, moved.empty() ? "other device figures" : moved);
+      } else if (!factor && !moved.empty()) {
+        m.basis_note += fmt::format("; measured against {}: a run converts the band to your figures", moved);
+      }
       return;
     }
   }
@@ -153,9 +181,20 @@ void apply_basis(const MetricSpec& spec, const GradeBasis& basis, MetricGrade& m
 
 namespace {
 
+// The generic warning for a figure on the side of its band that does not fail.
+std::string warning_text(const ExpectedRange& e, bool below) {
+  if (!e.hint_other.empty()) return e.hint_other;
+  return below ? "below the range, on the side that does not fail: the result is right, so the run stands; a figure "
+                 "this low (a time shorter than the model allows) usually means the timing missed work or the data "
+                 "sat in the L2, or the band's basis does not fit this GPU"
+               : "above the range, on the side that does not fail: the result is right, so the run stands; a figure "
+                 "this high (above the model's ceiling) usually means the ceiling used is too low for this GPU "
+                 "(calibrate with `workbook device --calibrate`) or the timing missed work";
+}
+
 MetricGrade grade_metric(const MetricSpec& spec, std::optional<double> value, const Figures& scope,
                          bool scope_ok, const std::string& device_note, const std::string& reference_gpu_name,
-                         const GradeBasis& basis) {
+                         const GradeBasis& basis, std::optional<double> basis_factor) {
   MetricGrade m;
   m.name = spec.name;
   m.unit = spec.unit;
@@ -172,7 +211,7 @@ MetricGrade grade_metric(const MetricSpec& spec, std::optional<double> value, co
     auto [lo, hi] = evaluate_range(*spec.expected, scope);
     m.lo = lo;
     m.hi = hi;
-    apply_basis(spec, basis, m);
+    apply_basis(spec, basis, m, basis_factor);
   } catch (const Error& e) {
     m.status = value ? RangeStatus::unknown : RangeStatus::missing;
     m.note = scope_ok ? std::string(e.what()) : device_note;  // without device figures: why they are missing
@@ -185,7 +224,16 @@ MetricGrade grade_metric(const MetricSpec& spec, std::optional<double> value, co
   if (m.lo && *value < *m.lo) m.status = RangeStatus::below;
   else if (m.hi && *value > *m.hi) m.status = RangeStatus::above;
   else m.status = RangeStatus::in_range;
-  if (m.status != RangeStatus::in_range) m.note = spec.expected->hint;
+  const FailSide fails = spec.expected->fails;
+  if (m.status == RangeStatus::below && fails == FailSide::above) {
+    m.status = RangeStatus::below_warning;
+    m.note = warning_text(*spec.expected, true);
+  } else if (m.status == RangeStatus::above && fails == FailSide::below) {
+    m.status = RangeStatus::above_warning;
+    m.note = warning_text(*spec.expected, false);
+  } else if (m.status != RangeStatus::in_range) {
+    m.note = spec.expected->hint;
+  }
   return m;
 }
 
@@ -258,10 +306,21 @@ void grade_figures(const LabSpec& lab, const LabResults& results, const Figures&
     scope = params;
   }
   for (const auto& m : results.metrics) scope[m.name] = m.value;
+  // The same figures on the device figures a measured band was graded on: a derived
+  // figure's value there over its value here converts the band (GradeBasis).
+  std::optional<Figures> basis_scope;
+  if (basis.measured && !basis.measured_device.empty() && scope_ok) {
+    try {
+      basis_scope = expression_scope(lab, basis.measured_device, params);
+      for (const auto& m : results.metrics) (*basis_scope)[m.name] = m.value;
+    } catch (const Error&) {
+      basis_scope.reset();
+    }
+  }
   for (const auto& spec : lab.metrics) {
     const ReportedMetric* r = results.metric(spec.name);
     auto m = grade_metric(spec, r ? std::optional<double>(r->value) : std::nullopt, scope, scope_ok, device_note,
-                          reference_gpu_name, basis);
+                          reference_gpu_name, basis, 1.0);
     if (r) m.stats = *r;
     g.metrics.push_back(m);
   }
@@ -274,7 +333,17 @@ void grade_figures(const LabSpec& lab, const LabResults& results, const Figures&
     } catch (const Error& e) {
       why_missing = e.what();
     }
-    auto m = grade_metric(spec, value, scope, scope_ok, device_note, reference_gpu_name, basis);
+    std::optional<double> factor = 1.0;
+    if (basis_scope) {
+      try {
+        const double there = evaluate(spec.expr, *basis_scope);
+        (*basis_scope)[spec.name] = there;
+        if (value && std::isfinite(there) && there != 0 && std::isfinite(*value)) factor = *value / there;
+      } catch (const Error&) {
+        basis_scope.reset();  // a chain that cannot be followed on the basis: no conversion from here on
+      }
+    }
+    auto m = grade_metric(spec, value, scope, scope_ok, device_note, reference_gpu_name, basis, factor);
     if (!value) m.note = why_missing;
     g.metrics.push_back(m);
   }
@@ -285,7 +354,6 @@ void grade_figures(const LabSpec& lab, const LabResults& results, const Figures&
   }
 }
 
-bool outside_range(const MetricGrade& m) { return m.status == RangeStatus::below || m.status == RangeStatus::above; }
 
 // "correct, but kernel_ms = 3.1 ms is above the 2.5 ms this GPU should give: <hint>"
 std::string out_of_range_reason(const Grade& g) {
@@ -340,6 +408,13 @@ void decide_verdict(const LabSpec& lab, const LabResults& results, const RunOutc
     const bool correct = all_pass && outcome.exit_code == 0 && results.end_pass;
     if (correct && std::none_of(g.metrics.begin(), g.metrics.end(), outside_range)) {
       g.verdict = Verdict::pass;
+      const auto warned = std::count_if(g.metrics.begin(), g.metrics.end(), outside_warning);
+      if (warned > 0) {
+        auto w = std::find_if(g.metrics.begin(), g.metrics.end(), outside_warning);
+        g.verdict_reason = fmt::format("right; {} is {} ({} figure{} with a warning: the band or the timing may be off, "
+                                       "the result stands)",
+                                       w->name, to_string(w->status), warned, warned > 1 ? "s" : "");
+      }
     } else if (correct) {
       g.verdict = Verdict::out_of_range;
       g.verdict_reason = out_of_range_reason(g);
@@ -353,6 +428,12 @@ void decide_verdict(const LabSpec& lab, const LabResults& results, const RunOutc
 }
 
 }  // namespace
+
+bool outside_range(const MetricGrade& m) { return m.status == RangeStatus::below || m.status == RangeStatus::above; }
+
+bool outside_warning(const MetricGrade& m) {
+  return m.status == RangeStatus::below_warning || m.status == RangeStatus::above_warning;
+}
 
 Grade grade_run(const LabSpec& lab, const LabResults& results, const RunOutcome& outcome, const Figures& device,
                 const std::string& device_note, const Figures& params,

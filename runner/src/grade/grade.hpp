@@ -36,7 +36,10 @@ struct CheckGrade {
 
 // not_graded: the figure was measured at parameters its range was not set for (a
 // sweep's value other than the manifest's default): shown, without a range verdict.
-enum class RangeStatus { in_range, below, above, no_range, unknown, missing, not_graded };
+// below_warning / above_warning: outside the band on the side that does not fail
+// (ExpectedRange::fails): the result stands, with a warning that the band or the timing
+// may be off. below / above: outside on the failing side (out of range).
+enum class RangeStatus { in_range, below, above, no_range, unknown, missing, not_graded, below_warning, above_warning };
 const char* to_string(RangeStatus s);
 
 struct MetricGrade {
@@ -49,6 +52,7 @@ struct MetricGrade {
   std::string reference;             // "T4: 8-15 ms"
   std::string basis = "model";       // where lo/hi come from: "model", "measured" or "workbook"
   std::string basis_note;            // e.g. "measured on this GPU model: 2026-11-30, driver ..."
+  double basis_factor = 1;           // a measured band converted to this workspace's figures (lo, hi already include it)
   std::optional<ReportedMetric> stats;
 };
 
@@ -65,6 +69,10 @@ struct GradeBasis {
   // Non-empty: no figure is graded against a range, each says this instead (e.g. "not
   // graded: the ranges are for BLOCK=256"); checks still decide pass or fail.
   std::string ranges_not_graded;
+  // The device figures the measured band was graded on (the spec sheet's and nominal
+  // figures, with the measured file's `basis:` over them); empty: no conversion.
+  Figures measured_device;
+  Figures device_now;  // this workspace's device figures (calibrated where measured)
 };
 
 // The relative half-width around a workbook reference figure: its range widened by 20 %.
@@ -126,8 +134,16 @@ Grade grade_run(const LabSpec& lab, const LabResults& results, const RunOutcome&
                 const GradeBasis& basis = {});
 
 // Replaces m.lo/m.hi (the model band) with the measured or workbook band where one
-// applies, and sets m.basis and m.basis_note.
-void apply_basis(const MetricSpec& spec, const GradeBasis& basis, MetricGrade& m);
+// applies, and sets m.basis and m.basis_note. `factor` converts a measured band to this
+// workspace's device figures: the figure's value over what it would have been on the
+// basis it was measured on (1: same basis; nullopt: unknown without a run, said so in the note).
+void apply_basis(const MetricSpec& spec, const GradeBasis& basis, MetricGrade& m,
+                 std::optional<double> factor = 1.0);
+
+// True for below/above: outside the band on its failing side.
+bool outside_range(const MetricGrade& m);
+// True for the two warning statuses.
+bool outside_warning(const MetricGrade& m);
 
 // The range [lo, hi] of an expected range in a scope; nullopt ends are open.
 std::pair<std::optional<double>, std::optional<double>> evaluate_range(const ExpectedRange& range, const Figures& scope);

@@ -33,7 +33,8 @@ std::vector<ExpectedRow> expected_rows(const LabSpec& lab, const Figures& device
             MetricGrade g;
             g.lo = lo;
             g.hi = hi;
-            apply_basis(m, basis, g);
+            // A derived figure's conversion to this workspace's basis needs the run's figures.
+            apply_basis(m, basis, g, m.expr.empty() ? std::optional<double>(1.0) : std::nullopt);
             row.lo = g.lo;
             row.hi = g.hi;
             row.basis = g.basis;

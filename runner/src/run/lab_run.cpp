@@ -42,6 +42,7 @@ GradeBasis grade_basis(const DeviceContext& dev, const LabSpec& lab, const Figur
   GradeBasis basis;
   if (!dev.spec || (!dev.spec_is_local && !any_sheet)) return basis;
   basis.gpu_id = dev.spec->id;
+  basis.device_now = dev.figures;
   basis.default_params = !quick && std::all_of(lab.params.begin(), lab.params.end(), [&](const ParamSpec& p) {
     auto it = params.find(p.name);
     return it != params.end() && it->second == p.default_value;
@@ -51,7 +52,14 @@ GradeBasis grade_basis(const DeviceContext& dev, const LabSpec& lab, const Figur
       auto it = params.find(kv.first);
       return it != params.end() && it->second == kv.second;
     });
-    if (same) basis.measured = m;
+    if (same) {
+      basis.measured = m;
+      // What an uncalibrated workspace grades on (the sheet and the nominal figures), with
+      // the values the measured file says its runs were graded on over them.
+      basis.measured_device = dev.spec->figures;
+      for (const auto& [k, v] : nominal_measured_figures(*dev.spec)) basis.measured_device[k] = v;
+      for (const auto& [k, v] : m->basis) basis.measured_device[k] = v;
+    }
   }
   return basis;
 }

@@ -38,6 +38,8 @@ std::string status_text(const MetricGrade& m, const Style& s) {
     case RangeStatus::unknown: return s.dim("range unknown");
     case RangeStatus::no_range: return "";
     case RangeStatus::not_graded: return s.dim("not graded");
+    case RangeStatus::below_warning: return s.yellow("below (warning)");
+    case RangeStatus::above_warning: return s.yellow("above (warning)");
   }
   return "";
 }

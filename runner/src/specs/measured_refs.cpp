@@ -50,6 +50,20 @@ MeasuredRefs read_file(const fs::path& file, const std::string& display, Problem
   } else {
     r.problem("measured", "is required: date, driver, cuda, sm_clock_mhz");
   }
+  std::map<std::string, double> basis;
+  if (YAML::Node b = r.node("basis"); present(b)) {
+    if (!b.IsMap()) {
+      r.problem("basis", "must map device figure names to the values the runs were graded on");
+    } else {
+      for (const auto& kv : b) {
+        try {
+          basis[kv.first.Scalar()] = kv.second.as<double>();
+        } catch (const YAML::Exception&) {
+          problems.add(display, line_of(kv.second), "basis." + kv.first.Scalar(), "must be a number");
+        }
+      }
+    }
+  }
   const double band = r.number("band", false).value_or(0.2);
   if (band <= 0 || band > 1) r.problem("band", "must be between 0 and 1");
   if (YAML::Node labs = r.node("labs"); present(labs)) {
@@ -60,6 +74,7 @@ MeasuredRefs read_file(const fs::path& file, const std::string& display, Problem
         const std::string id = kv.first.Scalar();
         MapReader lr(kv.second, display, "labs." + id, problems);
         MeasuredLab lab;
+        lab.basis = basis;
         if (YAML::Node p = lr.node("params"); present(p) && p.IsMap()) {
           for (const auto& pv : p) lab.params[pv.first.Scalar()] = pv.second.as<double>(0);
         }

@@ -7,6 +7,8 @@
 //   gpu: h200-sxm                 # a spec sheet id in data/gpus.yaml
 //   measured: {date: 2026-11-30, driver: 580.159.04, cuda: "13.0", sm_clock_mhz: 1980,
 //              command: "scripts/device/validate.sh labs"}
+//   basis: {dram_gbps: 4800}      # the device figures the runs were graded on (the spec
+//                                 # sheet's, uncalibrated): derived figures are converted
 //   band: 0.2                     # the graded range is value / (1 + band) .. value * (1 + band)
 //   labs:
 //     module14/tiled_gemm:
@@ -30,6 +32,10 @@ struct MeasuredFigure {
 struct MeasuredLab {
   std::map<std::string, double> params;
   std::map<std::string, MeasuredFigure> figures;
+  // The device figures the measurements were graded on (the file's `basis:`, e.g. the
+  // spec sheet's dram_gbps: 4800). A figure derived from one of them (a % of the DRAM
+  // bandwidth) is converted to the learner's figures before it is compared.
+  std::map<std::string, double> basis;
 };
 
 struct MeasuredRefs {
