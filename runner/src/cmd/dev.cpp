@@ -22,6 +22,7 @@ struct DevOptions {
 // The device line and the content problems, once, before the first row (or at the end).
 void print_header(const DevCheckResult& r, const Style& s) {
   fmt::print("Device: {} · arch {}\n", r.device, r.arch);
+  if (!r.basis.empty()) fmt::print("Basis: {}\n", r.basis);
   if (!r.problems.empty()) {
     fmt::print("{}\n", s.red(fmt::format("{} content problem(s):", r.problems.size())));
     for (const auto& p : r.problems) fmt::print("  {}\n", p);
@@ -99,7 +100,7 @@ void setup_dev(CLI::App& app, CommandContext& ctx) {
         if (row.report) j["report"] = report_json(*row.report);
         rows.push_back(j);
       }
-      print_json({{"ok", r.ok()}, {"device", r.device}, {"arch", r.arch}, {"problems", r.problems}, {"labs", rows}});
+      print_json({{"ok", r.ok()}, {"device", r.device}, {"basis", r.basis}, {"arch", r.arch}, {"problems", r.problems}, {"labs", rows}});
     } else {
       if (!header_printed) print_header(r, style);
       print_summary(r, style);

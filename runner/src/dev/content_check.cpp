@@ -100,9 +100,18 @@ struct RowPlan {
   const VariantSpec* variant = nullptr;
 };
 
-std::vector<RowPlan> plan_rows(const RunContext& ctx, const LabSpec& lab) {
+// The solution row grades on the workspace's figures; where those are calibrated, a
+// second row grades the same solution on the spec sheet's (kSheetRow), so one `dev check
+// --run` proves both bases a learner can grade on.
+constexpr const char* kSheetRow = "solution:spec_sheet";
+
+std::vector<RowPlan> plan_rows(const RunContext& ctx, const LabSpec& lab, bool calibrated) {
   std::vector<RowPlan> plans;
   plans.push_back({"solution", "pass", "", ctx.catalog.solution_path(lab), nullptr});
+  if (calibrated) {
+    plans.push_back({kSheetRow, "pass", "the solution graded on the spec sheet's figures, as in an uncalibrated workspace",
+                     ctx.catalog.solution_path(lab), nullptr});
+  }
   plans.push_back({"starter", "fail", "", ctx.catalog.starter_path(lab), nullptr});
   for (const auto& v : lab.variants) {
     const bool wrong = v.kind == VariantKind::wrong;
@@ -161,8 +170,9 @@ std::string out_of_range_figures(const RunReport& report) {
 void run_one(const RunContext& ctx, const LabSpec& lab, const RowPlan& plan, DevLabRow& row, const DevCheckOptions& o) {
   RunRequest req;
   req.lab = lab.id;
-  if (plan.name == "solution") {
+  if (plan.name == "solution" || plan.name == kSheetRow) {
     req.variant = LabVariant::solution;
+    req.ignore_calibration = plan.name == kSheetRow;
   } else if (plan.variant) {
     req.variant = LabVariant::variant;
     req.variant_id = plan.variant->id;
@@ -247,8 +257,15 @@ DevCheckResult dev_check(const RunContext& ctx, const DevCheckOptions& o) {
   result.started_at = utc_now();
   std::vector<Module> modules;
   validate_content(ctx.catalog, modules, result.problems);
-  DeviceContext dev = load_device_context(ctx.catalog, std::nullopt);
+  DeviceContext dev = load_device_context(ctx.catalog, std::nullopt, &ctx.journal);
   result.device = dev.describe();
+  const bool calibrated = o.run && dev.calibration.has_value();
+  result.basis = calibrated ? fmt::format("solutions graded twice: on this workspace's calibration ({}) and on the spec "
+                                          "sheet's figures",
+                                          dev.calibration->measured_at.substr(0, 10))
+                 : o.run ? "solutions graded on the spec sheet's figures only: run `workbook device --calibrate` in "
+                           "this workspace first to prove the calibrated basis too"
+                         : "";
   auto selected = [&](const LabSpec& lab) {
     return o.only.empty() || std::find(o.only.begin(), o.only.end(), lab.id) != o.only.end();
   };
@@ -275,7 +292,7 @@ DevCheckResult dev_check(const RunContext& ctx, const DevCheckOptions& o) {
   for (const auto& m : modules) {
     for (const auto& lab : m.labs) {
       if (!selected(lab)) continue;
-      for (RowPlan& plan : plan_rows(ctx, lab)) jobs.push_back({&lab, std::move(plan), {}, false});
+      for (RowPlan& plan : plan_rows(ctx, lab, calibrated)) jobs.push_back({&lab, std::move(plan), {}, false});
     }
   }
 
@@ -315,6 +332,7 @@ std::string markdown_report(const DevCheckResult& r, const std::string& command_
   md += "# Validation report\n\n";
   md += fmt::format("Written by `workbook dev check` on {}.\n\n", r.started_at);
   const bool ran = std::any_of(r.rows.begin(), r.rows.end(), [](const DevLabRow& row) { return row.ran; });
+  if (!r.basis.empty()) md += fmt::format("- Basis: {}\n", r.basis);
   md += fmt::format("- Device: {}\n- Architecture: {}\n- Command: `{}`\n- Result: **{}**{}\n\n", r.device, r.arch,
                     command_line, r.ok() ? "every check met" : "problems found",
                     ran ? "" : " (compiled only: nothing was run)");

@@ -47,6 +47,7 @@ struct DevCheckResult {
   std::vector<std::string> problems;  // content problems (file:line: field: what)
   std::vector<DevLabRow> rows;
   std::string device;
+  std::string basis;                  // with --run: the bases the solutions were graded on
   std::string arch;
   std::string started_at;
   bool interrupted = false;           // Ctrl-C, SIGTERM or SIGHUP stopped it; later rows were not checked

@@ -133,7 +133,7 @@ Prepared prepare(const RunContext& ctx, const RunRequest& req, RunReport& report
   if (p.timeout_s <= 0) throw UsageError("--timeout must be positive");
   ctx.workspace.ensure();
   report.source = choose_source(ctx, lab, req);
-  p.dev = load_device_context(ctx.catalog, req.gpu, &ctx.journal);
+  p.dev = load_device_context(ctx.catalog, req.gpu, req.ignore_calibration ? nullptr : &ctx.journal);
   report.device = p.dev.describe();
   report.figures_source = p.dev.figures_source;
   report.arch = arch_for_gpu(req.arch, p.dev.gpu ? p.dev.gpu->compute_cap : "");

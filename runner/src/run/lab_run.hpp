@@ -33,6 +33,9 @@ struct RunRequest {
   std::vector<std::string> predict;             // --predict ID=VALUE
   bool no_predict = false;
   bool quick = false;                           // each parameter's quick value
+  // Grade on the spec sheet's and the nominal figures even where the workspace holds a
+  // calibration: the basis an uncalibrated workspace grades on (dev check's second solution row).
+  bool ignore_calibration = false;
   std::optional<double> timeout_s;
   std::optional<std::string> arch;              // --arch
   std::optional<std::string> gpu;               // --gpu ID: use that spec sheet

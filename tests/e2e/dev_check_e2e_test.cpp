@@ -1,0 +1,62 @@
+// End-to-end: `dev check --run` grades every solution on both bases a learner can grade
+// on: the workspace's calibration (after `workbook device --calibrate`) and the spec
+// sheet's figures (an uncalibrated workspace), and says which it did (issue 25).
+#include <catch2/catch.hpp>
+
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "e2e_support.hpp"
+
+using e2e::CommandResult;
+using e2e::Course;
+using nlohmann::json;
+
+namespace {
+
+std::map<std::string, std::pair<std::string, bool>> rows_of(const json& j) {
+  std::map<std::string, std::pair<std::string, bool>> rows;
+  for (const auto& row : j["labs"]) rows[row["variant"]] = {row["verdict"], row["ok"]};
+  return rows;
+}
+
+}  // namespace
+
+TEST_CASE("e2e: dev check --run without a calibration grades solutions on the spec sheet and says so",
+          "[e2e][variants][basis]") {
+  Course c;
+  CommandResult r = c.run({"dev", "check", "--run", "--only", "module01/fail_lab", "--json"});
+  SHOW(r);
+  json j = json::parse(r.out, nullptr, false);
+  REQUIRE(j.is_object());
+  CHECK(j["basis"].get<std::string>().find("spec sheet's figures only") != std::string::npos);
+  CHECK(j["basis"].get<std::string>().find("workbook device --calibrate") != std::string::npos);
+  auto rows = rows_of(j);
+  CHECK(rows.count("solution") == 1);
+  CHECK(rows.count("solution:spec_sheet") == 0);
+}
+
+TEST_CASE("e2e: dev check --run in a calibrated workspace grades each solution twice, once on the spec sheet",
+          "[e2e][variants][basis]") {
+  Course c;
+  REQUIRE(c.run({"run", "module01/pass_lab", "--no-predict"}).exit_code == 0);  // makes the journal
+  // The fake GPU (WORKBOOK_GPU_NAME, no uuid) is calibrated under its name.
+  e2e::journal_rows(c.journal(),
+                    "INSERT INTO calibrations(gpu_uuid, gpu_name, measured_at, driver, sm_clock_mhz, arch, seed, detail) "
+                    "VALUES('name:Tesla T4', 'Tesla T4', '2026-11-30T10:00:00Z', '550.54', 1590, 'sm_75', 1, '')");
+  e2e::journal_rows(c.journal(), "INSERT INTO calibration_figures(calibration_id, name, value, unit) "
+                                 "VALUES(1, 'd2d_gbps', 250, 'GB/s'), (1, 'fp32_tflops', 4, 'TFLOP/s')");
+  CommandResult r = c.run({"dev", "check", "--run", "--only", "module01/fail_lab", "--json"});
+  SHOW(r);
+  json j = json::parse(r.out, nullptr, false);
+  REQUIRE(j.is_object());
+  CHECK(j["basis"].get<std::string>().find("calibration (2026-11-30) and on the spec sheet") != std::string::npos);
+  auto rows = rows_of(j);
+  CHECK(rows["solution"] == std::pair<std::string, bool>{"pass", true});
+  CHECK(rows["solution:spec_sheet"] == std::pair<std::string, bool>{"pass", true});
+  CHECK(r.exit_code == 0);
+
+  // The text output names the basis too.
+  r = c.run({"dev", "check", "--run", "--only", "module01/fail_lab"});
+  CHECK(r.out.find("Basis: solutions graded twice") != std::string::npos);
+}
