@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Runs on the lent GPU machine, in two calls that each fit the 10-minute limit:
 #   scripts/device/validate.sh labs [REGEX]   every lab (or those whose id matches REGEX)
+#                                       (CALIBRATE=1 calibrates first: solutions graded on
+#                                       both bases; DEADLINE=S skips labs not started by S s)
 #                                       through `workbook dev check --run`:
 #                                       solutions pass, starters and known-wrong variants
 #                                       fail, slow variants grade out_of_range; one report
@@ -39,10 +41,24 @@ if [ "$phase" = labs ]; then
   grep -h "FAIL" /tmp/compile-*.txt | tee -a "$log"
   # One dev check per lab, each with its own report, so a call that runs out of time
   # still brings back every lab that finished (dev check writes its report at the end).
+  # CALIBRATE=1: calibrate the workspace first, so every lab's dev check grades its
+  # solution on the calibration and again on the spec sheet (row solution:spec_sheet).
+  if [ "${CALIBRATE:-0}" = 1 ]; then
+    step "device --calibrate"
+    timeout 240 "$W" device --calibrate </dev/null >"$OUT/calibrate.txt" 2>&1
+    echo "calibrate rc=$?" | tee -a "$log"
+    grep -iE 'dram|copy|d2d' "$OUT/calibrate.txt" | head -4 | tee -a "$log"
+  fi
   step "dev check --run $labs"
   reports=/tmp/wb-reports; rm -rf "$reports"; mkdir -p "$reports"
+  t_start=$(date +%s)
   for lab in $labs; do
     name=${lab//\//_}
+    # DEADLINE (seconds): a lab not started by then is listed as skipped, so the call
+    # returns inside the device's 10-minute limit with every finished report.
+    if [ -n "${DEADLINE:-}" ] && (( $(date +%s) - t_start > DEADLINE )); then
+      echo "dev check $lab skipped: past the ${DEADLINE} s deadline" | tee -a "$log"; continue
+    fi
     "$W" dev check --run --only "$lab" --report "$reports/H200-$name.md" >"$reports/devcheck-$name.txt" 2>&1
     echo "dev check $lab rc=$? (expected 0)" | tee -a "$log"
     grep -E "FAIL" "$reports/devcheck-$name.txt" | tee -a "$log"
