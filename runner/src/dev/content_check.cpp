@@ -357,7 +357,7 @@ std::string markdown_report(const DevCheckResult& r, const std::string& command_
   md += "\n## Figures of every solution and slow variant\n\n";
   for (const auto& row : r.rows) {
     if (!row.report || !row.report->ran) continue;
-    if (row.variant != "solution" && row.expected != "out_of_range") continue;
+    if (row.variant != "solution" && row.variant != kSheetRow && row.expected != "out_of_range") continue;
     const RunReport& rep = *row.report;
     md += fmt::format("### {} ({})\n\n", row.lab, row.variant);
     md += fmt::format("Seed {}, parameters:", rep.seed);
