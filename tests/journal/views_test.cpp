@@ -67,7 +67,15 @@ TEST_CASE("gate: a fresh journal infers no reading, and views and attempts are r
   j.begin_run({"module14/tiled_gemm", "variant", "v.cu", "{}", 1, "", ""});
   CHECK_FALSE(has_attempt(j, "module14/tiled_gemm"));  // the reference and authors' variants are not attempts
   record_solution_view(j, "module14/tiled_gemm", "full", true);
-  j.begin_run({"module14/tiled_gemm", "starter", "mine.cu", "{}", 1, "", ""});
+  // Runs that never reached the GPU are no attempt: unfinished, a compile error, NOT RUN.
+  const long long unfinished = j.begin_run({"module14/tiled_gemm", "starter", "mine.cu", "{}", 1, "", ""});
+  CHECK_FALSE(has_attempt(j, "module14/tiled_gemm"));
+  j.finish_run(unfinished, Verdict::not_run, 2, "no GPU");
+  const long long broken = j.begin_run({"module14/tiled_gemm", "starter", "mine.cu", "{}", 1, "", ""});
+  j.finish_run(broken, Verdict::compile_error, 3, "");
+  CHECK_FALSE(has_attempt(j, "module14/tiled_gemm"));
+  const long long ran = j.begin_run({"module14/tiled_gemm", "starter", "mine.cu", "{}", 1, "", ""});
+  j.finish_run(ran, Verdict::fail, 1, "check failed");
   CHECK(has_attempt(j, "module14/tiled_gemm"));
   record_solution_view(j, "module14/tiled_gemm", "diff", false);
   record_solution_view(j, "module04/vecadd", "run", false);

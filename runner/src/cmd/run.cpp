@@ -151,10 +151,11 @@ void run_on_slurm(CommandContext& ctx, RunOptions& o, RunRequest req) {
 // recorded as a view ("run"). False when the learner said no on the terminal.
 bool open_solution_gate(CommandContext& ctx, const RunOptions& o, const RunRequest& req) {
   OpenedCourse opened(ctx.global);
-  const std::string lab = opened.catalog.find_lab(parse_lab_ref_or_throw(req.lab)).id;
+  const LabSpec spec = opened.catalog.find_lab(parse_lab_ref_or_throw(req.lab));
+  const std::string lab = spec.id;
   const SolutionGate gate = pass_solution_gate(
       opened.journal, {lab, "Run the reference solution anyway?", "workbook run " + lab + " --solution", o.yes,
-                        req.interactive});
+                        req.interactive, opened.catalog.starter_path(spec), opened.workspace.lab_copy(spec)});
   if (!gate.open) {
     fmt::print("Nothing run. Try your copy first: workbook run {}\n", lab);
     return false;

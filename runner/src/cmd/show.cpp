@@ -124,7 +124,8 @@ void show_solution(CommandContext& ctx, const LabSpec& lab, const ShowOptions& o
   OpenedCourse opened(ctx.global);
   const SolutionGate gate = pass_solution_gate(
       opened.journal, {lab.id, "Show the solution anyway?", "workbook show " + lab.id + " --solution", o.yes,
-                        !o.json && interactive_terminal()});
+                        !o.json && interactive_terminal(), opened.catalog.starter_path(lab),
+                        opened.workspace.lab_copy(lab)});
   if (!gate.open) {
     fmt::print("Nothing shown. Try your copy first: workbook run {}\n", lab.id);
     return;

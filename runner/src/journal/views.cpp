@@ -9,7 +9,8 @@ using Stmt = sql::Statement;
 
 bool has_attempt(Journal& journal, const std::string& lab) {
   Stmt s(journal.store_connection(),
-         "SELECT 1 FROM runs WHERE lab=? AND variant NOT IN ('solution', 'variant') LIMIT 1");
+         "SELECT 1 FROM runs WHERE lab=? AND variant NOT IN ('solution', 'variant') "
+         "AND verdict IN ('pass', 'fail', 'out_of_range', 'runtime_error', 'timeout') LIMIT 1");
   return s.bind(lab).next();
 }
 

@@ -15,7 +15,9 @@
 namespace workbook {
 
 // True when the journal holds a run of the learner's own code for `lab` (the copy in the
-// workspace, or --file): any variant but the reference solution and the authors' variants.
+// workspace, or --file: any variant but the reference solution and the authors' variants)
+// that reached the GPU: its verdict is pass, fail, out_of_range, runtime_error or timeout.
+// A compile error, a NOT RUN (no GPU) or a run stopped before it started is no attempt.
 bool has_attempt(Journal& journal, const std::string& lab);
 
 struct SolutionView {

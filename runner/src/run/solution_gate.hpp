@@ -5,6 +5,7 @@
 // the advice to pass --yes, so that nothing waits on a question nobody can answer.
 #pragma once
 
+#include <filesystem>
 #include <string>
 
 #include "journal/journal.hpp"
@@ -17,6 +18,9 @@ struct SolutionGateRequest {
   std::string command;     // the command line to repeat with --yes, e.g. "workbook show LAB --solution"
   bool yes = false;        // --yes
   bool interactive = false;  // a terminal to ask on (and not --json)
+  // When both are set, an attempt also needs the learner's copy to differ from the
+  // starter: running the untouched starter is not trying the lab.
+  std::filesystem::path starter, copy;
 };
 
 struct SolutionGate {
