@@ -117,7 +117,8 @@ __global__ void matvec_warp(const float* W, const float* x, float* y, int d, int
   // 2. Each lane sums row[j] * x[j] for j = lane, lane + 32, lane + 64, ... < n, where
   //    row = W + (size_t)w * n. At every step the warp covers 32 neighbouring floats.
   // 3. Fold the 32 partial sums into lane 0 with warp shuffles, halving the distance
-  //    each time (five steps; no shared memory, no barrier). `workbook hint module15/matvec` has the call.
+  //    each time (five steps; no shared memory, no barrier).
+  //    `workbook hint module15/matvec` has the call.
   // 4. Lane 0 writes y[w].
 }
 

@@ -203,7 +203,8 @@ __global__ void spmv_vector(const int* __restrict__ row_ptr, const int* __restri
   //    while k < end (begin and end from row_ptr, as in the scalar kernel). At each step
   //    the warp then reads 32 neighbouring entries of val and of col.
   // 3. Fold the 32 partial sums into lane 0 with warp shuffles, halving the distance at
-  //    each step (five steps; no shared memory, no barrier). `workbook hint module19/spmv` has the call.
+  //    each step (five steps; no shared memory, no barrier).
+  //    `workbook hint module19/spmv` has the call.
   // 4. Lane 0 stores y[r], also for an empty row (its sum is 0).
   (void)row_ptr;
   (void)col;
