@@ -66,11 +66,12 @@ __global__ void who_am_i(Entry* entries, unsigned* next) {
   // 2. Work out its warp (which group of warpSize = 32 consecutive threads it is in)
   //    and its lane (its position inside that warp), using integer division and
   //    remainder by warpSize.
-  // 3. Print one line: printf(WHO_LINE, t, warp, lane). Keep WHO_LINE: the lab parses
-  //    those lines back to check that every thread printed once, and to show you in
+  // 3. Print one line in the WHO_LINE format with t, warp and lane. Keep WHO_LINE: the
+  //    lab parses those lines back to check that every thread printed once, and to show you in
   //    which order the lines came out (an order CUDA does not promise).
-  // 4. Claim a slot with atomicAdd(next, 1u) (it returns the counter's old value, so
-  //    no two threads get the same slot) and store Entry{t, warp, lane} there.
+  // 4. Claim a slot in entries that no other thread can get (the counter *next is
+  //    shared by every thread, so an ordinary increment would race) and store this
+  //    thread's record there.
   //
   // The lab runs this with THREADS threads (96) and again with 100, which is not a
   // multiple of 32: the last warp then has only 4 working lanes.

@@ -24,9 +24,9 @@ TPB = 256; a 1000 x 600 image with 16 x 16 blocks):
   grid_*   the number of blocks launched is the rounded-up one
   cover_*  every element handled exactly once, no thread outside the data, and every
            out[] element holding its result
-  index_*  element i handled by global thread i (1D); element (r, c) by the thread
-           with c = blockIdx.x*blockDim.x + threadIdx.x, r = blockIdx.y*blockDim.y +
-           threadIdx.y, stored at r*W + c (2D, row-major, x -> column)
+  index_*  element i handled by global thread i (1D); in 2D, element (r, c) by the
+           thread whose global x index is the column c and whose global y index is
+           the row r, stored row-major (x -> column)
   large_1d, large_2d   all three at the larger sizes
   bounds_1d, bounds_2d, bounds_large_1d, bounds_large_2d   nothing stored outside out[]
 All four sizes leave the last block (in 2D, the last row and column of blocks) partly

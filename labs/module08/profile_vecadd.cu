@@ -7,7 +7,7 @@ c = a + b on N = 2^24 floats (64 MiB per array), in three phases, each timed on 
 own with CUDA events:
 
   H2D     copy a and b to the GPU       2 x 4N bytes over PCIe
-  kernel  c[i] = a[i] + b[i]            3 x 4N bytes through DRAM (read a, b; write c)
+  kernel  c = a + b, element by element 3 x 4N bytes through DRAM (read a, b; write c)
   D2H     copy c back                   4N bytes over PCIe
 
 once from ordinary (pageable) host memory and once from page-locked (pinned) host
@@ -69,7 +69,7 @@ constexpr int kThreadsPerBlock = 256;
 // YOUR CODE
 // ============================================================================
 
-// c[i] = a[i] + b[i] for i < n, one element per thread.
+// c = a + b on the first n elements, one element per thread.
 __global__ void vec_add(const float* a, const float* b, float* c, int n) {
   // TODO (Module 6): compute this thread's global index, return when it is >= n (the
   // launch below rounds the block count up), and store a[i] + b[i] into c[i]. Until

@@ -124,8 +124,9 @@ __global__ void conv_basic(const float* N, float* P, int n, int r, ReadTally* ta
   //    it returns 0 for k outside [0, n) and, in the counting build, tallies the read.
   // 3. If i < n: sum c_mask[j] * fetch(N, i - r + j, n) over j = 0 .. 2r (the mask is
   //    in constant memory: c_mask, already uploaded), and store the sum in P[i].
-  // 4. Call reader.publish(tally) at the very end, from EVERY thread: do not return
-  //    early for i >= n (publish sums the counts across the warp with shuffles).
+  // 4. At the very end, from EVERY thread, hand the reader's counts to tally with its
+  //    publish member: do not return early for i >= n (publish sums the counts across
+  //    the warp with shuffles, so every lane must reach it).
 }
 
 // A block of blockDim.x = TILE threads computes TILE consecutive outputs. Shared layout:
@@ -138,9 +139,10 @@ __global__ void conv_tiled(const float* N, float* P, int n, int r, ReadTally* ta
   // TODO (Module 14.2): the tiled kernel. Until you write it, P stays poisoned (NaN)
   // and every tiled_* check fails.
   //
-  // 1. Declare the shared tile: extern __shared__ float tile[]; the launcher sizes it
-  //    to (blockDim.x + 2r) floats.
-  // 2. t = threadIdx.x, width = blockDim.x (= TILE), i = blockIdx.x * width + t.
+  // 1. Declare the shared tile as a dynamically sized (extern) shared array of floats:
+  //    its size is not known at compile time, and the launcher gives it blockDim.x + 2r.
+  // 2. Work out the thread's position t in the block, the block's width (TILE) and the
+  //    global output index i this thread owns.
   // 3. Declare an InputReader<kCount> and load through its fetch(N, k, n) only:
   //      - every thread: its own input N[i] into tile[r + t];
   //      - threads t < r also load the halos: N[i - r] into tile[t] (left) and
@@ -148,8 +150,8 @@ __global__ void conv_tiled(const float* N, float* P, int n, int r, ReadTally* ta
   //    fetch() returns 0 outside the array, so the ends need no special case.
   // 4. __syncthreads(): the whole tile must be in place before anyone reads it.
   // 5. If i < n: sum c_mask[j] * tile[t + j] over j = 0 .. 2r and store it in P[i].
-  // 6. Call reader.publish(tally) at the end, from every thread (no early return:
-  //    the barrier and publish() both need every thread).
+  // 6. Publish the reader's counts to tally at the end, from every thread (no early
+  //    return: the barrier and publish() both need every thread).
 }
 
 // ----------------------------------------------------------------------------

@@ -111,12 +111,14 @@ __global__ void matvec_warp(const float* W, const float* x, float* y, int d, int
   // fails and the two port versions (which call this kernel) are not run.
   //
   // The launcher starts d warps (8 per 256-thread block).
-  // 1. lane = threadIdx.x % 32; w = global thread index / 32 is the row this warp owns.
-  //    If w >= d, return: all 32 lanes of a warp share w, so whole warps leave together.
+  // 1. Work out the thread's lane (its place in its warp) and the row w this warp owns
+  //    (one row per 32 consecutive global threads). A warp with no row (w >= d) leaves
+  //    whole: all 32 lanes share w, so they leave together.
   // 2. Each lane sums row[j] * x[j] for j = lane, lane + 32, lane + 64, ... < n, where
   //    row = W + (size_t)w * n. At every step the warp covers 32 neighbouring floats.
-  // 3. Fold the 32 partial sums into lane 0 with __shfl_down_sync(0xffffffff, v, off)
-  //    for off = 16, 8, 4, 2, 1 (no shared memory, no barrier).
+  // 3. Fold the 32 partial sums into lane 0 with warp shuffles, halving the distance
+  //    each time (five steps; no shared memory, no barrier).
+  //    `workbook hint module15/matvec` has the call.
   // 4. Lane 0 writes y[w].
 }
 

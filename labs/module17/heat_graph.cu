@@ -170,16 +170,19 @@ cudaGraphExec_t capture_steps(float* from, float* to, int n, int steps, cudaStre
   // TODO (Module 17.4, lab step 2): until you write this, no graph exists, the graph run
   // never moves the field, and graph_vs_cpu and graph_matches_plain fail.
   //
-  // 1. Start recording on s: cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal).
-  // 2. Record `steps` steps: launch_step(from, to, n, s), then exchange from and to on the
-  //    host, exactly as advance_plain does. Nothing runs yet: each launch is stored with
-  //    the pointer values it was given at that moment.
-  // 3. Stop recording: cudaStreamEndCapture(s, &graph). Then cudaGetLastError() catches a
-  //    launch that was refused inside the capture.
-  // 4. Build the executable graph once: cudaGraphInstantiate(&exec, graph, 0) (the CUDA
-  //    12/13 form: a flags argument, no error-log buffer). The recorded graph can then be
-  //    freed with cudaGraphDestroy(graph); exec keeps what it needs.
-  // Wrap every call in WB_CHECK(...). Return exec.
+  // The goal: exec replays `steps` heat steps, the first reading `from`, each step
+  // reading what the one before it wrote, exactly like advance_plain's loop.
+  // - Record on stream s rather than run: between the start and the end of a capture,
+  //   work issued to s is stored in `graph`, not executed.
+  // - Record the steps with the same pointer exchange as the plain loop, done on the
+  //   host while recording: each stored launch keeps the pointer values it was given at
+  //   that moment, and a replay can never change them.
+  // - A launch refused inside the capture shows only as the last error afterwards:
+  //   check for it before you build anything from the graph.
+  // - Turn the recorded graph into an executable one once (CUDA 12/13: the form with a
+  //   flags argument and no error-log buffer); the recorded graph is not needed after
+  //   that. Wrap every CUDA call in WB_CHECK(...), and return exec.
+  // `workbook hint module17/heat_graph` names the calls.
   (void)from;
   (void)to;
   (void)n;
@@ -195,12 +198,12 @@ void advance_graph(Field& f, const StepGraph& g, long long steps, cudaStream_t s
   // TODO (Module 17 lab, step 2: the snapshot steps): until you write this, the field
   // does not move and the graph's snapshots all show the starting rod.
   //
-  // 1. replays = steps / g.steps whole replays; launch each with
-  //    cudaGraphLaunch(exec, s) (in WB_CHECK). Which exec? g.from_a reads buffer a first,
-  //    g.from_b reads buffer b first: use the one that starts where f.cur points.
+  // 1. Advance by as many whole replays of g as fit in `steps`. Which graph? g.from_a
+  //    reads buffer a first, g.from_b reads buffer b first: each replay must start
+  //    where the newest field is (f.cur).
   // 2. After a replay of an odd number of steps the newest field is in the other buffer:
-  //    swap f.cur and f.next then (with g.steps even, nothing to do).
-  // 3. The remaining steps - replays * g.steps steps: advance_plain(f, remaining, s).
+  //    keep f.cur and f.next telling the truth (with g.steps even, nothing changes).
+  // 3. Do the steps left over, fewer than g.steps, one launch each (advance_plain).
   // At the defaults a snapshot interval is 2525 steps = 25 replays + 25 single launches:
   // an odd remainder, so after the first snapshot the newest field sits in buffer b.
   (void)f;

@@ -137,8 +137,8 @@ float* managed_alloc(size_t n) {
 
 // Version 2 as a program writes it: launch, then make the host wait before it reads c.
 void managed_add_then_wait(const float* a, const float* b, float* c, int n) {
-  // TODO 4: launch vec_add on the managed arrays (launch_vec_add(a, b, c, n, 0) on the
-  // default stream), check the launch with WB_CHECK(cudaGetLastError()), then make sure
+  // TODO 4: launch vec_add on the managed arrays with the lab's launch_vec_add, on the
+  // default stream, check that the launch was accepted, then make sure
   // the host can read c safely as soon as this function returns. (The lab keeps the GPU
   // busy for 50 ms before your add starts, so a host read that does not wait sees the
   // poison: managed_odd, second_run_odd and managed_ok check exactly that.)

@@ -88,8 +88,8 @@ void build_row_ptr(const std::vector<int>& lengths, std::vector<int>& row_ptr) {
   // TODO (Module 19 lab, step 1): until you fill row_ptr, every entry stays 0,
   // csr_row_ptr fails and nothing runs on the matrices.
   // lengths[r] is the number of stored entries of row r. Row 0 starts at entry 0 and
-  // row r + 1 starts where row r ends: row_ptr[r + 1] = row_ptr[r] + lengths[r]. The
-  // last entry, row_ptr[rows], is then nnz. Check yourself on lengths {2, 0, 3}: the
+  // every later row starts where the row before it ends, so the last entry,
+  // row_ptr[rows], comes out as nnz. Check yourself on lengths {2, 0, 3}: the
   // pointers are {0, 2, 2, 5}, and row 1 (empty) has row_ptr[1] == row_ptr[2].
 }
 
@@ -194,15 +194,17 @@ __global__ void spmv_vector(const int* __restrict__ row_ptr, const int* __restri
   // and vector_odd, vector_ok and vector_short_ok fail.
   //
   // launch_vector starts one warp per row: ceil(32 * rows / 256) blocks, 8 warps each.
-  // 1. lane = threadIdx.x % 32; r = the global thread index / 32 is this warp's row.
-  //    If r >= rows, return: all 32 lanes share r, so whole warps leave together, and
+  // 1. Work out the thread's lane (its place in its warp) and the row r this warp owns
+  //    (one row per 32 consecutive global threads). A warp with no row (r >= rows)
+  //    returns: all 32 lanes share r, so whole warps leave together, and
   //    the shuffles below still see full warps. (1001 rows leave 7 spare warps in the
   //    last block; vector_odd_bounds fails if one of them stores.)
   // 2. Each lane adds up val[k] * x[col[k]] for k = begin + lane, begin + lane + 32, ...
   //    while k < end (begin and end from row_ptr, as in the scalar kernel). At each step
   //    the warp then reads 32 neighbouring entries of val and of col.
-  // 3. Fold the 32 partial sums into lane 0: sum += __shfl_down_sync(0xffffffff, sum,
-  //    offset) for offset = 16, 8, 4, 2, 1 (five steps; no shared memory, no barrier).
+  // 3. Fold the 32 partial sums into lane 0 with warp shuffles, halving the distance at
+  //    each step (five steps; no shared memory, no barrier).
+  //    `workbook hint module19/spmv` has the call.
   // 4. Lane 0 stores y[r], also for an empty row (its sum is 0).
   (void)row_ptr;
   (void)col;

@@ -114,18 +114,20 @@ __global__ void split_half(const float* __restrict__ x, __half* __restrict__ hi,
 __global__ void wmma_gemm(const __half* __restrict__ A, const __half* __restrict__ B, float* __restrict__ C, int m,
                           int n, int k, bool accumulate) {
   // TODO (Module 20 lab, step 1):
-  //  1. Which tile? Warp threadIdx.x / 32 of block (blockIdx.x, blockIdx.y) owns the tile
-  //     whose first row is (blockIdx.y * kWarps + warp) * 16 and first column
-  //     blockIdx.x * 16. A warp whose first row is at or past m leaves at once (the whole
-  //     warp: every lane must take part in each _sync call).
-  //  2. Declare the three fragments (nvcuda::wmma, 16 x 16 x 16): matrix_a and matrix_b
-  //     of __half, both row_major (A and B are row-major in memory), and an accumulator
-  //     of float.
-  //  3. Start the accumulator from zero (fill_fragment), or, with accumulate, from the
-  //     tile C already holds (load_matrix_sync with mem_row_major, leading dimension n).
-  //  4. Step through K 16 at a time: load A's 16 x 16 piece (leading dimension k) and
-  //     B's (leading dimension n), then mma_sync(acc, a, b, acc).
-  //  5. Store the accumulator into C's tile (store_matrix_sync, mem_row_major).
+  //  Each warp computes one 16 x 16 tile of C: a block holds kWarps warps stacked down
+  //  the rows, and the grid covers C's columns in x and its row bands in y. A warp whose
+  //  tile starts at or past row m has nothing to do and leaves whole (every lane must
+  //  take part in each _sync call).
+  //  - The operands live in WMMA fragments (16 x 16 x 16): A's and B's pieces in half,
+  //    laid out as they are in memory (both matrices are row-major), and an FP32
+  //    accumulator.
+  //  - The accumulator starts from zero for a fresh product; with accumulate it starts
+  //    from the tile C already holds, so a refinement pass adds to the earlier passes.
+  //  - Walk along K one 16-wide slice at a time, multiplying A's piece of the warp's row
+  //    band by B's piece of the block's column band into the accumulator. Mind each
+  //    matrix's leading dimension: the length of its rows.
+  //  - Finally the accumulator goes into C's tile.
+  //  `workbook hint module20/wmma_gemm` has the index formula and the WMMA calls.
   // Until then C stays poisoned (NaN) and every WMMA check fails.
   (void)A;
   (void)B;

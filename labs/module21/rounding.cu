@@ -95,7 +95,7 @@ constexpr Format kBF16{"bf16", 8, -126};
 double round_to_format(double v, const Format& f) {
   if (v == 0.0 || !std::isfinite(v)) return v;
   // TODO 1: find the spacing of format f where v lies, and round v to a multiple of it.
-  //   - std::frexp(v, &e) gives |v| = m 2^e with m in [0.5, 1): v lies in the binade
+  //   - std::frexp splits |v| into m 2^e with m in [0.5, 1): v then lies in the binade
   //     [2^(e-1), 2^e). Below f.min_exp the spacing stops shrinking (subnormals), so use
   //     the binade max(e - 1, f.min_exp).
   //   - With f.bits significand bits, neighbours in binade b are 2^(b - (f.bits - 1)) apart
@@ -196,9 +196,11 @@ __global__ void running_sum(const T* x, int n, T* out) {
 // Kahan's compensated running sum in FP32: c holds the part of the last addition that
 // rounding threw away (with the opposite sign), and the next addition puts it back.
 __global__ void kahan_sum(const float* x, int n, float* out) {
-  // TODO 2b: the running sum in float, plus a compensation c (starts at 0). For each x[i]:
-  //   y = x[i] - c;  t = sum + y;  c = (t - sum) - y;  sum = t;
-  // then store sum in *out. (Exactly this order: emulate_kahan on the CPU does the same.)
+  // TODO 2b: a running sum in float that also carries a compensation c, starting at 0:
+  // before each x[i] is added it is corrected by c, and after the addition c is set to
+  // what that addition rounded away (recovered from the new and the old sum, with the
+  // opposite sign). Store the sum in *out. The lab compares your bits with
+  // emulate_kahan's on the CPU, so the operations must come in the same order as there.
 }
 
 // One tree level: block b folds in[2*256*b .. 2*256*b + 511] (values past n count as
@@ -209,8 +211,9 @@ __global__ void tree_block(const T* in, int n, T* out) {
   // TODO 3: one level of the tree, in the order emulate_tree follows:
   //   - shared memory s[kThreads] of T; thread t of block b takes i = b * 2 * kThreads + t
   //     and stores add(in[i], in[i + kThreads]) in s[t], a value past n counting as zero;
-  //   - for stride = kThreads / 2, ..., 1: threads t < stride do s[t] = add(s[t], s[t + stride]);
-  //     a barrier after the loads and after every round;
+  //   - for stride = kThreads / 2, ..., 1: each thread t < stride folds the value
+  //     `stride` places above its own into s[t] with add(); a barrier after the loads
+  //     and after every round;
   //   - thread 0 writes s[0] to out[blockIdx.x].
 }
 

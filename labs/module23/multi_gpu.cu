@@ -180,7 +180,7 @@ void enqueue_split(const Host& h, const std::vector<DeviceWork>& work) {
   //    w.stream; the same for b.
   // 3. vec_add on w.stream (the 4th launch parameter) over w.count elements: enough
   //    kBlock-thread blocks to cover all of them, the last one partial (rounded up),
-  //    then WB_CHECK(cudaGetLastError()).
+  //    then check that the launch was accepted.
   // 4. cudaMemcpyAsync of w.count floats from w.c back to h.c + w.first, on w.stream.
   // Every call in WB_CHECK(...). Nothing here may wait (no cudaMemcpy, no synchronize):
   // the loop must reach device 1 while device 0 is still copying, or the GPUs take
@@ -190,8 +190,9 @@ void enqueue_split(const Host& h, const std::vector<DeviceWork>& work) {
 
 // Part 2d. Returns once every device's copy back has landed in host memory.
 void wait_split(const std::vector<DeviceWork>& work) {
-  // TODO (23.2): for each w: cudaSetDevice(w.dev), then cudaStreamSynchronize(w.stream),
-  // each inside WB_CHECK(...). Only now, after everything was queued, does the host wait.
+  // TODO (23.2): for each w, make w.dev current and wait until everything queued on
+  // w.stream has finished (each call inside WB_CHECK(...)). Only now, after everything
+  // was queued, does the host wait.
   // The harness reads c right after this returns.
   (void)work;
 }

@@ -7,6 +7,7 @@
 
 #include "cmd/registry.hpp"
 #include "diff/piece_diff.hpp"
+#include "journal/journal_queries.hpp"
 #include "journal/views.hpp"
 #include "run/solution_gate.hpp"
 #include "util/file_text.hpp"
@@ -26,6 +27,7 @@ struct ShowOptions {
   bool json = false;
   std::optional<std::string> gpu;
   bool solution = false, full = false, yes = false;
+  bool author = false;  // list the known mistakes before the learner's copy has passed
 };
 
 // Prints a module: its reading (moduleNN/README.md) in full when there is one, else its
@@ -61,7 +63,21 @@ std::string range_of(const ExpectedRow& r) {
   return "-";
 }
 
-void show_lab(const LabSpec& lab, const DeviceContext& dev, const Style& s, bool json) {
+// The known mistakes are a list of the bugs to avoid: shown once the learner's own copy
+// has passed (a pass in the journal), or to an author (--author).
+bool mistakes_open(const Workspace& ws, const std::string& lab, bool author) {
+  if (author) return true;
+  if (!std::filesystem::exists(ws.journal_path())) return false;
+  try {
+    Journal journal(ws.journal_path());
+    for (const auto& r : lab_records(journal))
+      if (r.lab == lab && r.passes > 0) return true;
+  } catch (const Error&) {  // a journal that cannot be read: as if nothing had passed
+  }
+  return false;
+}
+
+void show_lab(const LabSpec& lab, const DeviceContext& dev, const Style& s, bool json, bool mistakes) {
   Figures defaults;
   for (const auto& p : lab.params) defaults[p.name] = p.default_value;
   auto rows = expected_rows(lab, dev.figures, dev.reference ? dev.reference->name : "T4",
@@ -81,10 +97,11 @@ void show_lab(const LabSpec& lab, const DeviceContext& dev, const Style& s, bool
                      {"basis", r.basis}, {"basis_note", r.basis_note}});
     }
     nlohmann::json variants = nlohmann::json::array();
-    for (const auto& v : lab.variants) variants.push_back({{"id", v.id}, {"kind", to_string(v.kind)}, {"what", v.what}});
+    for (const auto& v : lab.variants)
+      if (mistakes) variants.push_back({{"id", v.id}, {"kind", to_string(v.kind)}, {"what", v.what}});
     print_json({{"lab", lab.id}, {"title", lab.title}, {"goal", lab.goal}, {"steps", lab.steps}, {"source", lab.source},
                 {"params", params}, {"checks", lab.checks}, {"predictions", preds}, {"device", dev.describe()},
-                {"expected", exp}, {"variants", variants}});
+                {"expected", exp}, {"variants", variants}, {"variants_hidden", mistakes ? 0 : lab.variants.size()}});
     return;
   }
   const std::size_t width = text_width();
@@ -111,7 +128,10 @@ void show_lab(const LabSpec& lab, const DeviceContext& dev, const Style& s, bool
     fmt::print("  {:<16} {:<32} {}{}\n", r.metric, range_of(r), s.dim(r.reference),
                r.basis == "model" || !r.lo ? "" : s.dim(" [" + r.basis + "]"));
   }
-  if (!lab.variants.empty()) {
+  if (!lab.variants.empty() && !mistakes) {
+    fmt::print("\n{}\n", s.dim(fmt::format("This lab is proven to catch {} known mistake(s); they are listed here once your "
+                                           "copy has passed (workbook run {}).", lab.variants.size(), lab.id)));
+  } else if (!lab.variants.empty()) {
     fmt::print("\nMistakes this lab is proven to catch (wrong: a check fails; slow: a figure falls out of range):\n");
     for (const auto& v : lab.variants) fmt::print("  {:<6} {:<24} {}\n", to_string(v.kind), v.id, s.dim(v.what));
   }
@@ -182,6 +202,7 @@ void setup_show(CLI::App& app, CommandContext& ctx) {
   cmd->add_flag("--full", o->full, "With --solution: the whole solution file instead of the difference")->needs(sol);
   cmd->add_flag("-y,--yes", o->yes, "With --solution: do not ask before your first run (needed without a terminal)")
       ->needs(sol);
+  cmd->add_flag("--author", o->author, "For content authors: list the lab's known mistakes even before your copy has passed");
   cmd->footer(kShowExamples);
   cmd->callback([&ctx, o] {
     Catalog catalog = ctx.global.catalog();
@@ -197,7 +218,8 @@ void setup_show(CLI::App& app, CommandContext& ctx) {
       }
     } else {
       LabSpec lab = catalog.find_lab(ref);
-      show_lab(lab, load_device_context(catalog, o->gpu, ctx.global.open_workspace()), s, o->json);
+      const Workspace ws = ctx.global.open_workspace();
+      show_lab(lab, load_device_context(catalog, o->gpu, ws), s, o->json, mistakes_open(ws, lab.id, o->author));
     }
   });
 }

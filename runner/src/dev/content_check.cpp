@@ -15,6 +15,7 @@
 #include "content/exercises.hpp"
 #include "content/variant.hpp"
 #include "dev/build_lines.hpp"
+#include "dev/starter_leaks.hpp"
 #include "specs/gpu_specs.hpp"
 #include "specs/measured_refs.hpp"
 #include "run/report_print.hpp"
@@ -29,6 +30,17 @@ bool DevCheckResult::ok() const {
 }
 
 namespace {
+
+// A starter's comments must not quote the solution's code (dev/starter_leaks.hpp).
+void starter_leaks(const Catalog& catalog, const LabSpec& lab, std::vector<std::string>& problems) {
+  const fs::path starter = catalog.starter_path(lab), solution = catalog.solution_path(lab);
+  const auto starter_text = read_file_text(starter), solution_text = read_file_text(solution);
+  if (!starter_text || !solution_text) return;  // a missing file is the manifest check's problem
+  auto found = starter_leak_problems(fs::relative(starter, catalog.root()).generic_string(), *starter_text,
+                                     fs::relative(solution, catalog.root()).generic_string(), *solution_text,
+                                     lab.language == LabLanguage::python);
+  problems.insert(problems.end(), found.begin(), found.end());
+}
 
 void validate_content(const Catalog& catalog, std::vector<Module>& modules, std::vector<std::string>& problems) {
   try {
@@ -87,6 +99,7 @@ void validate_content(const Catalog& catalog, std::vector<Module>& modules, std:
         const std::string rel = fs::relative(file, catalog.root()).generic_string();
         for (auto& problem : build_line_problems(lab, rel, *text)) problems.push_back(std::move(problem));
       }
+      starter_leaks(catalog, lab, problems);
     }
   }
 }
