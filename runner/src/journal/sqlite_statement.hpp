@@ -38,7 +38,7 @@ inline void throw_if_storage_failure(sqlite3* db, int rc) {
                                             os_errno ? std::strerror(os_errno) : sqlite3_errstr(rc)),
                 "make the workspace folder and its .workbook/ writable, or choose another with --workspace DIR");
   }
-  if (primary == SQLITE_IOERR || primary == SQLITE_CANTOPEN) {
+  if (primary == SQLITE_IOERR) {  // not CANTOPEN: a folder that does not exist is a usage error
     throw Error(Exit::io_error, fmt::format("the journal {} could not be read or written ({}{})", file,
                                             sqlite3_errstr(rc), os_errno ? ": " + std::string(std::strerror(os_errno)) : ""),
                 "check the disk and the workspace folder, then run the command again");
