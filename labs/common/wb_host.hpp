@@ -38,6 +38,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 namespace wb {
@@ -72,7 +73,8 @@ struct State {
   std::vector<Arg> args;               // NAME=VALUE pairs other than seed/quick
   std::vector<std::string> known;      // parameter names the lab has read, in order
   std::vector<std::string> known_values;  // ...and the value each resolved to, as JSON
-  std::vector<std::string> reported;   // metric and check names used so far
+  std::unordered_set<std::string> reported;  // metric and check names used so far (a set: a
+                                             // lab may report 100,000 records)
   std::FILE* results = nullptr;        // null: readable lines only
   int checks = 0;
   int failed = 0;
@@ -339,9 +341,8 @@ inline void claim_result_name(const char* api, const std::string& name) {
   if (!is_result_name(name))
     fatal("harness", std::string(api) + ": name '" + name + "' must match [a-z0-9_]+");
   State& s = state();
-  if (std::find(s.reported.begin(), s.reported.end(), name) != s.reported.end())
+  if (!s.reported.insert(name).second)
     fatal("harness", std::string(api) + ": name '" + name + "' was already reported in this run");
-  s.reported.push_back(name);
 }
 }  // namespace detail
 

@@ -4,8 +4,10 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <cerrno>
 #include <csignal>
 #include <cstdio>
+#include <filesystem>
 #include <optional>
 #include <string>
 
@@ -33,6 +35,7 @@ constexpr const char* kFooter = R"(Examples:
 
 Exit codes: 0 pass, 1 a check failed, 2 usage or content error (or no GPU),
 3 compile error, 4 crash, CUDA error or time-out, 5 a figure out of range,
+74 the journal or workspace cannot be read or written (damaged, disk full, read-only),
 130 interrupted (Ctrl-C).
 Environment: WORKBOOK_CONTENT, WORKBOOK_WORKSPACE, WORKBOOK_NVCC, NO_COLOR.)";
 
@@ -66,6 +69,27 @@ void end_by_termination_signal() {
   sigaddset(&set, sig);
   sigprocmask(SIG_UNBLOCK, &set, nullptr);
   std::raise(sig);
+}
+
+// A file-system failure that is the disk's or the folder's state (full, read-only, not
+// permitted), not a bug: what happened and what to do; nullopt for any other failure.
+std::optional<std::pair<std::string, std::string>> workspace_io_problem(const std::filesystem::filesystem_error& e) {
+  const std::string path = e.path1().empty() ? "a file in the workspace" : e.path1().string();
+  switch (e.code().value()) {
+    case ENOSPC:
+    case EDQUOT:
+      return std::pair{fmt::format("the disk is full: cannot write {}", path),
+                       "free some space (or move the workspace with --workspace DIR), then run the command again"};
+    case EROFS:
+    case EACCES:
+    case EPERM:
+      return std::pair{fmt::format("cannot write {}: {} (the workspace is read-only?)", path, e.code().message()),
+                       "make the workspace folder writable, or choose another with --workspace DIR"};
+    case EIO:
+      return std::pair{fmt::format("cannot read or write {}: {}", path, e.code().message()),
+                       "check the disk, then run the command again"};
+    default: return std::nullopt;
+  }
 }
 
 int run_command_line(int argc, char** argv) {
@@ -112,6 +136,14 @@ int run_command_line(int argc, char** argv) {
     fmt::print(stderr, "error: {}\n", e.what());
     if (!e.hint().empty()) fmt::print(stderr, "hint: {}\n", e.hint());
     return static_cast<int>(e.code());
+  } catch (const std::filesystem::filesystem_error& e) {
+    std::fflush(stdout);
+    if (auto io = workspace_io_problem(e)) {
+      fmt::print(stderr, "error: {}\nhint: {}\n", io->first, io->second);
+      return static_cast<int>(Exit::io_error);
+    }
+    fmt::print(stderr, "internal error: {}\nPlease report this with the command you ran.\n", e.what());
+    return static_cast<int>(Exit::internal);
   } catch (const std::exception& e) {
     std::fflush(stdout);
     fmt::print(stderr, "internal error: {}\nPlease report this with the command you ran.\n", e.what());

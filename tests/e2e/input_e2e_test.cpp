@@ -2,6 +2,7 @@
 // (--timeout, --seed, -p) are checked before anything is recorded or built, and typed
 // numbers in `follow` are read by their results, in one grammar, with units converted.
 #include <sqlite3.h>
+#include <sys/resource.h>
 
 #include "learn_support.hpp"
 
@@ -107,4 +108,81 @@ TEST_CASE("input e2e: follow 14 reads worked answers by their results, in the mo
   }
   CHECK(j["steps"][0]["numbers"][0]["given"].get<double>() == Approx(1.72e10));
   CHECK(j["steps"][3]["numbers"][0]["given"].get<double>() == Approx(2.1));  // 2100 us in ms
+}
+
+// --- labs written to misbehave (issue 26) -------------------------------------------------
+
+namespace {
+
+// The fixture pass_lab with `from` replaced by `to`, as the learner's copy in `c`.
+void edit_pass_lab(const Course& c, const std::vector<std::pair<std::string, std::string>>& edits) {
+  std::string text = e2e::read_file(c.starter("pass_lab.cpp"));
+  for (const auto& [from, to] : edits) {
+    const auto at = text.find(from);
+    REQUIRE(at != std::string::npos);
+    text.replace(at, from.size(), to);
+  }
+  e2e::write_file(c.lab_copy("pass_lab.cpp"), text);
+}
+
+const std::string kSumMs = "wb::metric(\"sum_ms\", wb::stats_of(ms), \"ms\");";
+
+}  // namespace
+
+TEST_CASE("input e2e: a graded figure reported as NaN, or not at all, fails the run", "[e2e][input][hostile]") {
+  for (const std::string& replacement : {std::string("wb::metric(\"sum_ms\", std::nan(\"\"), \"ms\");"),
+                                        std::string("(void)ms;")}) {
+    Course c;
+    edit_pass_lab(c, {{kSumMs, replacement}});
+    CommandResult r = c.run({"run", "module01/pass_lab", "--no-predict"});
+    SHOW(r);
+    INFO(replacement);
+    CHECK(r.exit_code == 1);
+    CHECK((r.out + r.err).find("the lab did not report sum_ms") != std::string::npos);
+    CHECK(e2e::journal_value(c.journal(), "SELECT verdict FROM runs") == "fail");
+  }
+}
+
+TEST_CASE("input e2e: a lab that replaces its results file with a FIFO does not hold the runner",
+          "[e2e][input][hostile]") {
+  Course c;
+  edit_pass_lab(c, {{"#include <chrono>", "#include <sys/stat.h>\n#include <unistd.h>\n#include <chrono>\n#include <cstdlib>"},
+                    {"return wb::finish();",
+                     "const int rc = wb::finish();\n  const char* results = std::getenv(\"WORKBOOK_RESULTS\");\n"
+                     "  if (results) { ::unlink(results); ::mkfifo(results, 0600); }\n  return rc;"}});
+  CommandResult r = c.run({"run", "module01/pass_lab", "--no-predict"}, {}, 60);
+  SHOW(r);
+  REQUIRE_FALSE(r.timed_out);
+  CHECK(r.exit_code != 0);
+  CHECK((r.out + r.err).find("named pipe") != std::string::npos);
+}
+
+TEST_CASE("input e2e: the harness takes 200,000 distinct result names in linear time", "[e2e][input][hostile]") {
+  Course c;
+  const fs::path src = c.tmp.path / "many.cpp";
+  e2e::write_file(src, "#include \"wb_host.hpp\"\n"
+                       "int main(int argc, char** argv) {\n"
+                       "  wb::init(argc, argv, \"module01/many\");\n"
+                       "  wb::params_done();\n"
+                       "  for (int i = 0; i < 200000; ++i) wb::metric((\"m\" + std::to_string(i)).c_str(), 1.0, \"count\");\n"
+                       "  return wb::finish();\n"
+                       "}\n");
+  const fs::path bin = c.tmp.path / "many";
+  const std::string build = "c++ -std=c++17 -O2 -I '" + (c.content / "labs/common").string() + "' '" + src.string() +
+                            "' -o '" + bin.string() + "'";
+  REQUIRE(std::system(build.c_str()) == 0);
+  // CPU time, not wall time: the test machine may be busy. Linear: well under a second;
+  // a scan of every earlier name (about 2e10 string comparisons) takes minutes.
+  auto cpu_s = [] {
+    rusage u{};
+    ::getrusage(RUSAGE_CHILDREN, &u);
+    return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + 1e-6 * static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
+  };
+  const double before = cpu_s();
+  const std::string run = "timeout 120 env WORKBOOK_RESULTS='" + (c.tmp.path / "results.jsonl").string() + "' '" +
+                          bin.string() + "' > /dev/null 2>&1";
+  CHECK(std::system(run.c_str()) == 0);  // not killed by the time-out
+  const double s = cpu_s() - before;
+  INFO(s << " s of CPU for 200,000 names");
+  CHECK(s < 10);
 }

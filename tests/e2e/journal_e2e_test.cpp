@@ -3,6 +3,9 @@
 // imports; the import is idempotent, a corrupt file changes nothing, exit codes hold.
 #include "e2e_support.hpp"
 
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+
 using e2e::CommandResult;
 using e2e::Course;
 using e2e::journal_value;
@@ -101,4 +104,119 @@ TEST_CASE("e2e: journal import refuses a corrupt or newer file with exit 2 and c
   r = cluster.run({"journal", "--help"});
   CHECK(r.exit_code == 0);
   CHECK(r.out.find("Example:") != std::string::npos);
+}
+
+// --- a hostile user (issue 26) ------------------------------------------------------------
+
+TEST_CASE("e2e: an explanation with bytes that are not UTF-8 is exported and reported as valid text",
+          "[e2e][journal][hostile]") {
+  Course c;
+  CommandResult r = c.run({"run", "module01/pass_lab", "--no-predict", "--explain", "one add per term \xFF\xFE ok"});
+  SHOW(r);
+  REQUIRE(r.exit_code == 0);
+  const fs::path file = c.tmp.path / "out.json";
+  r = c.run({"journal", "export", file.string()});
+  SHOW(r);
+  CHECK(r.exit_code == 0);
+  const json doc = json::parse(e2e::read_file(file));
+  CHECK(doc["tables"]["explanations"][0]["text"] == "one add per term \xEF\xBF\xBD\xEF\xBF\xBD ok");
+  r = c.run({"report", "--out", (c.tmp.path / "report").string()});
+  SHOW(r);
+  CHECK(r.exit_code == 0);
+  const std::string md = e2e::read_file(c.tmp.path / "report" / "report.md");
+  CHECK(md.find("one add per term \xEF\xBF\xBD\xEF\xBF\xBD ok") != std::string::npos);
+  CHECK(md.find('\xFF') == std::string::npos);
+}
+
+TEST_CASE("e2e: journal export refuses the journal itself, devices, pipes and links; - is stdout",
+          "[e2e][journal][hostile]") {
+  Course c;
+  REQUIRE(c.run({"run", "module01/pass_lab", "--no-predict"}).exit_code == 0);
+  const fs::path db = c.journal();
+  const fs::path fifo = c.tmp.path / "pipe.json";
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  const fs::path target = c.tmp.path / "real.json";
+  e2e::write_file(target, "keep me\n");
+  const fs::path link = c.tmp.path / "link.json";
+  fs::create_symlink(target, link);
+  std::vector<std::string> targets{db.string(), db.string() + "-wal", db.string() + "-shm", fifo.string(), link.string(),
+                                   c.tmp.path.string()};
+  // A device: a node of its own (as /dev/full is: 1, 7), where this user may make one, so
+  // that a regression replaces that node and never the system's.
+  const fs::path device = c.tmp.path / "full";
+  if (::mknod(device.c_str(), S_IFCHR | 0666, makedev(1, 7)) == 0) targets.push_back(device.string());
+  for (const std::string& bad : targets) {
+    CommandResult r = c.run({"journal", "export", bad}, {}, 30);
+    SHOW(r);
+    INFO(bad);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("error: ") != std::string::npos);
+  }
+  CHECK(fs::is_fifo(fifo));
+  CHECK(fs::is_symlink(link));
+  CHECK(e2e::read_file(target) == "keep me\n");
+  if (fs::exists(device)) CHECK(fs::is_character_file(device));
+  CommandResult r = c.run({"history", "module01/pass_lab"});  // the journal still works
+  SHOW(r);
+  CHECK(r.exit_code == 0);
+  r = c.run({"journal", "export", "-"});
+  CHECK(r.exit_code == 0);
+  CHECK(json::parse(r.out)["format"] == "workbook-journal");
+  r = c.run({"journal", "export", target.string()});  // a regular file is replaced
+  CHECK(r.exit_code == 0);
+  CHECK(json::parse(e2e::read_file(target))["format"] == "workbook-journal");
+}
+
+TEST_CASE("e2e: journal import refuses /dev/zero, a FIFO and a 200,000-deep array with exit 2",
+          "[e2e][journal][hostile][limits]") {
+  Course c;
+  const fs::path deep = c.tmp.path / "deep.json";
+  e2e::write_file(deep, std::string(200000, '[') + std::string(200000, ']'));
+  const fs::path fifo = c.tmp.path / "pipe.json";
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  for (const std::string& bad : {std::string("/dev/zero"), fifo.string(), deep.string()}) {
+    CommandResult r = c.run({"journal", "import", bad}, {}, 30);
+    SHOW(r);
+    INFO(bad);
+    CHECK_FALSE(r.timed_out);
+    CHECK(r.signal == 0);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("nothing was imported") != std::string::npos);
+  }
+}
+
+TEST_CASE("e2e: a damaged journal says so and exits 74", "[e2e][journal][hostile][io]") {
+  Course c;
+  REQUIRE(c.run({"run", "module01/pass_lab", "--no-predict"}).exit_code == 0);
+  e2e::write_file(c.journal(), std::string(16384, 'x'));
+  for (const std::vector<std::string>& args : {std::vector<std::string>{"history"},
+                                             std::vector<std::string>{"journal", "export", "-"},
+                                             std::vector<std::string>{"run", "module01/pass_lab", "--no-predict"}}) {
+    CommandResult r = c.run(args);
+    SHOW(r);
+    CHECK(r.exit_code == 74);
+    CHECK(r.err.find("is damaged") != std::string::npos);
+    CHECK(r.err.find(c.journal().string()) != std::string::npos);
+    CHECK(r.err.find("journal import") != std::string::npos);
+    CHECK(r.err.find("another workbook command") == std::string::npos);
+  }
+}
+
+TEST_CASE("e2e: a read-only workspace says so and exits 74", "[e2e][journal][hostile][io]") {
+  if (::geteuid() == 0) {
+    WARN("running as root: permissions do not stop root's writes, so a read-only workspace cannot be made here");
+    return;
+  }
+  Course c;
+  REQUIRE(c.run({"run", "module01/pass_lab", "--no-predict"}).exit_code == 0);
+  const fs::path dot = c.journal().parent_path();
+  fs::permissions(c.journal(), fs::perms::owner_read | fs::perms::group_read);
+  fs::permissions(dot, fs::perms::owner_read | fs::perms::owner_exec);
+  CommandResult r = c.run({"run", "module01/pass_lab", "--no-predict"});
+  fs::permissions(dot, fs::perms::owner_all);
+  fs::permissions(c.journal(), fs::perms::owner_read | fs::perms::owner_write);
+  SHOW(r);
+  CHECK(r.exit_code == 74);
+  CHECK(r.err.find("read-only") != std::string::npos);
+  CHECK(r.err.find("another workbook command") == std::string::npos);
 }

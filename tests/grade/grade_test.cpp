@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <limits>
 #include <string>
 
 #include "grade/grade.hpp"
@@ -604,4 +605,42 @@ TEST_CASE("ranges_not_graded: figures are shown without a range verdict, checks 
   r.metrics.pop_back();
   CHECK(metric(grade_run(make_lab(), r, {false, 0, 0}, kDevice, "", kParams, {}, "Tesla T4", basis), "sum_ms").status ==
         RangeStatus::missing);
+}
+
+// --- a graded figure the lab did not report (issue 26) ----------------------------------
+
+TEST_CASE("a graded figure never reported, or reported as NaN, fails the run with its name", "[grade][missing]") {
+  LabResults r = results(1000, 2);
+  r.metrics.erase(r.metrics.begin() + 1);  // no sum_ms (a NaN through wb::metric reads the same)
+  Grade g = grade(make_lab(), r);
+  CHECK(g.verdict == Verdict::fail);
+  CHECK(exit_for(g.verdict) == Exit::check_failed);
+  CHECK(g.verdict_reason == "the lab did not report sum_ms as a finite number");
+  auto c = std::find_if(g.checks.begin(), g.checks.end(), [](const CheckGrade& x) { return x.name == "figures_reported"; });
+  REQUIRE(c != g.checks.end());
+  CHECK_FALSE(c->pass);
+
+  // Every figure missing: all named; the metric without a range ("other") is not one of them.
+  LabResults none = results(1000, 2);
+  none.metrics.clear();
+  Grade all = grade(make_lab(), none);
+  CHECK(all.verdict == Verdict::fail);
+  CHECK(all.verdict_reason == "the lab did not report count, sum_ms as a finite number");
+
+  // An infinite value (1e999 in the results file parses as inf) is not a figure either.
+  LabResults inf = results(1000, std::numeric_limits<double>::infinity());
+  CHECK(grade(make_lab(), inf).verdict == Verdict::fail);
+
+  // Without device figures, a reported figure whose range is unknown still passes.
+  CHECK(grade(make_lab(), results(1000, 2), {false, 0, 0}, Figures{}).verdict == Verdict::pass);
+}
+
+TEST_CASE("a results file over the read limit is said to be, not called a crash", "[grade][limits]") {
+  LabResults r = results(1000, 2, true, true, /*ended=*/false);
+  r.over_limit = true;
+  Grade g = grade(make_lab(), r);
+  CHECK(g.verdict == Verdict::fail);
+  CHECK(g.verdict_reason.find("the results file is over the 16 MB limit") == 0);
+  r.over_limit = false;
+  CHECK(grade(make_lab(), r).verdict == Verdict::runtime_error);
 }

@@ -1,16 +1,22 @@
 // Tests for grade/results: parsing a lab's JSON-lines results file (docs/lab-contract.md).
 #include <catch2/catch.hpp>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <string>
 
 #include "grade/results.hpp"
 
+#include "../support/temp_dir.hpp"
+
 using workbook::LabResults;
 using workbook::parse_results;
+using workbook::read_results_file;
+using workbook::kMaxProblemLines;
 
 namespace {
 
@@ -173,4 +179,51 @@ TEST_CASE("a skipped check is read as reported and not failed, with its reason",
   CHECK_FALSE(r.checks[1].pass);
   CHECK(r.checks[2].skipped);  // a skipped check never fails the run, whatever its pass says
   CHECK(r.checks[2].pass);
+}
+
+// --- results files written to misbehave (issue 26) --------------------------------------
+
+TEST_CASE("a results file replaced by a FIFO is not waited on", "[results][hostile]") {
+  wbtest::TempDir tmp;
+  const std::filesystem::path fifo = tmp.path / "results.jsonl";
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  const auto t0 = std::chrono::steady_clock::now();
+  LabResults r = read_results_file(fifo);  // an open that blocks would never return
+  CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(5));
+  CHECK(has(r.protocol_problems, "the results file is a named pipe, not a regular file"));
+  CHECK_FALSE(r.ended);
+}
+
+TEST_CASE("a results file over 16 MB says it is over the limit", "[results][hostile][limits]") {
+  wbtest::TempDir tmp;
+  const std::filesystem::path file = tmp.path / "results.jsonl";
+  {
+    std::ofstream out(file, std::ios::binary);
+    const std::string line = R"({"type":"param","name":"p","value":1})" "\n";
+    for (std::size_t n = 0; n * line.size() < (17u << 20); ++n) out << line;
+    out << R"({"type":"end","pass":true})" "\n";
+  }
+  LabResults r = read_results_file(file);
+  CHECK(r.over_limit);
+  CHECK_FALSE(r.ended);
+  CHECK(has(r.protocol_problems, "the results file is over the 16 MB limit (17 MB)"));
+  LabResults small = parse_results(R"({"type":"end","pass":true})" "\n");
+  CHECK_FALSE(small.over_limit);
+}
+
+TEST_CASE("a megabyte of garbage gives a few warnings and a count, not thousands", "[results][hostile]") {
+  std::string garbage;
+  for (int i = 0; garbage.size() < (1u << 20); ++i) garbage += "not json at all, line " + std::to_string(i) + "\n";
+  LabResults r = parse_results(garbage + R"({"type":"end","pass":true})" "\n");
+  CHECK(r.protocol_problems.size() == kMaxProblemLines);
+  CHECK(has(r.protocol_problems, "line 1: not a JSON object"));
+  CHECK(r.protocol_problems.back().find("more problems like these") != std::string::npos);
+  CHECK(r.ended);
+}
+
+TEST_CASE("a record nested 200,000 deep is a protocol problem, not a crash", "[results][hostile][limits]") {
+  const std::string deep = std::string(200000, '[') + std::string(200000, ']');
+  LabResults r = parse_results(deep + "\n" + R"({"type":"end","pass":true})" "\n");
+  CHECK(has(r.protocol_problems, "line 1: nests more than 64 levels deep"));
+  CHECK(r.ended);
 }

@@ -29,7 +29,7 @@ bool any_line_has(const std::vector<std::string>& lines, const std::string& text
 MetricSpec metric(const std::string& name, const std::string& tool = "", bool graded = true) {
   MetricSpec m;
   m.name = name;
-  if (graded) m.expected = ExpectedRange{"0", "1e9", "", 0, "", 0};
+  if (graded) m.expected = ExpectedRange{"0", "1e9", "", 0, "", 0, FailSide::both, ""};
   if (!tool.empty()) {
     m.source = MetricSource{};
     m.source->tool = tool;

@@ -3,7 +3,9 @@
 // and journal/journal_import; learn/journal_merge rebuilds the FSRS cards after an import.
 #include <fmt/format.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 
 #include "cmd/registry.hpp"
@@ -19,18 +21,65 @@ namespace {
 // Writes `text` to `file` through a temporary file and a rename: never half a file.
 void write_whole_file(const std::filesystem::path& file, const std::string& text) {
   const std::filesystem::path tmp = file.string() + ".tmp";
+  std::error_code ec;
+  std::filesystem::remove(tmp, ec);  // a stale one, or a link: never written through
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     out << text;
     out.flush();
-    if (!out) throw Error(Exit::io_error, fmt::format("cannot write {}", tmp.string()), "check the folder is writable");
+    if (!out) {
+      const int err = errno;
+      std::filesystem::remove(tmp, ec);
+      throw Error(Exit::io_error, fmt::format("cannot write {}: {}", tmp.string(), std::strerror(err)),
+                  "check the folder is writable and the disk is not full");
+    }
   }
-  std::error_code ec;
   std::filesystem::rename(tmp, file, ec);
   if (ec) {
     std::filesystem::remove(tmp, ec);
     throw Error(Exit::io_error, fmt::format("cannot write {}", file.string()), "check the folder is writable");
   }
+}
+
+// The export on standard output; a failed write (a full disk, a closed pipe) is an I/O error.
+void print_to_stdout(const std::string& text) {
+  errno = 0;
+  const bool written = std::fwrite(text.data(), 1, text.size(), stdout) == text.size();
+  if (!written || std::fflush(stdout) != 0) {
+    throw Error(Exit::io_error, fmt::format("cannot write the export to standard output: {}", std::strerror(errno)),
+                "check the disk the output goes to is not full");
+  }
+}
+
+// True when `a` and `b` name the same file (or, when one does not exist, the same path).
+bool same_file(const std::filesystem::path& a, const std::filesystem::path& b) {
+  std::error_code ec;
+  if (std::filesystem::equivalent(a, b, ec) && !ec) return true;
+  return std::filesystem::weakly_canonical(a, ec) == std::filesystem::weakly_canonical(b, ec);
+}
+
+// An export may only create a new file or replace a regular one, and never the journal
+// (or its -wal and -shm files): a device (/dev/full), a pipe or a symbolic link would be
+// replaced by a regular file, the journal by JSON text.
+void check_export_target(const std::filesystem::path& target, const std::filesystem::path& journal) {
+  for (const char* suffix : {"", "-wal", "-shm", "-journal"}) {
+    const std::filesystem::path own = journal.string() + suffix;
+    if (same_file(target, own)) {
+      throw UsageError(fmt::format("{} is the journal itself ({}): exporting onto it would destroy it", target.string(),
+                                   own.string()),
+                       "export to a file outside the workspace's .workbook/ folder, e.g. workbook journal export laptop.json");
+    }
+  }
+  std::error_code ec;
+  const auto status = std::filesystem::symlink_status(target, ec);
+  if (ec || !std::filesystem::exists(status) || std::filesystem::is_regular_file(status)) return;
+  const char* what = std::filesystem::is_symlink(status)     ? "a symbolic link"
+                     : std::filesystem::is_directory(status) ? "a folder"
+                     : std::filesystem::is_fifo(status)      ? "a named pipe"
+                                                             : "a device or other special file";
+  throw UsageError(fmt::format("{} is {}, not a regular file: the export would replace it", target.string(), what),
+                   "give a new file name or a regular file to replace; to write elsewhere use standard output: "
+                   "workbook journal export - > FILE");
 }
 
 void run_export(const GlobalOptions& global, const std::string& file, bool json) {
@@ -39,10 +88,12 @@ void run_export(const GlobalOptions& global, const std::string& file, bool json)
     throw UsageError(fmt::format("there is no journal at {}: nothing to export", ws.journal_path().string()),
                      "choose the workspace with --workspace DIR or WORKBOOK_WORKSPACE");
   }
+  const bool to_stdout = file.empty() || file == "-";
+  if (!to_stdout) check_export_target(file, ws.journal_path());
   Journal journal(ws.journal_path());
   const nlohmann::json doc = export_journal(journal, machine_name());
-  if (file.empty() || file == "-") {
-    fmt::print("{}\n", doc.dump(1));
+  if (to_stdout) {
+    print_to_stdout(doc.dump(1) + "\n");
     return;
   }
   write_whole_file(file, doc.dump(1) + "\n");

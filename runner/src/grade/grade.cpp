@@ -354,6 +354,32 @@ void grade_figures(const LabSpec& lab, const LabResults& results, const Figures&
   }
 }
 
+// A graded figure (one with an expected range) that the lab did not report as a finite
+// number (never reported, NaN or infinity through wb::metric, a line that is not JSON)
+// fails the run: a PASS must not rest on a figure nobody measured. Figures a profiler
+// measures are not the lab's to report; a derived figure counts when it came out
+// infinite or NaN (when it could not be computed, a reported one is missing already).
+constexpr const char* kFiguresReported = "figures_reported";
+
+void require_graded_figures(const LabSpec& lab, Grade& g) {
+  std::vector<std::string> missing;
+  auto check_figure = [&](const std::string& name, bool absent_counts) {
+    auto m = std::find_if(g.metrics.begin(), g.metrics.end(), [&](const MetricGrade& x) { return x.name == name; });
+    if (m == g.metrics.end()) return;
+    if (m->value ? !std::isfinite(*m->value) : absent_counts) missing.push_back(name);
+  };
+  for (const auto& spec : lab.metrics) {
+    if (spec.expected && !spec.source) check_figure(spec.name, true);
+  }
+  for (const auto& spec : lab.derived) {
+    if (spec.expected) check_figure(spec.name, false);
+  }
+  if (missing.empty()) return;
+  std::string list;
+  for (const auto& n : missing) list += (list.empty() ? "" : ", ") + n;
+  g.checks.push_back({kFiguresReported, true, false, true, std::nullopt, std::nullopt,
+                      "the lab did not report " + list + " as a finite number", false});
+}
 
 // "correct, but kernel_ms = 3.1 ms is above the 2.5 ms this GPU should give: <hint>"
 std::string out_of_range_reason(const Grade& g) {
@@ -400,6 +426,11 @@ void decide_verdict(const LabSpec& lab, const LabResults& results, const RunOutc
     g.verdict_reason = !results.errors.empty() ? results.errors.back()
                        : outcome.signal ? fmt::format("the lab was killed by signal {}", outcome.signal)
                                         : fmt::format("the lab exited with code {}", outcome.exit_code);
+  } else if (!results.ended && results.over_limit) {
+    g.verdict = Verdict::fail;
+    g.verdict_reason = fmt::format("the results file is over the {} MB limit: the runner read the first {} MB, "
+                                   "and the `end` record is not among them (the lab writes too many records)",
+                                   kMaxResultsBytes >> 20, kMaxResultsBytes >> 20);
   } else if (!results.ended) {
     g.verdict = Verdict::runtime_error;
     g.verdict_reason = "the lab stopped before writing its results (no `end` record)";
@@ -423,6 +454,7 @@ void decide_verdict(const LabSpec& lab, const LabResults& results, const RunOutc
       auto bad = std::find_if(g.checks.begin(), g.checks.end(), [](const CheckGrade& c) { return !c.pass; });
       g.verdict_reason = bad != g.checks.end() ? fmt::format("check '{}' {}", bad->name, bad->reported ? "failed" : "was never reported")
                                                : "the lab reported a failure";
+      if (bad != g.checks.end() && bad->name == kFiguresReported) g.verdict_reason = bad->detail;
     }
   }
 }
@@ -442,6 +474,7 @@ Grade grade_run(const LabSpec& lab, const LabResults& results, const RunOutcome&
   Grade g;
   grade_checks(lab, results, g);
   grade_figures(lab, results, device, device_note, params, predictions, reference_gpu_name, basis, g);
+  require_graded_figures(lab, g);
   if (!basis.ranges_not_graded.empty()) drop_ranges(basis.ranges_not_graded, g);
   decide_verdict(lab, results, outcome, g);
   return g;

@@ -1,12 +1,18 @@
 // Results-file parsing (see results.hpp).
 #include "grade/results.hpp"
 
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
-#include <fstream>
+#include <algorithm>
+#include <cerrno>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string_view>
+
+#include "util/json_depth.hpp"
 
 namespace workbook {
 
@@ -134,6 +140,17 @@ void find_repeats(LabResults& r) {
   }
 }
 
+// The first kMaxProblemLines problems, then one line that counts the rest: a megabyte of
+// garbage must not print thousands of warnings.
+void cap_problems(LabResults& r) {
+  auto& p = r.protocol_problems;
+  if (p.size() <= kMaxProblemLines) return;
+  const std::size_t rest = p.size() - (kMaxProblemLines - 1);
+  const std::string last = p.back();
+  p.resize(kMaxProblemLines - 1);
+  p.push_back(fmt::format("... and {} more problems like these (the last: {})", rest, last));
+}
+
 }  // namespace
 
 LabResults parse_results(const std::string& text, std::optional<std::uint64_t> expected_seed) {
@@ -156,6 +173,10 @@ LabResults parse_results(const std::string& text, std::optional<std::uint64_t> e
       break;
     }
     ++records;
+    if (json_nests_deeper_than(line, kMaxResultsDepth)) {  // the parser would recurse off the stack
+      r.protocol_problems.push_back(fmt::format("line {}: nests more than {} levels deep", line_no, kMaxResultsDepth));
+      continue;
+    }
     json j = json::parse(line.begin(), line.end(), nullptr, /*allow_exceptions=*/false);
     if (j.is_discarded() || !j.is_object()) {
       r.protocol_problems.push_back(fmt::format("line {}: not a JSON object", line_no));
@@ -168,17 +189,61 @@ LabResults parse_results(const std::string& text, std::optional<std::uint64_t> e
         fmt::format("{} `start` records: the file holds the records of more than one run", starts.count));
   }
   find_repeats(r);
+  cap_problems(r);
   return r;
 }
 
+namespace {
+
+// Reads up to `limit` bytes of the results file, and whether it holds more. Opened without
+// blocking and read only when it is a regular file: a lab that replaced it by a FIFO must
+// not hold the runner (outside the lab's time limit) until someone writes to it.
+struct ResultsBytes {
+  bool opened = false;
+  std::string not_regular;  // what the file is instead of a regular file
+  std::string text;
+  bool more = false;
+  std::uintmax_t size = 0;
+};
+
+ResultsBytes read_results_bytes(const std::filesystem::path& file, std::size_t limit) {
+  ResultsBytes b;
+  const int fd = ::open(file.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) return b;  // no file: no results
+  b.opened = true;
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    b.not_regular = S_ISFIFO(st.st_mode) ? "a named pipe" : S_ISDIR(st.st_mode) ? "a folder" : "not a regular file";
+    ::close(fd);
+    return b;
+  }
+  b.size = static_cast<std::uintmax_t>(st.st_size);
+  b.text.resize(std::min<std::uintmax_t>(b.size, limit) + 1);  // one byte more: is there more?
+  std::size_t got = 0;
+  while (got < b.text.size()) {
+    const ssize_t n = ::read(fd, b.text.data() + got, b.text.size() - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    got += static_cast<std::size_t>(n);
+  }
+  ::close(fd);
+  b.more = got > limit;
+  b.text.resize(std::min(got, limit));
+  return b;
+}
+
+}  // namespace
+
 LabResults read_results_file(const std::filesystem::path& file, std::optional<std::uint64_t> expected_seed) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) return parse_results("", expected_seed);  // no file: no results
-  std::string text(kMaxResultsBytes, '\0');
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
-  text.resize(static_cast<std::size_t>(in.gcount()));
-  const bool more = in.gcount() == static_cast<std::streamsize>(kMaxResultsBytes) &&
-                    in.peek() != std::ifstream::traits_type::eof();
+  ResultsBytes bytes = read_results_bytes(file, kMaxResultsBytes);
+  if (!bytes.not_regular.empty()) {
+    LabResults r = parse_results("", expected_seed);
+    r.protocol_problems.push_back(fmt::format("the results file is {}, not a regular file: it was not read",
+                                              bytes.not_regular));
+    return r;
+  }
+  std::string& text = bytes.text;
+  const bool more = bytes.more;
   if (more) {
     // Up to the last whole line: a line cut in two is not the lab's fault.
     const auto last = text.rfind('\n');
@@ -186,10 +251,10 @@ LabResults read_results_file(const std::filesystem::path& file, std::optional<st
   }
   LabResults r = parse_results(text, expected_seed);
   if (more) {
-    std::error_code ec;
-    const auto size = std::filesystem::file_size(file, ec);
-    r.protocol_problems.push_back(fmt::format("the results file is {}; only the first {} MB were read",
-                                              ec ? std::string("larger") : fmt::format("{:.0f} MB", static_cast<double>(size) / (1 << 20)),
+    r.over_limit = true;
+    r.protocol_problems.push_back(fmt::format("the results file is over the {} MB limit ({:.0f} MB); only the first "
+                                              "{} MB were read",
+                                              kMaxResultsBytes >> 20, static_cast<double>(bytes.size) / (1 << 20),
                                               kMaxResultsBytes >> 20));
   }
   return r;

@@ -40,6 +40,7 @@ struct LabResults {
   std::vector<std::string> inconsistencies;
   std::optional<std::uint64_t> seed;    // the (first) `start` record's seed
   bool ended = false;                   // the `end` line was written
+  bool over_limit = false;              // the file was longer than kMaxResultsBytes: the rest unread
   bool end_pass = false;
 
   const ReportedMetric* metric(const std::string& name) const;
@@ -51,6 +52,9 @@ struct LabResults {
 // its memory).
 inline constexpr std::size_t kMaxResultsBytes = std::size_t{16} << 20;  // 16 MB
 inline constexpr std::size_t kMaxResultsRecords = 100000;
+inline constexpr std::size_t kMaxResultsDepth = 64;  // nesting of one record (a real one: 2)
+// Problems listed one by one; beyond, one line counts the rest.
+inline constexpr std::size_t kMaxProblemLines = 10;
 
 // Parses the results text; never throws (bad lines become protocol_problems).
 // `expected_seed`: the seed the runner passed; a `start` record with another one is an

@@ -10,6 +10,7 @@
 #include <ctime>
 
 #include "util/error.hpp"
+#include "util/utf8.hpp"
 #include "journal/schema.hpp"
 #include "journal/sqlite_statement.hpp"
 
@@ -33,8 +34,16 @@ std::string utc_now() {
 }
 
 Journal::Journal(const std::filesystem::path& file) : file_(file) {
-  if (sqlite3_open_v2(file.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) != SQLITE_OK) {
+  if (const int rc = sqlite3_open_v2(file.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
+      rc != SQLITE_OK) {
     std::string msg = db_ ? sqlite3_errmsg(db_) : "out of memory";
+    try {
+      sql::throw_if_storage_failure(db_, db_ ? sqlite3_extended_errcode(db_) : rc);
+    } catch (...) {
+      sqlite3_close(db_);
+      db_ = nullptr;
+      throw;
+    }
     sqlite3_close(db_);
     db_ = nullptr;
     throw Error(Exit::usage, fmt::format("cannot open the journal {}: {}", file.string(), msg),
@@ -68,6 +77,7 @@ void Journal::exec(const char* sql) {
   if (sqlite3_exec(db_, sql, nullptr, nullptr, &err) != SQLITE_OK) {
     std::string msg = err ? err : "unknown error";
     sqlite3_free(err);
+    sql::throw_if_storage_failure(db_, sqlite3_extended_errcode(db_));
     throw Error(Exit::io_error, fmt::format("journal {}: {}", file_.string(), msg));
   }
 }
@@ -81,7 +91,7 @@ long long Journal::begin_run(const RunRecord& r) {
 
 void Journal::record_prediction(long long run_id, const std::string& lab, const RecordedPrediction& p) {
   Stmt(db_, "INSERT INTO predictions(run_id, lab, prediction, answer, number, recorded_at) VALUES(?,?,?,?,?,?)")
-      .bind(run_id).bind(lab).bind(p.id).bind(p.text).bind(p.number).bind(utc_now()).run();
+      .bind(run_id).bind(lab).bind(p.id).bind(valid_utf8(p.text)).bind(p.number).bind(utc_now()).run();
 }
 
 void Journal::record_build(long long run_id, const std::string& key, bool cached, bool ok) {
@@ -127,14 +137,14 @@ void Journal::finish_run(long long run_id, Verdict verdict, int exit_code, const
 
 void Journal::record_explanation(long long run_id, const std::string& text) {
   Stmt(db_, "INSERT INTO explanations(run_id, text, recorded_at) VALUES(?,?,?)")
-      .bind(run_id).bind(text).bind(utc_now()).run();
+      .bind(run_id).bind(valid_utf8(text)).bind(utc_now()).run();
 }
 
 std::vector<RecordedPrediction> Journal::predictions_of(long long run_id) const {
   Stmt s(db_, "SELECT prediction, answer, number FROM predictions WHERE run_id=? ORDER BY id");
   s.bind(run_id);
   std::vector<RecordedPrediction> out;
-  while (s.next()) out.push_back({s.text(0), s.text(1), s.real_or_null(2)});
+  while (s.next()) out.push_back({s.text(0), s.learner_text(1), s.real_or_null(2)});
   return out;
 }
 
@@ -150,7 +160,7 @@ std::vector<PastRun> Journal::runs(const std::string& lab, int limit) const {
 std::optional<std::string> Journal::explanation_of(long long run_id) const {
   Stmt s(db_, "SELECT text FROM explanations WHERE run_id=? ORDER BY recorded_at DESC, id DESC LIMIT 1");
   s.bind(run_id);
-  if (s.next()) return s.text(0);
+  if (s.next()) return s.learner_text(0);
   return std::nullopt;
 }
 

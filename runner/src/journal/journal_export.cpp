@@ -25,7 +25,7 @@ nlohmann::json column_value(const sql::Statement& s, int col) {
       if (std::isfinite(v)) return v;
       return v > 0 ? "inf" : "-inf";
     }
-    default: return s.text(col);
+    default: return s.learner_text(col);  // an old journal may hold bytes that are not UTF-8
   }
 }
 
@@ -53,7 +53,7 @@ nlohmann::json table_rows(sqlite3* db, const SyncedTable& t) {
                                 row.value("uid", std::string()), t.parent_table),
                     "the journal is damaged; restore it from a backup");
       }
-      row[t.parent_uid_key()] = s.text(own);
+      row[t.parent_uid_key()] = s.learner_text(own);
     }
     rows.push_back(std::move(row));
   }

@@ -15,6 +15,7 @@
 #include "journal/sqlite_statement.hpp"
 #include "util/error.hpp"
 #include "util/file_text.hpp"
+#include "util/json_depth.hpp"
 
 namespace workbook {
 
@@ -157,14 +158,63 @@ bool import_row(sqlite3* db, const SyncedTable& t, const std::map<std::string, C
   return true;
 }
 
+// A file that may be read whole and parsed: a regular file (not a FIFO, a device such as
+// /dev/zero, or a folder) of at most kMaxImportBytes.
+void check_import_file(const std::filesystem::path& file) {
+  const std::string name = file.string();
+  std::error_code ec;
+  const auto status = std::filesystem::status(file, ec);
+  if (ec || !std::filesystem::exists(status)) {
+    throw Error(Exit::usage, fmt::format("cannot read {}", name), "check the path; nothing was imported");
+  }
+  if (!std::filesystem::is_regular_file(status)) {
+    throw Error(Exit::usage, fmt::format("{} is not a regular file (a folder, a pipe or a device)", name),
+                "import the file `workbook journal export FILE` wrote; nothing was imported");
+  }
+  const auto size = std::filesystem::file_size(file, ec);
+  if (!ec && size > kMaxImportBytes) {
+    throw Error(Exit::usage,
+                fmt::format("{} is {} MB, over the {} MB an export may be (a semester's journal exports to a few MB)",
+                            name, size >> 20, kMaxImportBytes >> 20),
+                "check it is a journal export; nothing was imported");
+  }
+}
+
+// The export's text, refused before parsing when it nests deeper than any export does.
+std::string read_import_text(const std::filesystem::path& file) {
+  check_import_file(file);
+  auto text = read_file_text(file);
+  if (!text) throw Error(Exit::usage, fmt::format("cannot read {}", file.string()), "check the path; nothing was imported");
+  if (json_nests_deeper_than(*text, kMaxImportDepth)) {
+    throw Error(Exit::usage,
+                fmt::format("{} nests arrays or objects more than {} levels deep: it is not a journal export",
+                            file.string(), kMaxImportDepth),
+                kFixHint);
+  }
+  return std::move(*text);
+}
+
+// A row of `predictions` just added for a run this journal held before the import: a
+// run's predictions are fixed once it started, so the import is refused (all of it).
+void refuse_late_prediction(sqlite3* db, const json& row, long long last_run_before, const RowPlace& at) {
+  Stmt s(db, "SELECT r.id, r.uid, r.lab, r.started_at, p.prediction FROM predictions p JOIN runs r ON r.id = p.run_id "
+             "WHERE p.uid = ?");
+  s.bind(row["uid"].get<std::string>());
+  if (!s.next() || s.integer(0) > last_run_before) return;
+  throw Error(Exit::usage,
+              fmt::format("{}: {} row {}: adds prediction '{}' to the run {} ({}, started {}), which this journal "
+                          "already holds; a run's predictions are fixed once it started, so nothing was imported",
+                          at.file, at.table, at.index + 1, s.learner_text(4), s.text(1), s.text(2), s.text(3)),
+              "import an unedited export (workbook journal export FILE on the machine the run came from)");
+}
+
 // Reads and checks one export file (format, schema version, table names).
 json read_export(const std::filesystem::path& file) {
   const std::string name = file.string();
-  auto text = read_file_text(file);
-  if (!text) throw Error(Exit::usage, fmt::format("cannot read {}", name), "check the path; nothing was imported");
+  const std::string text = read_import_text(file);
   json doc;
   try {
-    doc = json::parse(*text);
+    doc = json::parse(text);
   } catch (const json::parse_error& e) {
     throw Error(Exit::usage, fmt::format("{} is not valid JSON ({})", name, e.what()), kFixHint);
   }
@@ -231,6 +281,10 @@ ImportSummary import_journal_files(Journal& journal, const std::vector<std::file
   for (const auto& t : synced_tables()) summary.tables.push_back({t.name, 0, 0});
   sqlite3* db = journal.store_connection();
   sql::Transaction transaction(db);
+  const long long last_run_before = [db] {  // runs up to this id were here before the import
+    Stmt s(db, "SELECT COALESCE(MAX(id), 0) FROM runs");
+    return s.next() ? s.integer(0) : 0LL;
+  }();
   for (std::size_t f = 0; f < docs.size(); ++f) {
     const json& tables = docs[f]["tables"];
     for (std::size_t i = 0; i < synced_tables().size(); ++i) {
@@ -239,7 +293,9 @@ ImportSummary import_journal_files(Journal& journal, const std::vector<std::file
       const auto cols = columns_of(db, t.name);
       const json& rows = tables[t.name];
       for (std::size_t r = 0; r < rows.size(); ++r) {
-        const bool added = import_row(db, t, cols, rows[r], {summary.files[f].path, t.name, r});
+        const RowPlace at{summary.files[f].path, t.name, r};
+        const bool added = import_row(db, t, cols, rows[r], at);
+        if (added && t.name == "predictions") refuse_late_prediction(db, rows[r], last_run_before, at);
         ++(added ? summary.tables[i].added : summary.tables[i].skipped);
       }
     }

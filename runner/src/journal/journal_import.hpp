@@ -9,8 +9,14 @@
 //   is not an export, comes from a newer schema, or holds a malformed row (a missing or
 //   unknown column, a value of the wrong type, a parent that is nowhere) changes nothing,
 //   and the error names the file, the table, the row and what is wrong.
+// - A prediction for a run this journal already holds is refused (the whole import): a
+//   run's predictions are fixed once it started, and one added later would be graded as
+//   if made before the run.
+// - Only a regular file of at most kMaxImportBytes, nesting at most kMaxImportDepth
+//   levels, is parsed: a pipe, /dev/zero or a hostile file is refused before it is read.
 #pragma once
 
+#include <cstddef>
 #include <filesystem>
 #include <functional>
 #include <string>
@@ -19,6 +25,13 @@
 #include "journal/journal.hpp"
 
 namespace workbook {
+
+// The largest export `journal import` reads. A run exports to about 4.4 KB (measured: 4
+// runs of the fixture pass_lab, 5 figures and 3 predictions each, 17.7 KB), so even 5,000
+// runs of a busy semester are about 25 MB; this leaves a tenfold margin.
+inline constexpr std::size_t kMaxImportBytes = std::size_t{256} << 20;  // 256 MB
+// An export nests four levels (document, tables, rows, row); anything deeper is not one.
+inline constexpr std::size_t kMaxImportDepth = 64;
 
 struct TableImport {
   std::string table;

@@ -80,7 +80,7 @@ std::vector<PredictionRow> predictions_of_run(Journal& journal, long long run_id
   while (s.next()) {
     PredictionRow p;
     p.id = s.text(0);
-    p.answer = s.text(1);
+    p.answer = s.learner_text(1);
     p.predicted = s.real_or_null(2);
     p.graded = s.integer(3) != 0;
     p.measured = s.real_or_null(4);
@@ -99,7 +99,7 @@ std::vector<ExplanationRow> explanations_of_run(Journal& journal, long long run_
   Stmt s(journal.store_connection(), "SELECT text, recorded_at FROM explanations WHERE run_id=? ORDER BY id");
   s.bind(run_id);
   std::vector<ExplanationRow> out;
-  while (s.next()) out.push_back({s.text(0), s.text(1)});
+  while (s.next()) out.push_back({s.learner_text(0), s.text(1)});
   return out;
 }
 

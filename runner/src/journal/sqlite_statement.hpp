@@ -6,14 +6,47 @@
 #include <fmt/format.h>
 #include <sqlite3.h>
 
+#include <cerrno>
+#include <cstring>
 #include <optional>
 #include <string>
 
 #include "util/error.hpp"
+#include "util/utf8.hpp"
 
 namespace workbook::sql {
 
+// An SQLite failure that is the journal's or the disk's state, not a busy journal: a
+// damaged file, a full disk, a read-only workspace. Throws Error (Exit::io_error) saying
+// which and what to do; returns for every other failure.
+inline void throw_if_storage_failure(sqlite3* db, int rc) {
+  const int primary = rc & 0xff;
+  const int os_errno = db ? sqlite3_system_errno(db) : 0;
+  const char* name = db ? sqlite3_db_filename(db, "main") : nullptr;
+  const std::string file = name && *name ? name : "the journal";
+  if (primary == SQLITE_CORRUPT || primary == SQLITE_NOTADB) {
+    throw Error(Exit::io_error, fmt::format("the journal {} is damaged ({})", file, sqlite3_errstr(rc)),
+                "move it aside (keep the copy), then rebuild it from your latest export: "
+                "`workbook journal import FILE` (export regularly with `workbook journal export FILE`)");
+  }
+  if (primary == SQLITE_FULL || os_errno == ENOSPC || os_errno == EDQUOT) {
+    throw Error(Exit::io_error, fmt::format("the disk holding the journal {} is full", file),
+                "free some space (or move the workspace with --workspace DIR), then run the command again");
+  }
+  if (primary == SQLITE_READONLY || os_errno == EROFS || os_errno == EACCES || os_errno == EPERM) {
+    throw Error(Exit::io_error, fmt::format("the journal {} cannot be written: the workspace is read-only ({})", file,
+                                            os_errno ? std::strerror(os_errno) : sqlite3_errstr(rc)),
+                "make the workspace folder and its .workbook/ writable, or choose another with --workspace DIR");
+  }
+  if (primary == SQLITE_IOERR) {  // not CANTOPEN: a folder that does not exist is a usage error
+    throw Error(Exit::io_error, fmt::format("the journal {} could not be read or written ({}{})", file,
+                                            sqlite3_errstr(rc), os_errno ? ": " + std::string(std::strerror(os_errno)) : ""),
+                "check the disk and the workspace folder, then run the command again");
+  }
+}
+
 [[noreturn]] inline void fail(sqlite3* db, const char* what) {
+  throw_if_storage_failure(db, sqlite3_extended_errcode(db));
   throw Error(Exit::runtime_error, fmt::format("journal {} failed: {}", what, sqlite3_errmsg(db)),
               "if another workbook command is running, let it finish and try again");
 }
@@ -21,9 +54,10 @@ namespace workbook::sql {
 // Runs SQL that returns no rows (one or more statements).
 inline void exec(sqlite3* db, const char* sql_text) {
   char* err = nullptr;
-  if (sqlite3_exec(db, sql_text, nullptr, nullptr, &err) != SQLITE_OK) {
+  if (const int rc = sqlite3_exec(db, sql_text, nullptr, nullptr, &err); rc != SQLITE_OK) {
     std::string msg = err ? err : sqlite3_errmsg(db);
     sqlite3_free(err);
+    throw_if_storage_failure(db, sqlite3_extended_errcode(db));
     throw Error(Exit::runtime_error, fmt::format("journal: {}", msg),
                 "if another workbook command is running, let it finish and try again");
   }
@@ -73,10 +107,15 @@ class Statement {
     return false;
   }
 
+  // The whole text, NUL bytes included (sqlite3_column_bytes, not strlen).
   std::string text(int col) const {
     const unsigned char* p = sqlite3_column_text(stmt_, col);
-    return p ? reinterpret_cast<const char*>(p) : "";
+    return p ? std::string(reinterpret_cast<const char*>(p), static_cast<std::size_t>(sqlite3_column_bytes(stmt_, col)))
+             : std::string();
   }
+  // Text the learner typed (or an import brought): valid UTF-8 even in an old journal
+  // that stored invalid bytes (each replaced by U+FFFD).
+  std::string learner_text(int col) const { return valid_utf8(text(col)); }
   long long integer(int col) const { return sqlite3_column_int64(stmt_, col); }
   int int32(int col) const { return sqlite3_column_int(stmt_, col); }
   double real(int col) const { return sqlite3_column_double(stmt_, col); }

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# The learner's week, walked as a learner walks it: a real terminal (tmux, 80 columns),
+# an empty workspace, the repository's content, no GPU, and the dates of the assignment 3
+# week (WORKBOOK_NOW). Every screen is captured as the terminal shows it and written to
+# a Markdown transcript (issue 24: docs/walkthrough/learner-week.md is its output).
+#   scripts/learner_week.sh [WORKBOOK_BINARY] > docs/walkthrough/learner-week.md
+# Needs tmux. Keys are typed with tmux send-keys; each screen is read after the command
+# has been quiet for a moment, so a slow machine needs a larger WAIT (seconds).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bin=$(realpath "${1:-build/dev/runner/workbook}")
+wait_s=${WAIT:-1.5}
+ws=$(mktemp -d /tmp/wb-week.XXXXXX)
+session=wbweek$$
+trap 'tmux kill-session -t "$session" 2>/dev/null || true; rm -rf "$ws"' EXIT
+
+tmux new-session -d -s "$session" -x 80 -y 50 "env -i HOME=$ws TERM=xterm-256color PATH=/usr/bin:/bin \
+  NO_COLOR=1 WORKBOOK_WORKSPACE=$ws/workbook WORKBOOK_CONTENT=$PWD PS1='$ ' bash --norc --noprofile"
+sleep 0.5
+tmux send-keys -t "$session" "alias workbook=$bin" Enter
+sleep 0.3
+
+screen() {  # the pane's whole history since the last clear, trailing blank lines dropped
+  tmux capture-pane -p -t "$session" -S - | sed -e :a -e '/^\n*$/{$d;N;ba' -e '}'
+}
+# type TEXT: keys as typed, then Enter; settle waits for the output to stop changing.
+type_line() { tmux send-keys -t "$session" -l "$1"; tmux send-keys -t "$session" Enter; settle; }
+key() { tmux send-keys -t "$session" "$@"; settle; }
+settle() {
+  local before after n=0
+  sleep "$wait_s"
+  before=$(screen)
+  while :; do
+    sleep 0.5
+    after=$(screen)
+    [[ "$after" == "$before" || $n -ge 20 ]] && break
+    before=$after
+    n=$((n + 1))
+  done
+}
+# step TITLE DATE: a new section; the pane is cleared and the date set for what follows.
+step() {
+  tmux send-keys -t "$session" "clear; export WORKBOOK_NOW=$2" Enter
+  sleep 0.3
+  tmux clear-history -t "$session"
+  printf '\n## %s (%s)\n\n' "$1" "${2%%T*}"
+}
+shot() { printf '```text\n%s\n```\n' "$(screen)"; }
+
+printf '# The learner'"'"'s week, in a terminal (80 columns)\n\n'
+printf 'Made by `scripts/learner_week.sh` on %s: tmux at 80 columns, NO_COLOR, an empty\n' "$(date -u +%Y-%m-%d)"
+printf 'workspace, the repository content, a machine without a GPU. `WORKBOOK_NOW` sets the\n'
+printf 'date each section happens on. Every screen below is what the terminal showed.\n'
+
+. "$(dirname "$0")/learner_week_steps.sh"
