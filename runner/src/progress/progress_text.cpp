@@ -32,42 +32,46 @@ std::string clip(const std::string& text, std::size_t width) {
 std::string tally_text(const Tally& t) { return t.total == 0 ? "-" : fmt::format("{}/{}", t.done, t.total); }
 
 // A sentence of the screen: wrapped to `width` after a label column of `indent` spaces.
-std::string line(const std::string& text, std::size_t width, std::size_t indent = 11) {
-  return wrap_text(text, width, "  ", std::string(indent, ' ')) + "\n";
+// A label ("Next:") ends its first line's indent, padded to that column.
+std::string line(const std::string& text, std::size_t width, std::size_t indent = 11, const std::string& label = "") {
+  std::string first = "  " + label;
+  if (!label.empty()) first.resize(std::max(first.size() + 1, indent), ' ');
+  return wrap_text(text, width, first, std::string(indent, ' ')) + "\n";
 }
 
 std::string calendar_lines(const ProgressReport& r, const CalendarPlan& p, const Style& s, std::size_t w) {
   std::string out;
   if (p.next) {
-    out += line(fmt::format("Next:    {}, {} ({})", p.next->title, learn::date_of_day(p.next->day),
-                            when_text(p.next->day - r.today)), w);
+    out += line(fmt::format("{}, {} ({})", p.next->title, learn::date_of_day(p.next->day),
+                            when_text(p.next->day - r.today)), w, 11, "Next:");
   } else {
     out += line("The course's dates are all past.", w, 2);
   }
   if (p.previous && p.previous->kind != "assignment") {
-    out += line(fmt::format("Past:    {}, {} ({})", p.previous->title, learn::date_of_day(p.previous->day),
-                            when_text(p.previous->day - r.today)), w);
+    out += line(fmt::format("{}, {} ({})", p.previous->title, learn::date_of_day(p.previous->day),
+                            when_text(p.previous->day - r.today)), w, 11, "Past:");
   }
   if (p.focus && p.focus->state != AssignmentState::behind) {
-    out += line(fmt::format("Focus:   {}: {} of {} modules done; open: {} (about {:.1f} modules a week until {})",
+    out += line(fmt::format("{}: {} of {} modules done; open: {} (about {:.1f} modules a week until {})",
                             p.focus->title, p.focus->done.size(), p.focus->modules.size(), modules_text(p.focus->open),
-                            p.modules_per_week, p.focus->due), w);
+                            p.modules_per_week, p.focus->due), w, 11, "Focus:");
   }
   std::string behind_ids;
   int behind = 0;
   for (const auto& a : p.assignments) {
     if (a.state == AssignmentState::handed_in) {
-      out += line(fmt::format("Handed in: {} (marked; due {})", a.title, a.due), w, 13);
+      out += line(fmt::format("{} (marked; due {})", a.title, a.due), w, 13, "Handed in:");
     }
     if (a.state != AssignmentState::behind) continue;
     behind_ids += " " + a.id;
     ++behind;
-    out += s.red(line(fmt::format("Behind:  {} was due {} ({}); modules open: {}", a.title, a.due,
-                                  when_text(a.days_left), modules_text(a.open)), w));
+    out += s.red(line(fmt::format("{} was due {} ({}); modules open: {}", a.title, a.due,
+                                  when_text(a.days_left), modules_text(a.open)), w, 11, "Behind:"));
   }
   if (!behind_ids.empty()) {
-    out += line(fmt::format("         Handed in already? Mark {} done: workbook handin{}", behind == 1 ? "it" : "them",
-                            behind_ids), w);
+    out += wrap_text(fmt::format("Handed in already? Mark {} done: workbook handin{}", behind == 1 ? "it" : "them",
+                                 behind_ids),
+                     w, std::string(11, ' '), std::string(11, ' ')) + "\n";
   }
   if (p.weeks_left > 0) out += line(fmt::format("Weeks left until the last date: {}", p.weeks_left), w, 2);
   return out;
@@ -124,7 +128,7 @@ std::string assignments_line(const CalendarPlan& p, const Style& s, std::size_t 
 }
 
 std::string route_line(const std::string& label, const std::string& text, std::size_t w) {
-  return wrap_text(fmt::format("{:<13}{}", label, text), w, "  ", std::string(15, ' ')) + "\n";
+  return wrap_text(text, w, fmt::format("  {:<13}", label), std::string(15, ' ')) + "\n";
 }
 
 std::string drills_text(const ProgressReport& r) {
