@@ -77,3 +77,21 @@ TEST_CASE("the queries progress makes per run and per lab use an index", "[journ
   CHECK(plan_of(j, "SELECT verdict FROM runs WHERE lab = 'x' ORDER BY id DESC LIMIT 1").find("runs_by_lab") !=
         std::string::npos);
 }
+
+TEST_CASE("a version-8 journal gains the handins table and the indexes", "[journal][handin][schema]") {
+  wbtest::TempDir dir;
+  const fs::path file = dir.path / "journal.db";
+  {
+    Journal j(file);
+    j.begin_run({"module04/vector_add", "starter", "x.cu", "{}", 1, "NVIDIA H200", "sm_90"});
+    sql::exec(j.store_connection(),
+              "DROP TABLE handins; DROP INDEX metrics_by_run; DROP INDEX explanations_by_run; DROP INDEX runs_by_lab; "
+              "UPDATE meta SET value='8' WHERE key='schema_version';");
+  }
+  Journal j(file);
+  CHECK(record_handin(j, "a1", true));
+  CHECK(plan_of(j, "SELECT 1 FROM metrics WHERE run_id = 1").find("metrics_by_run") != std::string::npos);
+  sql::Statement runs(j.store_connection(), "SELECT COUNT(*) FROM runs");
+  REQUIRE(runs.next());
+  CHECK(runs.integer(0) == 1);
+}
