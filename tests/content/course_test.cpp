@@ -127,3 +127,35 @@ TEST_CASE("no calendar at all is not an error", "[course]") {
   CHECK_FALSE(is_calendar_date("2027-02-29"));
   CHECK_FALSE(is_calendar_date("2026-1-05"));
 }
+
+// Issue 24: the workspace's course.yaml as a learner writes it: no format_version, an id
+// in capitals, modules as a range or one number, `modules: []` for a date only.
+TEST_CASE("the workspace's course.yaml is read as a learner writes it", "[course][handin]") {
+  wbtest::TempDir ws;
+  ws.write("course.yaml",
+           "assignments:\n"
+           "  - {id: A3, due: 2026-12-11}\n"
+           "  - {id: a1, modules: []}\n"
+           "  - {id: a2, modules: 12-14}\n"
+           "  - {id: extra, due: 2026-12-20, modules: [10, 16-17]}\n");
+  auto course = load_course(WORKBOOK_SOURCE_DIR, ws.path);
+  REQUIRE(course);
+  CHECK(course->assignments.size() == 5);  // A3 is a3, not a new one
+  CHECK(assignment(*course, "a3").due == "2026-12-11");
+  CHECK(assignment(*course, "a1").modules.empty());
+  CHECK(assignment(*course, "a2").modules == std::vector<int>{12, 13, 14});
+  CHECK(assignment(*course, "extra").modules == std::vector<int>{10, 16, 17});
+
+  const std::string file = (ws.path / "course.yaml").string();
+  ws.write("course.yaml", "assignments:\n  - {id: a1, modules: 20-25}\n");
+  CHECK(load_problems(WORKBOOK_SOURCE_DIR, ws.path).find(file + ":2: assignments[0].modules: '20-25' is not a module") !=
+        std::string::npos);
+  ws.write("course.yaml", "assignments:\n  - {id: a9, due: 2026-12-20}\n");  // new, and no modules at all
+  CHECK(load_problems(WORKBOOK_SOURCE_DIR, ws.path).find(file + ":2: assignments[a9].modules: is required") !=
+        std::string::npos);
+  // data/course.yaml itself must still give its format version.
+  wbtest::TempDir content, empty;
+  fs::create_directories(content.path / "data");
+  content.write("data/course.yaml", "assignments:\n  - {id: a1, due: 2026-12-20, modules: [1]}\n");
+  CHECK(load_problems(content.path, empty.path).find("format_version") != std::string::npos);
+}

@@ -75,7 +75,7 @@ TEST_CASE("between deadlines: an assignment past due with modules open is behind
   CHECK(status(p, "a2").days_left == -11);
   CHECK(p.behind == std::vector<std::string>{"a2"});
   REQUIRE(p.focus);
-  CHECK(p.focus->id == "a2");  // behind comes first
+  CHECK(p.focus->id == "a3");  // the assignment due next comes first; a2 is listed as behind
   // presentation 2027-01-08 is 39 days on, counted inclusively: 6 weeks
   CHECK(p.weeks_left == 6);
   done.insert({14, 15});
@@ -121,4 +121,47 @@ TEST_CASE("overridden dates move the plan", "[calendar]") {
   CHECK(status(p, "a3").state == AssignmentState::open);
   const CalendarPlan default_plan = plan_for(workbook_course(), {}, day("2026-12-05"));
   CHECK(status(default_plan, "a3").state == AssignmentState::behind);
+}
+
+TEST_CASE("the assignment due next is the focus; once none is due, the earliest behind", "[calendar]") {
+  // An empty record, the learner's real week: A1 and A2 past due, A3 due in 3 days.
+  struct Day {
+    const char* date;
+    const char* focus;
+    std::vector<std::string> behind;
+  };
+  const Day days[] = {
+      {"2026-11-10", "a2", {"a1"}},
+      {"2026-12-01", "a3", {"a1", "a2"}},
+      {"2026-12-04", "a3", {"a1", "a2"}},  // due today: still the one due next
+      {"2026-12-05", "a4", {"a1", "a2", "a3"}},
+      {"2026-12-19", "a1", {"a1", "a2", "a3", "a4"}},  // none due any more: the earliest behind
+      {"2027-01-06", "a1", {"a1", "a2", "a3", "a4"}},
+  };
+  for (const auto& d : days) {
+    INFO(d.date);
+    const CalendarPlan p = plan_for(workbook_course(), {}, day(d.date));
+    REQUIRE(p.focus);
+    CHECK(p.focus->id == d.focus);
+    CHECK(p.behind == d.behind);
+  }
+  const CalendarPlan jan6 = plan_for(workbook_course(), {}, day("2027-01-06"));
+  REQUIRE(jan6.previous);
+  CHECK(jan6.previous->kind == "report");  // the report's day is past: said, not hidden
+  REQUIRE(jan6.next);
+  CHECK(jan6.next->kind == "presentation");
+}
+
+TEST_CASE("an assignment marked handed in is done and never behind", "[calendar]") {
+  const CalendarPlan p = plan_for(workbook_course(), {}, day("2026-12-01"), {"a1", "a2"});
+  CHECK(p.behind.empty());
+  CHECK(status(p, "a1").state == AssignmentState::handed_in);
+  CHECK(status(p, "a1").open.empty());
+  CHECK(std::string(to_string(AssignmentState::handed_in)) == "handed in");
+  REQUIRE(p.focus);
+  CHECK(p.focus->id == "a3");
+  // After its due date too, and with no assignment left to do there is no focus.
+  const CalendarPlan late = plan_for(workbook_course(), {}, day("2027-01-09"), {"a1", "a2", "a3", "a4"});
+  CHECK(late.behind.empty());
+  CHECK_FALSE(late.focus);
 }

@@ -7,6 +7,8 @@
 
 namespace workbook {
 
+void setup_handin(CLI::App& app, CommandContext& ctx);  // runner/src/cmd/handin.cpp
+
 const std::vector<CommandEntry>& command_table() {
   static const std::vector<CommandEntry> table = {
       {"list", setup_list}, {"show", setup_show},   {"run", setup_run},
@@ -15,6 +17,7 @@ const std::vector<CommandEntry>& command_table() {
       {"init", setup_init}, {"reset", setup_reset}, {"device", setup_device}, {"report", setup_report}, {"dev", setup_dev},
       {"journal", setup_journal},
       {"watch", setup_watch},
+      {"handin", setup_handin},
   };
   return table;
 }

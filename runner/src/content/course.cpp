@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <regex>
 
@@ -23,16 +24,32 @@ bool is_calendar_date(const std::string& text) {
 
 namespace {
 
-std::vector<int> module_list(MapReader& r, const std::string& key) {
+// "16" or a range "16-19", each a module number 1-24; nullopt when it is neither.
+std::optional<std::vector<int>> module_words(const std::string& text) {
+  static const std::regex pattern("^\\s*([0-9]{1,2})\\s*(?:-\\s*([0-9]{1,2})\\s*)?$");
+  std::smatch m;
+  if (!std::regex_match(text, m, pattern)) return std::nullopt;
+  const int first = std::stoi(m[1]);
+  const int last = m[2].matched ? std::stoi(m[2]) : first;
+  if (first < 1 || last > 24 || last < first) return std::nullopt;
   std::vector<int> out;
-  for (const auto& text : r.str_list(key, false)) {
-    try {
-      std::size_t used = 0;
-      const int n = std::stoi(text, &used);
-      if (used != text.size() || n < 1 || n > 24) throw std::out_of_range(text);
-      out.push_back(n);
-    } catch (const std::exception&) {
-      r.problem(key, fmt::format("'{}' is not a module number 1-24", text));
+  for (int n = first; n <= last; ++n) out.push_back(n);
+  return out;
+}
+
+// A list of module numbers as a learner writes it: [16, 17], [16-19], 16, "16-19" or [].
+std::vector<int> module_list(MapReader& r, const std::string& key) {
+  std::vector<std::string> words;
+  if (YAML::Node n = r.node(key); n.IsScalar()) words.push_back(n.Scalar());
+  else words = r.str_list(key, false);
+  std::vector<int> out;
+  for (const auto& text : words) {
+    if (auto ms = module_words(text)) {
+      for (int n : *ms) {
+        if (std::find(out.begin(), out.end(), n) == out.end()) out.push_back(n);
+      }
+    } else {
+      r.problem(key, fmt::format("'{}' is not a module number 1-24 (or a range such as 16-19)", text));
     }
   }
   return out;
@@ -51,7 +68,12 @@ std::optional<std::string> date_field(MapReader& r, const std::string& key) {
 // The entry of `list` with this id, appended when there is none.
 template <typename T>
 T& entry_for(std::vector<T>& list, const std::string& id) {
-  auto it = std::find_if(list.begin(), list.end(), [&](const T& e) { return e.id == id; });
+  auto same = [](const std::string& a, const std::string& b) {
+    return std::equal(a.begin(), a.end(), b.begin(), b.end(),
+                      [](char x, char y) { return std::tolower(static_cast<unsigned char>(x)) ==
+                                                  std::tolower(static_cast<unsigned char>(y)); });
+  };
+  auto it = std::find_if(list.begin(), list.end(), [&](const T& e) { return same(e.id, id); });
   if (it != list.end()) return *it;
   list.push_back(T{});
   list.back().id = id;
@@ -65,7 +87,10 @@ void read_assignments(MapReader& r, Course& course) {
     CourseAssignment& a = id ? entry_for(course.assignments, *id) : scratch;
     if (auto t = ar.str("title", false)) a.title = *t;
     if (auto d = date_field(ar, "due")) a.due = *d;
-    if (ar.has("modules")) a.modules = module_list(ar, "modules");
+    if (ar.has("modules")) {
+      a.modules = module_list(ar, "modules");
+      a.modules_given = true;
+    }
     a.file = ar.file();
     a.line = ar.line();
   });
@@ -144,7 +169,7 @@ void read_project(MapReader& r, Course& course) {
 }  // namespace
 
 void read_course_file(const std::filesystem::path& file, const std::string& display, Course& course,
-                      Problems& problems) {
+                      Problems& problems, bool overlay) {
   YAML::Node root = load_yaml_file(file, problems, display);
   course.files.push_back(display);
   if (!present(root)) {
@@ -152,7 +177,7 @@ void read_course_file(const std::filesystem::path& file, const std::string& disp
     return;
   }
   MapReader r(root, display, "", problems);
-  auto version = r.integer("format_version", true);
+  auto version = r.integer("format_version", !overlay);
   if (version && *version != kCourseFormatVersion) {
     r.problem("format_version", fmt::format("is {}, this runner reads version {}", *version, kCourseFormatVersion));
   }
@@ -173,7 +198,9 @@ void check_course(const Course& course, Problems& problems) {
   for (const auto& a : course.assignments) {
     const std::string field = "assignments[" + a.id + "]";
     if (a.due.empty()) problems.add(a.file, a.line, field + ".due", "is required (a date written YYYY-MM-DD)");
-    if (a.modules.empty()) problems.add(a.file, a.line, field + ".modules", "needs at least one module");
+    if (!a.modules_given) {
+      problems.add(a.file, a.line, field + ".modules", "is required: the modules that prepare it ([] for none)");
+    }
   }
   for (const auto& b : course.bonus) {
     if (!b.assignment.empty() && !has_assignment(b.assignment)) {
@@ -198,7 +225,7 @@ std::optional<Course> load_course(const std::filesystem::path& content_root,
   Course course;
   Problems problems;
   if (has_course) read_course_file(course_file, "data/course.yaml", course, problems);
-  if (has_own) read_course_file(own_file, own_file.string(), course, problems);
+  if (has_own) read_course_file(own_file, own_file.string(), course, problems, true);
   if (problems.empty()) check_course(course, problems);
   problems.throw_if_any();
   return course;

@@ -2,12 +2,15 @@
 // dates and the modules that prepare each, the bonus exercises and the oral exam, and the
 // project's dates and topics. The workspace may hold its own course.yaml in the same
 // format: every field it gives replaces the course's, assignments and bonus exercises are
-// matched by id (a new id adds one), and nothing it leaves out changes.
+// matched by id (a new id adds one; case does not matter), and nothing it leaves out
+// changes. There format_version may be left out. Modules may be written as numbers,
+// ranges ("16-19") or one of either; `modules: []` is an assignment that no module
+// prepares (a date only: it counts as done).
 //
 //   format_version: 1
 //   tentative: true                  # the dates may still move (the workbook says so)
 //   source: "where the dates come from"
-//   assignments:                     # id, title, due (YYYY-MM-DD), modules (1-24)
+//   assignments:                     # id, title, due (YYYY-MM-DD), modules (1-24, 16-19, or [])
 //     - {id: a1, title: "Assignment 1", due: 2026-11-06, modules: [5, 6, 7, 8, 9]}
 //   bonus:                           # id, title, assignment (handed in with), modules (prepare it)
 //     - {id: b1, title: "Bonus 1", assignment: a2, modules: [15]}
@@ -34,9 +37,10 @@ inline constexpr int kCourseFormatVersion = 1;
 struct CourseAssignment {
   std::string id, title;
   std::string due;           // YYYY-MM-DD
-  std::vector<int> modules;  // the workbook modules that prepare it
+  std::vector<int> modules;  // the workbook modules that prepare it (may be none: a date only)
   std::string file;          // where it was (last) defined, for problems
   int line = 0;
+  bool modules_given = false;  // a file gave `modules` (an empty list counts)
 };
 
 struct CourseBonus {
@@ -76,9 +80,10 @@ struct Course {
 };
 
 // Reads `file` (named `display` in problems) onto `course`: fields it gives replace those
-// already there. Problems are added to `problems` as file:line: field: what.
+// already there. Problems are added to `problems` as file:line: field: what. An `overlay`
+// (the workspace's course.yaml) may leave out format_version.
 void read_course_file(const std::filesystem::path& file, const std::string& display, Course& course,
-                      Problems& problems);
+                      Problems& problems, bool overlay = false);
 
 // Checks the whole calendar once every file is read (due dates present, bonus exercises
 // naming assignments that exist, ...), adding problems that name the file that defined

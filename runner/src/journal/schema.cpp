@@ -237,6 +237,28 @@ CREATE TABLE run_machine(
 )sql");
 }
 
+// Migration "handins" (journal/handins.hpp): what the learner marked handed in outside the
+// runner (`workbook handin`), an assignment id or a module ("module05"); each mark and each
+// undo is a row (handed_in 1 or 0), never changed, so export/import merge them and the
+// latest row of an item decides. Also the indexes that keep `progress` linear in the runs:
+// lab_records (journal_queries.cpp) asks, per run, for its metrics and explanation and,
+// per lab, for its latest run.
+void add_handins(sqlite3* db) {
+  sql::exec(db, R"sql(
+CREATE TABLE handins(
+  id INTEGER PRIMARY KEY, item TEXT NOT NULL, handed_in INTEGER NOT NULL CHECK(handed_in IN (0, 1)),
+  recorded_at TEXT NOT NULL, uid TEXT NOT NULL UNIQUE DEFAULT (lower(hex(randomblob(16)))));
+CREATE INDEX handins_by_item ON handins(item, recorded_at);
+CREATE TRIGGER handins_are_kept_u BEFORE UPDATE ON handins
+  BEGIN SELECT RAISE(ABORT, 'hand-in marks are part of the record: undo one with a new mark'); END;
+CREATE TRIGGER handins_are_kept_d BEFORE DELETE ON handins
+  BEGIN SELECT RAISE(ABORT, 'hand-in marks are part of the record: undo one with a new mark'); END;
+CREATE INDEX IF NOT EXISTS metrics_by_run ON metrics(run_id);
+CREATE INDEX IF NOT EXISTS explanations_by_run ON explanations(run_id);
+CREATE INDEX IF NOT EXISTS runs_by_lab ON runs(lab, id);
+)sql");
+}
+
 using Migration = void (*)(sqlite3*);
 
 // migrations[i] brings a journal from version i to version i + 1.
@@ -249,6 +271,7 @@ const Migration kMigrations[] = {
     add_hint_log,
     add_solution_gate,
     add_run_machine,
+    add_handins,
 };
 static_assert(static_cast<int>(std::size(kMigrations)) == kSchemaVersion, "one migration per version");
 
@@ -289,6 +312,7 @@ const std::vector<SyncedTable>& synced_tables() {
       {"solution_views", "", ""},
       {"readings", "", ""},
       {"run_machine", "runs", "run_id"},
+      {"handins", "", ""},
   };
   return tables;
 }

@@ -10,6 +10,7 @@ namespace workbook::progress {
 const char* to_string(AssignmentState s) {
   switch (s) {
     case AssignmentState::done: return "done";
+    case AssignmentState::handed_in: return "handed in";
     case AssignmentState::open: return "open";
     case AssignmentState::due_today: return "due today";
     case AssignmentState::behind: return "behind";
@@ -25,6 +26,13 @@ const char* to_string(Phase p) {
     case Phase::over: return "over";
   }
   return "?";
+}
+
+std::string when_text(long long days) {
+  if (days == 0) return "today";
+  if (days == 1) return "tomorrow";
+  if (days > 0) return "in " + std::to_string(days) + " days";
+  return days == -1 ? "yesterday" : std::to_string(-days) + " days ago";
 }
 
 std::vector<Deadline> deadlines(const Course& course) {
@@ -49,15 +57,16 @@ namespace {
 
 long long weeks_rounded_up(long long days) { return days <= 0 ? 0 : (days + 6) / 7; }
 
-AssignmentStatus status_of(const Deadline& d, const std::set<int>& done, long long today) {
+AssignmentStatus status_of(const Deadline& d, const std::set<int>& done, long long today, bool handed_in) {
   AssignmentStatus s;
   s.id = d.id;
   s.title = d.title;
   s.due = learn::date_of_day(d.day);
   s.days_left = d.day - today;
   s.modules = d.modules;
-  for (int m : d.modules) (done.count(m) ? s.done : s.open).push_back(m);
-  if (s.open.empty()) s.state = AssignmentState::done;
+  for (int m : d.modules) (done.count(m) || handed_in ? s.done : s.open).push_back(m);
+  if (handed_in) s.state = AssignmentState::handed_in;
+  else if (s.open.empty()) s.state = AssignmentState::done;
   else if (s.days_left < 0) s.state = AssignmentState::behind;
   else if (s.days_left == 0) s.state = AssignmentState::due_today;
   else s.state = AssignmentState::open;
@@ -66,13 +75,15 @@ AssignmentStatus status_of(const Deadline& d, const std::set<int>& done, long lo
 
 }  // namespace
 
-CalendarPlan plan_for(const Course& course, const std::set<int>& done, long long today) {
+CalendarPlan plan_for(const Course& course, const std::set<int>& done, long long today,
+                      const std::set<std::string>& handed_in) {
   CalendarPlan plan;
   plan.today = today;
   const std::vector<Deadline> all = deadlines(course);
   for (const auto& d : all) {
-    if (d.kind == "assignment") plan.assignments.push_back(status_of(d, done, today));
+    if (d.kind == "assignment") plan.assignments.push_back(status_of(d, done, today, handed_in.count(d.id) > 0));
     if (!plan.next && d.last_day >= today) plan.next = d;
+    if (d.last_day < today && (!plan.previous || d.last_day >= plan.previous->last_day)) plan.previous = d;
   }
   if (all.empty() || today < all.front().day) plan.phase = Phase::before_first;
   else if (!plan.next) plan.phase = Phase::over;
@@ -86,14 +97,15 @@ CalendarPlan plan_for(const Course& course, const std::set<int>& done, long long
     for (const auto& d : all) last = std::max(last, d.last_day);
     plan.weeks_left = weeks_rounded_up(last - today + 1);
   }
+  // The assignment due next comes first: one already past due cannot be handed in late
+  // (and may well have been handed in outside the runner), so it leads only once no
+  // assignment is due any more.
   for (const auto& a : plan.assignments) {
-    if (a.state == AssignmentState::behind) {
-      plan.behind.push_back(a.id);
-      if (!plan.focus) plan.focus = a;
-    }
+    if (a.state == AssignmentState::behind) plan.behind.push_back(a.id);
+    if (!plan.focus && (a.state == AssignmentState::open || a.state == AssignmentState::due_today)) plan.focus = a;
   }
   for (const auto& a : plan.assignments) {
-    if (!plan.focus && (a.state == AssignmentState::open || a.state == AssignmentState::due_today)) plan.focus = a;
+    if (!plan.focus && a.state == AssignmentState::behind) plan.focus = a;
   }
   if (plan.focus) {
     const long long weeks = std::max(1LL, weeks_rounded_up(plan.focus->days_left));

@@ -25,6 +25,7 @@ std::vector<Deadline> deadlines(const Course& course);
 // Where an assignment stands on a day.
 enum class AssignmentState {
   done,       // every module done (before or after the due date)
+  handed_in,  // marked handed in (`workbook handin`): its modules count as done
   open,       // due later, modules still open
   due_today,  // due today, modules still open
   behind,     // past its due date with modules still open
@@ -46,18 +47,26 @@ struct CalendarPlan {
   long long today = 0;
   Phase phase = Phase::under_way;
   std::optional<Deadline> next;    // the next deadline on or after today
+  std::optional<Deadline> previous;  // the latest deadline wholly before today
   long long days_to_next = 0;
   long long weeks_to_next = 0;     // whole weeks, rounded up
   long long weeks_left = 0;        // until the last deadline, rounded up (0 when over)
   std::vector<AssignmentStatus> assignments;  // in due order
   std::vector<std::string> behind;            // ids of assignments past due with modules open
-  // The assignment to work on now: the earliest that is behind, else the next one due
-  // with modules open; nullopt when none is open.
+  // The assignment to work on now: the next one due (today or later) with modules open;
+  // when none is due any more, the earliest behind; nullopt when none is open.
   std::optional<AssignmentStatus> focus;
   double modules_per_week = 0;  // focus: open modules over the weeks to its due date (min 1)
 };
 
-// `done`: the modules the learner has finished. Dates that do not parse are skipped.
-CalendarPlan plan_for(const Course& course, const std::set<int>& done, long long today);
+// `done`: the modules the learner has finished (or marked handed in); `handed_in`: the
+// assignments marked handed in (they are done whatever their modules say). Dates that do
+// not parse are skipped.
+CalendarPlan plan_for(const Course& course, const std::set<int>& done, long long today,
+                      const std::set<std::string>& handed_in = {});
+
+// A day's distance from today in words: "today", "tomorrow", "in 3 days", "yesterday",
+// "4 days ago".
+std::string when_text(long long days);
 
 }  // namespace workbook::progress

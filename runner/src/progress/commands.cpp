@@ -29,14 +29,14 @@ ProgressReport report_of(const CommandInputs& in) {
 int show_progress(const CommandInputs& in) {
   const ProgressReport report = report_of(in);
   if (in.json) print_json(to_json(report));
-  else fmt::print("{}", format_progress(report, in.style));
+  else fmt::print("{}", format_progress(report, in.style, screen_width()));
   return 0;
 }
 
 int show_next(const CommandInputs& in) {
   const NextPlan plan = next_steps(report_of(in));
   if (in.json) print_json(to_json(plan));
-  else fmt::print("{}", format_next(plan, in.style));
+  else fmt::print("{}", format_next(plan, in.style, screen_width()));
   return 0;
 }
 

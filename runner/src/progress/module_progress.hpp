@@ -50,6 +50,7 @@ struct ModuleProgress {
   std::string title;
   bool read = false;
   bool read_inferred = false;  // read only by the fallback for older journals
+  bool handed_in = false;      // marked handed in (itself or through its assignment): done for the plan
   Tally follow, answer, run;
   std::vector<std::string> labs_open;      // labs without a passing run, in manifest order
   std::vector<std::string> labs_tried;     // labs_open that have a run (it did not pass)

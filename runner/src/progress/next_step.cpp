@@ -6,6 +6,9 @@
 #include <algorithm>
 #include <optional>
 
+#include "learn/clock.hpp"
+#include "ui/wrap.hpp"
+
 namespace workbook::progress {
 
 namespace {
@@ -37,26 +40,100 @@ std::optional<NextStep> method_step(const ModuleProgress& m, const std::string& 
   return run_step(m, why);
 }
 
-std::optional<NextStep> module_step(const ProgressReport& r) {
-  if (r.plan && r.plan->focus) {
-    const AssignmentStatus& a = *r.plan->focus;
-    const bool urgent = a.state == AssignmentState::behind || a.days_left <= kLabsFirstDays;
-    const std::string why =
-        a.state == AssignmentState::behind
-            ? fmt::format("{} was due {}, and module {} is still open", a.title, a.due, a.open.front())
-            : fmt::format("{} is due {} ({} days): module {} is its first open module", a.title, a.due, a.days_left,
-                          a.open.front());
-    for (int n : a.open) {
-      const ModuleProgress* m = r.module(n);
-      if (!m) continue;
-      if (auto s = method_step(*m, why, urgent)) return s;
-    }
+// "a1", "a1 and a2", "a1, a2 and a3".
+std::string and_list(const std::vector<std::string>& words) {
+  std::string out;
+  for (std::size_t i = 0; i < words.size(); ++i) {
+    out += (i == 0 ? "" : i + 1 == words.size() ? " and " : ", ") + words[i];
   }
-  for (const auto& m : r.modules) {
-    if (m.complete()) continue;
-    if (auto s = method_step(m, fmt::format("module {:02} is the first module not complete", m.module), false)) return s;
+  return out;
+}
+
+// The first open module of assignment `a` (in the calendar's order) that has a step.
+std::optional<NextStep> assignment_step(const ProgressReport& r, const AssignmentStatus& a) {
+  const bool behind = a.state == AssignmentState::behind;
+  const bool urgent = behind || a.days_left <= kLabsFirstDays;
+  const std::string why =
+      behind ? fmt::format("no assignment is due any more; {} was due {} and module {} is still open (handed it "
+                           "in? workbook handin {})",
+                           a.title, a.due, a.open.front(), a.id)
+             : fmt::format("{} is due {} ({}): module {} is its first open module", a.title, a.due,
+                           when_text(a.days_left), a.open.front());
+  for (int n : a.open) {
+    const ModuleProgress* m = r.module(n);
+    if (!m || m->handed_in) continue;
+    if (auto s = method_step(*m, why, urgent)) return s;
   }
   return std::nullopt;
+}
+
+// Once no assignment is due any more: the project's topics not yet measured, while the
+// report or the presentation is still ahead.
+std::optional<NextStep> project_step(const ProgressReport& r) {
+  if (!r.course) return std::nullopt;
+  const CourseProject& p = r.course->project;
+  const auto report = learn::day_of_date(p.report);
+  const auto talk = learn::day_of_date(p.presentation_last.empty() ? p.presentation_first : p.presentation_last);
+  if (!(report && *report >= r.today) && !(talk && *talk >= r.today)) return std::nullopt;
+  int measured = 0;
+  for (const auto& t : r.topics) measured += t.measured > 0 ? 1 : 0;
+  if (p.topics_needed > 0 && measured >= p.topics_needed) return std::nullopt;
+  const std::string ahead =
+      report && *report >= r.today
+          ? fmt::format("the project report is due {} ({})", p.report, when_text(*report - r.today))
+          : fmt::format("the project report was due {}; the presentation is {} ({})", p.report,
+                        p.presentation_first, when_text(*learn::day_of_date(p.presentation_first) - r.today));
+  for (const auto& t : r.topics) {
+    const ModuleProgress* m = r.module(t.module);
+    if (t.measured > 0 || !m) continue;
+    const std::string why =
+        fmt::format("no assignment is due any more; {} and needs {} topics measured ({} so far): module {} ({}) "
+                    "has no measured run of yours yet",
+                    ahead, p.topics_needed, measured, t.module, t.topic);
+    if (auto s = run_step(*m, why)) return s;
+  }
+  return std::nullopt;
+}
+
+bool upcoming(const AssignmentStatus& a) {
+  return a.state == AssignmentState::open || a.state == AssignmentState::due_today;
+}
+
+std::optional<NextStep> module_step(const ProgressReport& r) {
+  const std::optional<AssignmentStatus> focus = r.plan ? r.plan->focus : std::nullopt;
+  if (focus && upcoming(*focus)) {
+    if (auto s = assignment_step(r, *focus)) return s;
+  }
+  if (r.plan) {
+    if (auto s = project_step(r)) return s;
+  }
+  if (focus && focus->state == AssignmentState::behind) {
+    if (auto s = assignment_step(r, *focus)) return s;
+  }
+  const std::string over = r.plan && !r.plan->next ? "the course's dates are all past; " : "";
+  for (const auto& m : r.modules) {
+    if (m.complete() || m.handed_in) continue;
+    const std::string why = fmt::format("{}module {:02} is the first module not complete", over, m.module);
+    if (auto s = method_step(m, why, false)) return s;
+  }
+  return std::nullopt;
+}
+
+// The assignments past due with modules open: how to mark them done when they were
+// handed in outside the runner.
+std::optional<NextStep> behind_step(const ProgressReport& r) {
+  if (!r.plan || r.plan->behind.empty()) return std::nullopt;
+  std::vector<std::string> titles;
+  std::string command = "workbook handin";
+  for (const auto& a : r.plan->assignments) {
+    if (a.state != AssignmentState::behind) continue;
+    titles.push_back(fmt::format("{} (due {})", a.title, a.due));
+    command += " " + a.id;
+  }
+  return NextStep{"handin", command,
+                  fmt::format("Behind: {}, past due with modules open; handed in already? Mark {} done",
+                              and_list(titles), titles.size() == 1 ? "it" : "them"),
+                  "an assignment handed in outside the runner counts as done once marked", 0, ""};
 }
 
 NextStep review_step(const ProgressReport& r) {
@@ -85,9 +162,11 @@ NextPlan next_steps(const ProgressReport& r) {
     plan.next = habits.front();
     plan.also.assign(habits.begin() + 1, habits.end());
   } else {
-    plan.next = {"done", "workbook progress", "Nothing is open: every module is complete and nothing is due",
+    plan.next = {"done", "workbook progress",
+                 "Nothing is open: every module is complete or handed in, and nothing is due",
                  "come back when a review or a drill falls due", 0, ""};
   }
+  if (auto b = behind_step(r)) plan.also.push_back(*b);
   return plan;
 }
 
@@ -112,13 +191,15 @@ nlohmann::json to_json(const NextPlan& plan) {
   return {{"next", one(plan.next)}, {"also", also}};
 }
 
-std::string format_next(const NextPlan& plan, const Style& s) {
-  std::string out = s.bold(plan.next.what) + "\n";
-  out += s.dim("  why: " + plan.next.why) + "\n\n";
+std::string format_next(const NextPlan& plan, const Style& s, std::size_t width) {
+  std::string out = s.bold(wrap_text(plan.next.what, width)) + "\n";
+  out += s.dim(wrap_text("why: " + plan.next.why, width, "  ", "       ")) + "\n\n";
   out += "  " + s.cyan(plan.next.command) + "\n";
   if (!plan.also.empty()) {
-    out += "\nAlso due today:\n";
-    for (const auto& a : plan.also) out += fmt::format("  {:<24} {}\n", a.command, a.what);
+    out += "\nAlso:\n";
+    for (const auto& a : plan.also) {
+      out += "  " + s.cyan(a.command) + "\n" + wrap_text(a.what, width, "      ", "      ") + "\n";
+    }
   }
   return out;
 }

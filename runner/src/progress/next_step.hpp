@@ -1,11 +1,14 @@
 // `workbook next`: the one next thing to do, with the exact command to type.
 //
-// The module to work on is the first open module of the assignment in focus (the earliest
-// one behind, else the next one due; see calendar.hpp), or without a calendar (or with
-// every assignment done) the first module not complete. In that module the workbook's
-// order applies: follow the worked example, answer the exercises, run the lab; but when
-// the assignment is behind or due within a week, its labs come first. With nothing open
-// there: the reviews due, then the drills due.
+// The module to work on: the first open module (calendar order) of the assignment due
+// next (today or later); once no assignment is due any more, while the project report or
+// presentation is ahead, the first project topic not yet measured (its lab); then the
+// first open module of the earliest assignment behind; without a calendar (or with every
+// assignment done) the first module neither complete nor handed in. In that module the
+// workbook's order applies: follow the worked example, answer the exercises, run the lab;
+// but when the assignment is behind or due within a week, its labs come first. With
+// nothing open there: the reviews due, then the drills due. Assignments behind are listed
+// in `also` (kind "handin") with the command that marks them handed in.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -20,7 +23,7 @@ namespace workbook::progress {
 inline constexpr long long kLabsFirstDays = 7;
 
 struct NextStep {
-  std::string kind;     // "follow", "exercises", "run", "review", "drill", "done"
+  std::string kind;     // "follow", "exercises", "run", "review", "drill", "handin", "done"
   std::string command;  // what to type, e.g. "workbook run module05/vector_add"
   std::string what;     // one line: what it is
   std::string why;      // one line: why this one now
@@ -30,7 +33,7 @@ struct NextStep {
 
 struct NextPlan {
   NextStep next;
-  std::vector<NextStep> also;  // reviews and drills due, when `next` is something else
+  std::vector<NextStep> also;  // reviews and drills due, when `next` is something else; assignments behind
 };
 
 NextPlan next_steps(const ProgressReport& report);
@@ -41,6 +44,7 @@ NextPlan next_steps(const ProgressReport& report);
 std::string next_lab(const ProgressReport& report);
 
 nlohmann::json to_json(const NextPlan& plan);
-std::string format_next(const NextPlan& plan, const Style& style);
+// Sentences wrapped to `width` columns (0: not wrapped).
+std::string format_next(const NextPlan& plan, const Style& style, std::size_t width = 80);
 
 }  // namespace workbook::progress

@@ -18,7 +18,7 @@ json module_json(const ModuleProgress& m) {
           {"read_inferred", m.read_inferred}, {"follow", tally(m.follow)},
           {"answer", tally(m.answer)},  {"run", tally(m.run)},
           {"labs_open", m.labs_open},   {"labs_tried", m.labs_tried},
-          {"complete", m.complete()}};
+          {"complete", m.complete()},   {"handed_in", m.handed_in}};
 }
 
 json assignment_json(const AssignmentStatus& a) {
@@ -36,7 +36,12 @@ json calendar_json(const ProgressReport& r) {
     next = {{"kind", p.next->kind}, {"id", p.next->id}, {"title", p.next->title},
             {"date", learn::date_of_day(p.next->day)}, {"days_left", p.days_to_next}, {"weeks_left", p.weeks_to_next}};
   }
-  return {{"tentative", r.course->tentative}, {"source", r.course->source}, {"files", r.course->files},
+  json previous = nullptr;
+  if (p.previous) {
+    previous = {{"kind", p.previous->kind}, {"id", p.previous->id}, {"title", p.previous->title},
+                {"date", learn::date_of_day(p.previous->day)}};
+  }
+  return {{"tentative", r.course->tentative}, {"previous", previous}, {"source", r.course->source}, {"files", r.course->files},
           {"phase", to_string(p.phase)},      {"next", next},                {"weeks_left", p.weeks_left},
           {"assignments", assignments},       {"behind", p.behind},
           {"focus", p.focus ? json(p.focus->id) : json(nullptr)}, {"modules_per_week", p.modules_per_week}};
@@ -82,6 +87,7 @@ json to_json(const ProgressReport& r) {
           {"reviews_due", r.reviews_due},
           {"drills", drills},
           {"drills_due", r.drills_due()},
+          {"handed_in", r.handed_in},
           {"calendar", calendar_json(r)},
           {"route", route_json(r)}};
 }

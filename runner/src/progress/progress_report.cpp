@@ -4,7 +4,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdlib>
 
+#include "journal/handins.hpp"
 #include "learn/banks.hpp"
 #include "learn/clock.hpp"
 #include "learn/review_store.hpp"
@@ -30,9 +32,25 @@ namespace {
 std::set<int> done_modules(const ProgressReport& r) {
   std::set<int> done;
   for (const auto& m : r.modules) {
-    if (m.complete()) done.insert(m.module);
+    if (m.complete() || m.handed_in) done.insert(m.module);
   }
   return done;
+}
+
+// The items marked handed in, as assignment ids and module numbers (an assignment's
+// modules included).
+void split_handins(const ProgressReport& r, std::set<std::string>& assignments, std::set<int>& modules) {
+  for (const auto& [item, when] : r.handed_in) {
+    if (item.rfind("module", 0) == 0) {
+      modules.insert(std::atoi(item.c_str() + 6));
+      continue;
+    }
+    assignments.insert(item);
+    if (!r.course) continue;
+    for (const auto& a : r.course->assignments) {
+      if (a.id == item) modules.insert(a.modules.begin(), a.modules.end());
+    }
+  }
 }
 
 bool in_module(const std::string& lab, int module) { return lab.rfind(fmt::format("module{:02}/", module), 0) == 0; }
@@ -100,9 +118,13 @@ void plan_report(ProgressReport& r, const std::vector<LabRecord>& labs) {
   r.bonus.clear();
   r.topics.clear();
   r.oral_sign_up_by.clear();
+  std::set<std::string> assignments;
+  std::set<int> modules;
+  split_handins(r, assignments, modules);
+  for (auto& m : r.modules) m.handed_in = modules.count(m.module) > 0;
   if (!r.course) return;
   const std::set<int> done = done_modules(r);
-  r.plan = plan_for(*r.course, done, r.today);
+  r.plan = plan_for(*r.course, done, r.today, assignments);
   plan_route(r, *r.course, done, labs);
 }
 
@@ -111,6 +133,7 @@ ProgressReport gather_progress(const Catalog& catalog, Journal& journal, const s
   ProgressReport r;
   r.today = today;
   r.course = course;
+  r.handed_in = handed_in_items(journal);
   const std::vector<ModuleContent> content = course_content(catalog);
   const LearnerRecord record = learner_record(journal, content);
   for (const auto& c : content) r.modules.push_back(summarize(c, record));

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -46,13 +47,17 @@ struct ProgressReport {
   std::vector<BonusStatus> bonus;
   std::vector<TopicStatus> topics;
   std::string oral_sign_up_by;  // date of the assignment the sign-up goes with, or ""
+  // What the learner marked handed in (`workbook handin`): item ("a1", "module05") -> when.
+  std::map<std::string, std::string> handed_in;
 
   int drills_due() const;
   const ModuleProgress* module(int number) const;
 };
 
-// The calendar part and the A-route from the modules already in `report` and the
-// learner's lab records; sets plan, bonus, topics and oral_sign_up_by.
+// The calendar part and the A-route from the modules already in `report`, its hand-in
+// marks and the learner's lab records; sets plan, bonus, topics, oral_sign_up_by and each
+// module's handed_in. A module is done for the plan when it is complete or handed in
+// (marked itself, or through an assignment that names it).
 void plan_report(ProgressReport& report, const std::vector<LabRecord>& labs);
 
 // Everything, read from the content, the journal and the calendar (which may be absent).
@@ -60,7 +65,9 @@ ProgressReport gather_progress(const Catalog& catalog, Journal& journal, const s
                                long long today);
 
 nlohmann::json to_json(const ProgressReport& report);
-// The screen: at most 80 columns.
-std::string format_progress(const ProgressReport& report, const Style& style);
+// The screen: at most `width` columns (at most 80), its sentences wrapped to that width.
+std::string format_progress(const ProgressReport& report, const Style& style, std::size_t width = 80);
+// The width the progress screens use: the terminal's (text_width), at most 80; 80 when unknown.
+std::size_t screen_width();
 
 }  // namespace workbook::progress

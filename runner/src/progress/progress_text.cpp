@@ -1,8 +1,12 @@
 // `workbook progress`: the screen (see progress_report.hpp). At most 80 columns.
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <utility>
+
 #include "learn/clock.hpp"
 #include "progress/progress_report.hpp"
+#include "ui/wrap.hpp"
 
 namespace workbook::progress {
 
@@ -12,13 +16,6 @@ std::string modules_text(const std::vector<int>& modules) {
   std::string out;
   for (int m : modules) out += (out.empty() ? "" : " ") + std::to_string(m);
   return out.empty() ? "-" : out;
-}
-
-std::string when(long long days) {
-  if (days == 0) return "today";
-  if (days == 1) return "tomorrow";
-  if (days > 0) return fmt::format("in {} days", days);
-  return days == -1 ? "yesterday" : fmt::format("{} days ago", -days);
 }
 
 // `text` cut to at most `width` code points, the last one a '~' when it was cut.
@@ -34,77 +31,145 @@ std::string clip(const std::string& text, std::size_t width) {
 
 std::string tally_text(const Tally& t) { return t.total == 0 ? "-" : fmt::format("{}/{}", t.done, t.total); }
 
-std::string this_week(const ProgressReport& r, const Style& s) {
-  std::string out = s.bold("This week") + "\n";
-  if (r.plan) {
-    const CalendarPlan& p = *r.plan;
-    if (p.next) {
-      out += fmt::format("  Next:    {}, {} ({})\n", p.next->title, learn::date_of_day(p.next->day),
-                         when(p.next->day - r.today));
-    } else {
-      out += "  The course's dates are all past.\n";
-    }
-    for (const auto& a : p.assignments) {
-      if (a.state != AssignmentState::behind) continue;
-      out += s.red(fmt::format("  Behind:  {} was due {} ({}); modules open: {}", a.title, a.due, when(a.days_left),
-                               modules_text(a.open))) + "\n";
-    }
-    if (p.focus && p.focus->state != AssignmentState::behind) {
-      out += fmt::format("  Focus:   {}: {} of {} modules done; open: {}", p.focus->title, p.focus->done.size(),
-                         p.focus->modules.size(), modules_text(p.focus->open));
-      out += fmt::format(" (about {:.1f} a week)\n", p.modules_per_week);
-    }
-    if (p.weeks_left > 0) out += fmt::format("  Weeks left until the last date: {}\n", p.weeks_left);
-  } else {
-    out += "  No course calendar (data/course.yaml or <workspace>/course.yaml).\n";
-  }
-  out += fmt::format("  Reviews: {} due{}   Drills: {} due{}\n", r.reviews_due,
-                     r.reviews_due ? " (workbook review)" : "", r.drills_due(), r.drills_due() ? " (workbook drill)" : "");
-  return out;
+// A sentence of the screen: wrapped to `width` after a label column of `indent` spaces.
+// A label ("Next:") ends its first line's indent, padded to that column.
+std::string line(const std::string& text, std::size_t width, std::size_t indent = 11, const std::string& label = "") {
+  std::string first = "  " + label;
+  if (!label.empty()) first.resize(std::max(first.size() + 1, indent), ' ');
+  return wrap_text(text, width, first, std::string(indent, ' ')) + "\n";
 }
 
-std::string assignments_line(const CalendarPlan& p, const Style& s) {
+std::string calendar_lines(const ProgressReport& r, const CalendarPlan& p, const Style& s, std::size_t w) {
   std::string out;
+  if (p.next) {
+    out += line(fmt::format("{}, {} ({})", p.next->title, learn::date_of_day(p.next->day),
+                            when_text(p.next->day - r.today)), w, 11, "Next:");
+  } else {
+    out += line("The course's dates are all past.", w, 2);
+  }
+  if (p.previous && p.previous->kind != "assignment") {
+    out += line(fmt::format("{}, {} ({})", p.previous->title, learn::date_of_day(p.previous->day),
+                            when_text(p.previous->day - r.today)), w, 11, "Past:");
+  }
+  if (p.focus && p.focus->state != AssignmentState::behind) {
+    out += line(fmt::format("{}: {} of {} modules done; open: {} (about {:.1f} modules a week until {})",
+                            p.focus->title, p.focus->done.size(), p.focus->modules.size(), modules_text(p.focus->open),
+                            p.modules_per_week, p.focus->due), w, 11, "Focus:");
+  }
+  std::string behind_ids;
+  int behind = 0;
   for (const auto& a : p.assignments) {
-    std::string state = fmt::format("{} {}/{}", a.id, a.done.size(), a.modules.size());
-    if (a.state == AssignmentState::done) state = s.green(a.id + " done");
-    else if (a.state == AssignmentState::behind) state = s.red(state + " behind");
-    else state += " due " + a.due.substr(5);
-    out += (out.empty() ? "" : "  ") + state;
+    if (a.state == AssignmentState::handed_in) {
+      out += line(fmt::format("{} (marked; due {})", a.title, a.due), w, 13, "Handed in:");
+    }
+    if (a.state != AssignmentState::behind) continue;
+    behind_ids += " " + a.id;
+    ++behind;
+    out += s.red(line(fmt::format("{} was due {} ({}); modules open: {}", a.title, a.due,
+                                  when_text(a.days_left), modules_text(a.open)), w, 11, "Behind:"));
+  }
+  if (!behind_ids.empty()) {
+    out += wrap_text(fmt::format("Handed in already? Mark {} done: workbook handin{}", behind == 1 ? "it" : "them",
+                                 behind_ids),
+                     w, std::string(11, ' '), std::string(11, ' ')) + "\n";
+  }
+  if (p.weeks_left > 0) out += line(fmt::format("Weeks left until the last date: {}", p.weeks_left), w, 2);
+  return out;
+}
+
+std::string due_modules(const ProgressReport& r) {
+  std::string out;
+  for (const auto& d : r.drills) {
+    if (d.offered && d.due > 0) out += (out.empty() ? "" : ", ") + fmt::format("module {}: {}", d.module, d.due);
   }
   return out;
 }
 
-std::string route(const ProgressReport& r, const Style& s) {
+std::string this_week(const ProgressReport& r, const Style& s, std::size_t w) {
+  std::string out = s.bold("This week") + "\n";
+  if (r.plan) out += calendar_lines(r, *r.plan, s, w);
+  else out += line("No course calendar (data/course.yaml or <workspace>/course.yaml).", w, 2);
+  out += line(fmt::format("Exercise reviews due: {}{}", r.reviews_due, r.reviews_due ? " (workbook review)" : ""), w, 4);
+  const int drills = r.drills_due();
+  out += line(fmt::format("Oral drills due: {}{}", drills,
+                          drills ? " (" + due_modules(r) + "; workbook drill)" : ""), w, 4);
+  return out;
+}
+
+// One assignment in the route's line, plain (for its width) and styled.
+std::pair<std::string, std::string> assignment_word(const AssignmentStatus& a, const Style& s) {
+  const std::string count = fmt::format("{} {}/{}", a.id, a.done.size(), a.modules.size());
+  switch (a.state) {
+    case AssignmentState::done: return {a.id + " done", s.green(a.id + " done")};
+    case AssignmentState::handed_in: return {a.id + " handed in", s.green(a.id + " handed in")};
+    case AssignmentState::behind: return {count + " behind", s.red(count + " behind")};
+    default: return {count + " due " + a.due.substr(5), count + " due " + a.due.substr(5)};
+  }
+}
+
+std::string assignments_line(const CalendarPlan& p, const Style& s, std::size_t w) {
+  const std::string label = "  Assignments  ";
+  std::string out = label;
+  std::size_t used = label.size();
+  for (const auto& a : p.assignments) {
+    const auto [plain, styled] = assignment_word(a, s);
+    const bool first = used == label.size();
+    if (!first && w > 0 && used + 2 + plain.size() > w) {
+      out += "\n" + std::string(label.size(), ' ');
+      used = label.size();
+    } else if (!first) {
+      out += "  ";
+      used += 2;
+    }
+    out += styled;
+    used += plain.size();
+  }
+  return out + "\n";
+}
+
+std::string route_line(const std::string& label, const std::string& text, std::size_t w) {
+  return wrap_text(text, w, fmt::format("  {:<13}", label), std::string(15, ' ')) + "\n";
+}
+
+std::string drills_text(const ProgressReport& r) {
+  std::string drills;
+  for (const auto& d : r.drills) {
+    drills += (drills.empty() ? "" : "; ") +
+              (!d.offered        ? fmt::format("module {}: offered from {}", d.module, d.weekly_from)
+               : d.attempted == 0 ? fmt::format("module {}: none of {} tried", d.module, d.total)
+                                  : fmt::format("module {}: {} of {} tried, {} easy, readiness {:.0f} % over the {} "
+                                                "tried",
+                                                d.module, d.attempted, d.total, d.easy, d.readiness * 100, d.attempted));
+  }
+  return drills.empty() ? "-" : drills;
+}
+
+std::string route(const ProgressReport& r, const Style& s, std::size_t w) {
   if (!r.course || !r.plan) return "";
   std::string out = s.bold("Route to an A") + (r.course->tentative ? s.dim("  (dates tentative)") : "") + "\n";
-  out += "  Assignments  " + assignments_line(*r.plan, s) + "\n";
+  out += assignments_line(*r.plan, s, w);
   for (const auto& b : r.bonus) {
     std::string prep = b.modules.empty() ? ""
                        : b.open.empty() ? "; its modules done"
                                         : "; to prepare: module " + modules_text(b.open);
-    out += fmt::format("  Bonus        {} (with {}{}){}\n", b.title, b.assignment,
-                       b.due.empty() ? "" : ", due " + b.due.substr(5), prep);
+    out += route_line("Bonus", fmt::format("{} (with {}{}){}", b.title, b.assignment,
+                                           b.due.empty() ? "" : ", due " + b.due.substr(5), prep), w);
   }
-  std::string drills;
-  for (const auto& d : r.drills) {
-    drills += (drills.empty() ? "" : "; ") +
-              (!d.offered        ? fmt::format("{}: from {}", d.module, d.weekly_from)
-               : d.attempted == 0 ? fmt::format("{}: none tried of {}", d.module, d.total)
-                                  : fmt::format("{}: {}/{} easy, {:.0f} %", d.module, d.easy, d.total, d.readiness * 100));
-  }
-  out += fmt::format("  Oral exam    drills {}{}\n", drills.empty() ? "-" : drills,
-                     r.oral_sign_up_by.empty() ? "" : "; sign up by " + r.oral_sign_up_by.substr(5));
+  out += route_line("Oral exam", "drills " + drills_text(r) +
+                                     (r.oral_sign_up_by.empty() ? "" : "; sign up by " + r.oral_sign_up_by.substr(5)),
+                    w);
   const CourseProject& p = r.course->project;
-  out += fmt::format("  Project      proposal {}, report {}, talk {}\n", p.proposal.empty() ? "-" : p.proposal,
-                     p.report.empty() ? "-" : p.report, p.presentation_first.empty() ? "-" : p.presentation_first);
+  out += route_line("Project", fmt::format("proposal {}, report {}, talk {}", p.proposal.empty() ? "-" : p.proposal,
+                                           p.report.empty() ? "-" : p.report,
+                                           p.presentation_first.empty() ? "-" : p.presentation_first), w);
   int measured = 0;
   std::string topics;
   for (const auto& t : r.topics) {
     measured += t.measured > 0 ? 1 : 0;
     topics += (topics.empty() ? "" : ", ") + t.topic + (t.measured ? (t.explained ? " ✓✓" : " ✓") : " -");
   }
-  out += fmt::format("  Topics       {} of {} measured: {}\n", measured, p.topics_needed, topics.empty() ? "-" : topics);
+  out += route_line("Topics", fmt::format("{} of {} needed measured: {}", measured, p.topics_needed,
+                                          topics.empty() ? "-" : topics), w);
   return out;
 }
 
@@ -113,22 +178,43 @@ std::string module_table(const ProgressReport& r, const Style& s) {
                     "\n";
   for (const auto& m : r.modules) {
     const std::string title = clip(m.title, 32);
-    std::string line = fmt::format("{:>2}  {:<32} {:<4} {:>6} {:>6} {:>5}", m.module, title, m.read ? "yes" : "-",
-                                   tally_text(m.follow), tally_text(m.answer), tally_text(m.run));
-    out += (m.complete() ? s.green(line + "  done") : line) + "\n";
+    const char* read = !m.read ? "-" : m.read_inferred ? "yes*" : "yes";
+    std::string row = fmt::format("{:>2}  {:<32} {:<4} {:>6} {:>6} {:>5}", m.module, title, read, tally_text(m.follow),
+                                  tally_text(m.answer), tally_text(m.run));
+    if (m.complete()) row = s.green(row + "  done");
+    else if (m.handed_in) row = s.green(row + "  handed in");
+    out += row + "\n";
   }
   return out;
 }
 
+// What each column and mark of the screen counts, as the code above counts it.
+std::string legend(const ProgressReport& r, const Style& s, std::size_t w) {
+  bool inferred = false;
+  for (const auto& m : r.modules) inferred = inferred || m.read_inferred;
+  std::string out =
+      "Read: yes once `workbook show N` has printed the module's reading in full to a terminal. Follow: worked "
+      "examples done to their last step. Answer: exercise items answered at least once. Run: labs with a passing "
+      "run of your own copy. done: all three complete; handed in: marked with `workbook handin`.";
+  if (inferred) out += " yes*: inferred from activity in a journal older than the record of readings.";
+  if (r.plan) out += " Assignments: modules done of those that prepare each.";
+  if (!r.topics.empty()) out += " Topics: ✓ a run of the topic's labs measured, ✓✓ measured and explained.";
+  return s.dim(wrap_text(out, w)) + "\n";
+}
+
 }  // namespace
 
-std::string format_progress(const ProgressReport& r, const Style& s) {
+std::size_t screen_width() {
+  const std::size_t w = text_width();
+  return w == 0 ? 80 : std::min<std::size_t>(w, 80);
+}
+
+std::string format_progress(const ProgressReport& r, const Style& s, std::size_t w) {
   std::string out = s.bold(fmt::format("Progress, {}", learn::date_of_day(r.today))) + "\n\n";
-  out += this_week(r, s) + "\n";
-  if (std::string a = route(r, s); !a.empty()) out += a + "\n";
+  out += this_week(r, s, w) + "\n";
+  if (std::string a = route(r, s, w); !a.empty()) out += a + "\n";
   out += module_table(r, s);
-  out += s.dim("Read: counted once a step, an answer or a run of the module is recorded.") + "\n";
-  if (!r.topics.empty()) out += s.dim("Topics: ✓ measured, ✓✓ measured and explained.") + "\n";
+  out += legend(r, s, w);
   return out;
 }
 

@@ -1,0 +1,121 @@
+// `workbook handin`: marking assignments and modules handed in outside the runner (see
+// commands.hpp; the marks are journal/handins.hpp).
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cctype>
+#include <optional>
+
+#include "content/course.hpp"
+#include "journal/handins.hpp"
+#include "progress/commands.hpp"
+#include "util/error.hpp"
+
+namespace workbook::progress {
+
+namespace {
+
+struct Item {
+  std::string key;    // as the journal stores it: "a1", "module16"
+  std::string kind;   // "assignment", "module"
+  std::string title;  // "Assignment 1", "module 16"
+  bool changed = false;
+};
+
+std::string lower(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+std::optional<int> module_number(std::string word) {
+  if (word.rfind("module", 0) == 0) word = word.substr(6);
+  while (!word.empty() && word.back() == '/') word.pop_back();
+  const bool digits = std::all_of(word.begin(), word.end(), [](char c) { return c >= '0' && c <= '9'; });
+  if (word.empty() || word.size() > 2 || !digits) return std::nullopt;
+  const int n = std::stoi(word);
+  return n >= 1 && n <= 24 ? std::optional<int>(n) : std::nullopt;
+}
+
+Item parse_item(const std::string& word, const std::optional<Course>& course) {
+  const std::string w = lower(word);
+  if (auto n = module_number(w)) return {fmt::format("module{:02}", *n), "module", fmt::format("module {}", *n)};
+  std::string ids;
+  if (course) {
+    for (const auto& a : course->assignments) {
+      if (lower(a.id) == w) return {a.id, "assignment", a.title.empty() ? a.id : a.title};
+      ids += (ids.empty() ? "" : ", ") + a.id;
+    }
+  }
+  throw UsageError(
+      fmt::format("'{}' is neither an assignment of the course calendar ({}) nor a module number 1-24", word,
+                  ids.empty() ? "there is none" : ids),
+      "name assignments by their id and modules by number, e.g. `workbook handin a1 a2` or `workbook handin 16 17`");
+}
+
+nlohmann::json marks_json(const std::map<std::string, std::string>& marks) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& [item, when] : marks) out.push_back({{"item", item}, {"recorded_at", when}});
+  return out;
+}
+
+void print_marks(const std::map<std::string, std::string>& marks, bool json) {
+  if (json) {
+    fmt::print("{}\n", nlohmann::json{{"handed_in", marks_json(marks)}}.dump(2));
+    return;
+  }
+  if (marks.empty()) {
+    fmt::print("Nothing is marked handed in. Mark what you handed in outside the runner: workbook handin a1 a2\n");
+    return;
+  }
+  fmt::print("Marked handed in:\n");
+  for (const auto& [item, when] : marks) fmt::print("  {:<10} since {}\n", item, when.substr(0, 10));
+  fmt::print("Undo one: workbook handin --undo ITEM\n");
+}
+
+void print_result(const std::vector<Item>& items, bool undo) {
+  std::string changed, same, words;
+  for (const auto& i : items) {
+    const std::string name = i.kind == "assignment" ? fmt::format("{} ({})", i.title, i.key) : i.title;
+    (i.changed ? changed : same) += ((i.changed ? changed : same).empty() ? "" : ", ") + name;
+    words += " " + (i.kind == "module" ? i.key.substr(6) : i.key);
+  }
+  if (!changed.empty()) fmt::print("{}: {}\n", undo ? "No longer marked handed in" : "Marked handed in", changed);
+  if (!same.empty()) fmt::print("{}: {}\n", undo ? "Was not marked handed in" : "Already marked handed in", same);
+  if (undo) fmt::print("Mark again: workbook handin{}\n", words);
+  else fmt::print("Undo: workbook handin --undo{}\n", words);
+  fmt::print("`workbook next` and `workbook progress` count {} done.\n",
+             undo ? "them by your record again, not" : "them");
+}
+
+}  // namespace
+
+int hand_in(const CommandInputs& in, const std::vector<std::string>& words, bool undo) {
+  if (words.empty()) {
+    if (undo) throw UsageError("--undo needs the items to undo", "e.g. `workbook handin --undo a1`");
+    print_marks(handed_in_items(in.journal), in.json);
+    return 0;
+  }
+  const std::optional<Course> course = load_course(in.catalog.root(), in.workspace.root());
+  std::vector<Item> items;
+  for (const auto& w : words) {
+    Item item = parse_item(w, course);
+    const bool seen = std::any_of(items.begin(), items.end(), [&](const Item& i) { return i.key == item.key; });
+    if (!seen) items.push_back(item);
+  }
+  for (auto& i : items) i.changed = record_handin(in.journal, i.key, !undo);
+  if (in.json) {
+    nlohmann::json list = nlohmann::json::array();
+    for (const auto& i : items) {
+      list.push_back({{"item", i.key}, {"kind", i.kind}, {"title", i.title}, {"changed", i.changed}});
+    }
+    fmt::print("{}\n", nlohmann::json{{"action", undo ? "undo" : "handin"}, {"items", list},
+                                      {"handed_in", marks_json(handed_in_items(in.journal))}}
+                           .dump(2));
+  } else {
+    print_result(items, undo);
+  }
+  return 0;
+}
+
+}  // namespace workbook::progress

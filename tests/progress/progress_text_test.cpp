@@ -1,0 +1,105 @@
+// Tests for progress/progress_text: every statement the `progress` screen makes is pinned
+// to what it counts (Read, the drills' readiness, the drills due, the assignments behind
+// and handed in), and its sentences are wrapped to the width asked for.
+#include <catch2/catch.hpp>
+
+#include <sstream>
+
+#include "learn/clock.hpp"
+#include "progress/progress_report.hpp"
+
+using namespace workbook;
+using namespace workbook::progress;
+
+namespace {
+
+// Module 17 answered and followed in full, its reading never shown; module 11's drills:
+// 2 of 12 tried; 3 drills of module 24 due; A1 past due, A3 due in 3 days.
+ProgressReport sample(const std::string& today = "2026-12-01") {
+  ProgressReport r;
+  r.today = *learn::day_of_date(today);
+  ModuleProgress m17;
+  m17.module = 17;
+  m17.title = "Streams and events";
+  m17.follow = {1, 1};
+  m17.answer = {6, 6};
+  m17.run = {0, 1};
+  m17.labs_open = {"module17/lab"};
+  ModuleProgress m5 = m17;
+  m5.module = 5;
+  m5.title = "Debugging";
+  r.modules = {m5, m17};
+  r.drills.push_back({11, 12, 0, 0, 2, 0.75, true, ""});
+  r.drills.push_back({24, 5, 3, 0, 0, 0, true, ""});
+  Course c;
+  c.assignments.push_back({"a1", "Assignment 1", "2026-11-06", {5}, "", 0});
+  c.assignments.push_back({"a3", "Assignment 3", "2026-12-04", {17}, "", 0});
+  r.course = c;
+  plan_report(r, {});
+  return r;
+}
+
+std::string screen(const ProgressReport& r, std::size_t width = 80) { return format_progress(r, Style(false), width); }
+
+bool has(const std::string& text, const std::string& part) {
+  INFO(text);
+  return text.find(part) != std::string::npos;
+}
+
+}  // namespace
+
+TEST_CASE("progress text: Read counts what the legend says it counts", "[progress][progress-text]") {
+  const std::string s = screen(sample());
+  // Follow 1/1 and Answer 6/6, reading never shown: Read is "-", and the legend says why.
+  CHECK(has(s, "17  Streams and events               -       1/1    6/6   0/1\n"));
+  CHECK(has(s, "Read: yes once `workbook show N` has printed the module's reading in full"));
+  CHECK_FALSE(has(s, "an answer or a run of the module is recorded"));
+  ProgressReport r = sample();
+  r.modules[1].read = r.modules[1].read_inferred = true;
+  const std::string older = screen(r, 0);
+  CHECK(has(older, "17  Streams and events               yes*"));
+  CHECK(has(older, "yes*: inferred from activity in a journal older than the record of readings"));
+}
+
+TEST_CASE("progress text: readiness says over how many drills it is taken", "[progress][progress-text]") {
+  const std::string s = screen(sample(), 0);  // unwrapped: one sentence a line
+  CHECK(has(s, "module 11: 2 of 12 tried, 0 easy, readiness 75 % over the 2 tried"));
+  CHECK_FALSE(has(s, "75 %;"));
+  // The drills due name their module, never a bare number after "Drills:".
+  CHECK(has(s, "Oral drills due: 3 (module 24: 3; workbook drill)"));
+  CHECK_FALSE(has(s, "Drills: 3 due"));
+  CHECK(has(s, "Exercise reviews due: 0\n"));
+}
+
+TEST_CASE("progress text: behind, with the command that marks it; handed in once marked", "[progress][progress-text][handin]") {
+  const std::string s = screen(sample(), 0);
+  CHECK(has(s, "Behind:  Assignment 1 was due 2026-11-06 (25 days ago); modules open: 5"));
+  CHECK(has(s, "Handed in already? Mark it done: workbook handin a1"));
+  CHECK(has(s, "Focus:   Assignment 3: 0 of 1 modules done; open: 17 (about 1.0 modules a week until 2026-12-04)"));
+  CHECK(has(s, "a1 0/1 behind  a3 0/1 due 12-04"));
+  ProgressReport r = sample();
+  r.handed_in = {{"a1", "2026-12-01T10:00:00.000Z"}};
+  plan_report(r, {});
+  const std::string marked = screen(r, 0);
+  CHECK_FALSE(has(marked, "Behind:"));
+  CHECK(has(marked, "Handed in: Assignment 1 (marked; due 2026-11-06)"));
+  CHECK(has(marked, "a1 handed in  a3 0/1 due 12-04"));
+  CHECK(has(marked, " 5  Debugging                        -       1/1    6/6   0/1  handed in\n"));
+}
+
+TEST_CASE("progress text: sentences are wrapped to the width, the table keeps its columns", "[progress][progress-text]") {
+  for (std::size_t width : {40u, 80u}) {
+    std::istringstream lines(screen(sample(), width));
+    std::string line;
+    bool table = false;
+    while (std::getline(lines, line)) {
+      if (line.rfind("Module ", 0) == 0) table = true;
+      if (line.rfind("Read: ", 0) == 0) table = false;
+      if (table) continue;  // the module table: fixed columns, at most 80
+      std::size_t points = 0;
+      for (unsigned char ch : line) points += (ch & 0xC0) != 0x80;
+      INFO(width << ": " << line);
+      CHECK(points <= width);
+    }
+  }
+}
