@@ -62,9 +62,10 @@ inline std::vector<std::string> make_env(const std::map<std::string, std::string
   for (char** e = environ; *e; ++e) {
     std::string kv = *e;
     std::string name = kv.substr(0, kv.find('='));
-    if (name.rfind("WORKBOOK_", 0) == 0 || name == "NO_COLOR" || extra.count(name)) continue;
+    if (name.rfind("WORKBOOK_", 0) == 0 || name == "NO_COLOR" || name == "PAGER" || extra.count(name)) continue;
     env.push_back(kv);
   }
+  if (!extra.count("PAGER")) env.push_back("PAGER=cat");  // a terminal's output is never held in less
   for (const auto& [k, v] : extra) env.push_back(k + "=" + v);
   return env;
 }

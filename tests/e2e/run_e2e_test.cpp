@@ -81,7 +81,7 @@ TEST_CASE("e2e: pass_lab passes, with checks, metrics in T4 ranges and graded pr
   CHECK(ms["expected_max"].get<double>() == Approx(1.2));
   CHECK(ms["status"] == "in range");
   CHECK(ms["samples"] == 5);
-  CHECK(ms["reference"] == "Tesla T4: 1e-05-1 ms");  // the reference sheet's name
+  CHECK(ms["reference"] == "Tesla T4: 1e-05 to 1 ms");  // the reference sheet's name
   json dbl = find_by(j["metrics"], "name", "double_count");
   CHECK(dbl["derived"] == true);
   CHECK(dbl["value"] == 2000);
@@ -425,7 +425,7 @@ TEST_CASE("e2e: show --json gives expected ranges from the T4 sheet", "[e2e]") {
   CHECK(ms["basis"] == "workbook");
   CHECK(ms["min"].get<double>() == Approx(0.00001 / 1.2));
   CHECK(ms["max"].get<double>() == Approx(1.2));
-  CHECK(ms["reference"] == "Tesla T4: 1e-05-1 ms");  // the reference sheet's name
+  CHECK(ms["reference"] == "Tesla T4: 1e-05 to 1 ms");  // the reference sheet's name
   json count = find_by(j["expected"], "metric", "count");
   CHECK(count["min"] == 1000);
   CHECK(count["max"] == 1000);

@@ -1,47 +1,110 @@
-// End-to-end tests of the known-mistakes section of `workbook show LAB` through the real
-// binary, on the fixture course (module01/fail_lab declares two variants): the list of
-// mistakes stays hidden until the learner's own copy has passed, or with --author.
+// End-to-end tests of `show` for a learner at a terminal: a reading rendered and paged
+// (PAGER is a script that copies what it is given to a file), counted as Read when paged,
+// `--no-pager`; the text fitted to COLUMNS; a lab's expected figures as a table with a
+// header, ranges written with "to" in suited units, and a legend for what it shows.
+#include "../support/lines.hpp"
 #include "e2e_support.hpp"
 
-using namespace e2e;
-using nlohmann::json;
+using e2e::CommandResult;
+using e2e::Course;
+namespace fs = std::filesystem;
+using wbtest::columns;
+using wbtest::lines_of;
 
 namespace {
+
 bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+const char* const kReading =
+    "# Fixture module\n"
+    "\n"
+    "This reading has a paragraph that is long enough to need wrapping on a narrow terminal, written\n"
+    "at ninety columns like the real ones.\n"
+    "\n"
+    "## Section\n"
+    "\n"
+    "- a list item that also runs on for long enough that it has to wrap onto a second line here\n"
+    "\n"
+    "```\n"
+    "for (int i = 0; i < n; ++i) c[i] = a[i] + b[i];   // a code line that must never be wrapped at all\n"
+    "```\n";
+
 }  // namespace
 
-TEST_CASE("e2e: show LAB lists the known mistakes only after a pass of the learner's copy, or with --author",
-          "[e2e][show]") {
+TEST_CASE("e2e: show MODULE on a terminal goes through the pager, rendered, and counts as Read", "[e2e]") {
   Course c;
-  CommandResult before = c.run({"show", "module01/fail_lab"});
-  INFO(before.out << before.err);
-  REQUIRE(before.exit_code == 0);
-  CHECK_FALSE(has(before.out, "loop_stops_early"));
-  CHECK_FALSE(has(before.out, "miscounted"));
-  CHECK(has(before.out, "proven to catch 2 known mistake(s); they are listed here once your copy has passed"));
-  json j = c.run_json({"show", "module01/fail_lab", "--json"});
-  CHECK(j["variants"].empty());
-  CHECK(j["variants_hidden"] == 2);
+  e2e::write_file(c.content / "modules/module01/README.md", kReading);
+  const fs::path paged = c.tmp.path / "paged.txt";
+  const fs::path pager = c.tmp.path / "fake-pager.sh";
+  e2e::write_file(pager, "#!/bin/sh\ncat > '" + paged.string() + "'\n");
+  fs::permissions(pager, fs::perms::owner_all);
+  auto env = c.env({{"PAGER", pager.string()}, {"COLUMNS", "50"}});
+  CommandResult r = e2e::run_workbook_on_pty({"show", "module01"}, env);
+  SHOW(r);
+  CHECK(r.exit_code == 0);
+  const std::string text = e2e::read_file(paged);
+  INFO(text);
+  CHECK(has(text, "Fixture module\n=============="));  // NO_COLOR: a plain heading, underlined
+  CHECK(has(text, "Section\n-------"));
+  CHECK_FALSE(has(text, "# "));
+  CHECK(has(text, "    for (int i = 0; i < n; ++i) c[i] = a[i] + b[i];   // a code line that must never be wrapped at all"));
+  CHECK(has(text, "pass_lab"));
+  for (const auto& l : lines_of(text)) {
+    if (has(l, "for (int i")) continue;
+    CHECK(columns(l) <= 50);
+  }
+  CHECK_FALSE(has(r.out, "This reading"));  // the pager had it, not the terminal directly
+  CHECK(e2e::journal_value(c.journal(), "SELECT count(*) FROM readings") == "1");
 
-  // A failing run of the learner's copy (the starter) opens nothing.
-  CommandResult failed = c.run({"run", "module01/fail_lab", "--no-predict"});
-  CHECK(failed.exit_code == 1);
-  CHECK_FALSE(has(c.run({"show", "module01/fail_lab"}).out, "loop_stops_early"));
+  // --no-pager (and WORKBOOK_PAGER=, or PAGER=cat) prints it straight to the terminal.
+  fs::remove(paged);
+  CommandResult direct = e2e::run_workbook_on_pty({"show", "module01", "--no-pager"}, env);
+  CHECK(direct.exit_code == 0);
+  CHECK(has(direct.out, "This reading"));
+  CHECK_FALSE(fs::exists(paged));
+  env["WORKBOOK_PAGER"] = "";
+  CommandResult off = e2e::run_workbook_on_pty({"show", "module01"}, env);
+  CHECK(has(off.out, "This reading"));
+  CHECK_FALSE(fs::exists(paged));
+  // A pipe is never paged and never counts as Read.
+  CommandResult piped = c.run({"show", "module01"}, {{"PAGER", pager.string()}});
+  CHECK(has(piped.out, "This reading"));
+  CHECK_FALSE(fs::exists(paged));
+}
 
-  CommandResult author = c.run({"show", "module01/fail_lab", "--author"});
-  CHECK(has(author.out, "Mistakes this lab is proven to catch"));
-  CHECK(has(author.out, "loop_stops_early"));
+TEST_CASE("e2e: a pager that cannot start falls back to printing, and the reading still counts", "[e2e]") {
+  Course c;
+  e2e::write_file(c.content / "modules/module01/README.md", kReading);
+  CommandResult r = e2e::run_workbook_on_pty({"show", "module01"}, c.env({{"PAGER", "no-such-pager-anywhere"}}));
+  SHOW(r);
+  CHECK(r.exit_code == 0);
+  CHECK(has(r.out, "This reading has a paragraph"));
+  CHECK(e2e::journal_value(c.journal(), "SELECT count(*) FROM readings") == "1");
+}
 
-  // The learner's copy, completed, passes: now the list is shown.
-  write_file(c.workspace / "labs/module01/fail_lab.cpp", read_file(c.content / "solutions/module01/fail_lab.cpp"));
-  CommandResult passed = c.run({"run", "module01/fail_lab", "--no-predict"});
-  INFO(passed.out << passed.err);
-  REQUIRE(passed.exit_code == 0);
-  CommandResult after = c.run({"show", "module01/fail_lab"});
-  CHECK(has(after.out, "Mistakes this lab is proven to catch"));
-  CHECK(has(after.out, "loop_stops_early"));
-  CHECK(has(after.out, "miscounted"));
-  json k = c.run_json({"show", "module01/fail_lab", "--json"});
-  CHECK(k["variants"].size() == 2);
-  CHECK(k["variants_hidden"] == 0);
+TEST_CASE("e2e: show LAB: a figures table with a header, ranges with 'to', a legend, all within COLUMNS", "[e2e]") {
+  Course c;
+  for (const char* width : {"100", "80", "60"}) {
+    CommandResult r = c.run({"show", "module01/pass_lab"}, {{"COLUMNS", width}});
+    SHOW(r);
+    REQUIRE(r.exit_code == 0);
+    for (const auto& l : lines_of(r.out)) {
+      INFO(l);
+      CHECK(columns(l) <= static_cast<std::size_t>(std::stoi(width)));
+    }
+    CHECK(has(r.out, "  figure"));
+    CHECK(has(r.out, "expected here"));
+    CHECK(has(r.out, "8.33 ns to 1.2 ms"));  // not "8.33e-06 - 1.2 ms"
+    CHECK_FALSE(has(r.out, "e-06"));
+    CHECK(has(r.out, "-: no range declared"));  // sum_gflops has none
+    CHECK(has(r.out, "workbook: the workbook's own figure"));
+  }
+  CommandResult wide = c.run({"show", "module01/pass_lab"}, {{"COLUMNS", "100"}});
+  CHECK(has(wide.out, "Tesla T4: 1e-05 to 1 ms"));
+  CHECK_FALSE(has(wide.out, "after the run:"));  // a legend line only for what is shown
+  // No GPU, no --gpu: the cells say so, and the legend says what to do.
+  CommandResult nog = c.run({"show", "module01/pass_lab"}, {{"WORKBOOK_GPU_NAME", "Imaginary GPU 9000"}, {"COLUMNS", "100"}});
+  SHOW(nog);
+  CHECK(has(nog.out, "unknown GPU"));
+  CHECK(has(nog.out, "(try --gpu t4)"));
 }

@@ -109,7 +109,7 @@ TEST_CASE("render_svg: points map back to their values through the printed ticks
   c.title = "module01/pass_lab: sweep of N";
   c.x = {"N", "elements", -1};
   c.y = {"sum_ms", "ms", -1};
-  c.series.push_back({"sum_ms", {100, 1000, 10000, 100000}, {0.0002, 0.002, 0.02, 0.2}, {}, true, true});
+  c.series.push_back({"sum_ms", {100, 1000, 10000, 100000}, {0.0002, 0.002, 0.02, 0.2}, {}, true, true, {}, {}});
   const std::string svg = render_svg(c);
   CHECK(svg.rfind("<?xml", 0) == 0);
   CHECK(svg.find("xmlns=\"http://www.w3.org/2000/svg\"") != std::string::npos);
@@ -117,7 +117,8 @@ TEST_CASE("render_svg: points map back to their values through the printed ticks
   // Axis titles with units; both axes log (four decades each).
   CHECK(svg.find("class=\"xlabel\"") != std::string::npos);
   CHECK(svg.find(">N (elements), log scale</text>") != std::string::npos);
-  CHECK(svg.find(">sum_ms (ms), log scale</text>") != std::string::npos);
+  // 0.0002 to 0.2 ms: the ticks in µs (0.1 to 1000), not 0.0001 ms.
+  CHECK(svg.find(">sum_ms (µs), log scale</text>") != std::string::npos);
   CHECK(svg.find("class=\"legend\"") != std::string::npos);
   CHECK(svg.find("<polyline class=\"series\"") != std::string::npos);
   const auto xt = ticks(svg, "xtick"), yt = ticks(svg, "ytick");
@@ -128,7 +129,7 @@ TEST_CASE("render_svg: points map back to their values through the printed ticks
   for (std::size_t i = 0; i < pts.size(); ++i) {
     CHECK(pts[i].series == "sum_ms");
     CHECK(value_at(xt, pts[i].cx, true) == Approx(c.series[0].x[i]).epsilon(0.005));
-    CHECK(value_at(yt, pts[i].cy, true) == Approx(c.series[0].y[i]).epsilon(0.005));
+    CHECK(value_at(yt, pts[i].cy, true) == Approx(c.series[0].y[i] * 1000).epsilon(0.005));  // ms -> µs
   }
 }
 
@@ -136,8 +137,8 @@ TEST_CASE("render_svg: a narrow range stays linear, two series share the axes", 
   Chart c;
   c.x = {"TILE", "threads", -1};
   c.y = {"figure", "ms", -1};
-  c.series.push_back({"tiled_ms", {32, 64, 128, 256}, {4.1, 3.2, 2.9, 3.0}, {}, true, true});
-  c.series.push_back({"basic_ms", {32, 64, 128, 256}, {6.0, 6.1, 5.9, 6.2}, {}, false, true});
+  c.series.push_back({"tiled_ms", {32, 64, 128, 256}, {4.1, 3.2, 2.9, 3.0}, {}, true, true, {}, {}});
+  c.series.push_back({"basic_ms", {32, 64, 128, 256}, {6.0, 6.1, 5.9, 6.2}, {}, false, true, {}, {}});
   const std::string svg = render_svg(c);
   CHECK(svg.find(">figure (ms)</text>") != std::string::npos);  // not log: under 1.5 decades
   CHECK(svg.find(">TILE (threads)</text>") != std::string::npos);
@@ -157,7 +158,7 @@ TEST_CASE("render_svg: names are escaped, a non-positive value is left off a log
   c.title = "a <b> & \"c\"";
   c.x = {"x", "", 1};
   c.y = {"y", "GB/s", -1};
-  c.series.push_back({"s&t", {0, 1, 10, 100}, {1, 2, 3, 4}, {}, true, true});
+  c.series.push_back({"s&t", {0, 1, 10, 100}, {1, 2, 3, 4}, {}, true, true, {}, {}});
   const std::string svg = render_svg(c);
   CHECK(svg.find("a &lt;b&gt; &amp; &quot;c&quot;") != std::string::npos);
   CHECK(svg.find("data-series=\"s&amp;t\"") != std::string::npos);
@@ -169,7 +170,7 @@ TEST_CASE("render_text: markers where the values are, colour only when the style
   Chart c;
   c.x = {"N", "elements", 0};
   c.y = {"t", "ms", 0};
-  c.series.push_back({"t", {0, 10}, {0, 10}, {}, false, true});
+  c.series.push_back({"t", {0, 10}, {0, 10}, {}, false, true, {}, {}});
   const std::string plain = render_text(c, Style(false), 11, 11);
   CHECK(plain.find('\x1b') == std::string::npos);
   std::vector<std::string> lines;
@@ -213,4 +214,74 @@ TEST_CASE("roofline: placement under the roof, memory- or compute-bound", "[plot
   const std::string sketch = roofline_sketch(roof, {{"vecadd", 1.0 / 12, 7}}, Style(false));
   CHECK(sketch.find("vecadd: memory-bound at 84 % of the roof") != std::string::npos);
   CHECK(sketch.find("(log)") != std::string::npos);
+}
+
+TEST_CASE("axes show their ticks in the unit that suits them: µs, not 0.001 ms", "[plot]") {
+  Chart c;
+  c.x = {"N", "elements", 0};
+  c.y = {"t", "ms", 0};
+  c.series.push_back({"t", {1, 2, 3}, {0.001, 0.002, 0.0035}, {}, true, true, {}, {}});
+  const std::string svg = render_svg(c);
+  CHECK(svg.find(">t (µs)</text>") != std::string::npos);
+  CHECK(svg.find(">0.001</text>") == std::string::npos);
+  const auto yt = ticks(svg, "ytick");
+  for (const auto& p : points(svg)) CHECK(value_at(yt, p.cy, false) == Approx(p.y * 1000).epsilon(0.002));
+  const std::string text = render_text(c, Style(false), 30, 8);
+  CHECK(text.find("y: t (µs)") != std::string::npos);
+  CHECK(text.find("0.001") == std::string::npos);
+  // A unit outside the families is kept as it is.
+  c.y.unit = "count";
+  CHECK(render_svg(c).find(">t (count)</text>") != std::string::npos);
+}
+
+TEST_CASE("a sweep's chart marks its graded value and shows each point's spread", "[plot]") {
+  Chart c;
+  c.x = {"BLOCK", "threads", 0};
+  c.y = {"time", "ms", 0};
+  Series s{"time", {128, 256, 512}, {3, 2, 2.5}, {}, true, true, {}, {}};
+  s.lo = {2.8, 1.5, 2.5};
+  s.hi = {3.3, 2.6, 2.5};
+  c.series.push_back(s);
+  c.mark_x = 256;
+  c.mark_label = "graded: BLOCK=256";
+  const std::string svg = render_svg(c);
+  CHECK(svg.find("<line class=\"mark\" data-x=\"256\"") != std::string::npos);
+  CHECK(svg.find(">graded: BLOCK=256</text>") != std::string::npos);
+  CHECK(svg.find("class=\"spread\" data-x=\"256\" data-lo=\"1.5\" data-hi=\"2.6\"") != std::string::npos);
+  CHECK(svg.find("data-x=\"512\" data-lo") == std::string::npos);  // no spread: no bar
+  const std::string text = render_text(c, Style(false), 41, 11);
+  INFO(text);
+  CHECK(text.find(": graded: BLOCK=256") != std::string::npos);
+  CHECK(text.find("| spread (min to max)") != std::string::npos);
+  std::size_t marked_rows = 0, spread_rows = 0;
+  for (std::size_t a = 0, b; (b = text.find('\n', a)) != std::string::npos; a = b + 1) {
+    const std::string row = text.substr(a, b - a);
+    if (row.find("+-") != std::string::npos) break;  // the x axis: below it are ticks and the legend
+    const std::string plot = row.substr(row.find('|') + 1);
+    marked_rows += plot.find(':') != std::string::npos;
+    spread_rows += plot.find('|') != std::string::npos;
+  }
+  CHECK(marked_rows >= 5);  // the graded value's column, down the plot
+  CHECK(spread_rows >= 2);
+}
+
+TEST_CASE("the roofline's legend fits inside the SVG, whatever the roof's figures", "[plot]") {
+  const Roof roof{"NVIDIA H200", 67000, 4800, "spec sheet h200"};
+  const std::string svg = render_svg(roofline_chart(roof, {{"module04/vecadd_roofline: achieved", 1.0 / 12, 300}}));
+  const std::regex width_re("<svg [^>]*width=\"([0-9.]+)\"");
+  std::smatch w;
+  REQUIRE(std::regex_search(svg, w, width_re));
+  const double width = std::stod(w[1]);
+  const std::regex text_re("<text x=\"([0-9.]+)\" y=\"[0-9.]+\" dominant-baseline=\"middle\">([^<]+)</text>");
+  int legend_entries = 0;
+  for (auto it = std::sregex_iterator(svg.begin(), svg.end(), text_re); it != std::sregex_iterator(); ++it) {
+    const std::string name = (*it)[2];
+    INFO(name);
+    CHECK(std::stod((*it)[1]) + 7.2 * static_cast<double>(name.size()) <= width);
+    ++legend_entries;
+  }
+  CHECK(legend_entries == 2);
+  CHECK(svg.find("roof: 4800 GB/s, 67000 GFLOP/s") != std::string::npos);
+  // A point's label on the right half runs left, into the plot.
+  CHECK(svg.find("text-anchor=\"start\">module04/vecadd_roofline: achieved") != std::string::npos);
 }

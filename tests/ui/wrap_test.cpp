@@ -8,18 +8,14 @@
 #include <string>
 #include <vector>
 
+#include "../support/lines.hpp"
 #include "ui/wrap.hpp"
 
 using workbook::wrap_text;
 
-namespace {
+using wbtest::lines_of;
 
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> out;
-  std::stringstream in(text);
-  for (std::string line; std::getline(in, line);) out.push_back(line);
-  return out;
-}
+namespace {
 
 std::size_t code_points(const std::string& s) {
   std::size_t n = 0;
@@ -75,4 +71,15 @@ TEST_CASE("text_width is 0 (no wrapping) when piped, unless COLUMNS is set", "[w
   CHECK(workbook::text_width() == 0);
   if (saved) ::setenv("COLUMNS", keep.c_str(), 1);
   else ::unsetenv("COLUMNS");
+}
+
+TEST_CASE("text_columns does not count colour sequences, so coloured text wraps and pads right", "[wrap]") {
+  const std::string bold = "\x1b[1mVerdict:\x1b[0m";
+  CHECK(workbook::text_columns(bold) == 8);
+  CHECK(workbook::text_columns("µs") == 2);
+  CHECK(workbook::pad_to(bold, 10) == bold + "  ");
+  CHECK(workbook::pad_to("7", 3, true) == "  7");
+  CHECK(workbook::pad_to("toolong", 3) == "toolong");  // never cut
+  // 8 visible columns + " pass": 13 columns, fits 13 although the bytes are more.
+  CHECK(wrap_text(bold + " pass", 13) == bold + " pass");
 }

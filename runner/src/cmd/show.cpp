@@ -5,6 +5,10 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cstdio>
+#include <map>
+
 #include "cmd/registry.hpp"
 #include "diff/piece_diff.hpp"
 #include "journal/journal_queries.hpp"
@@ -16,6 +20,10 @@
 #include "run/expected_table.hpp"
 #include "run/lab_run.hpp"
 #include "run/report_print.hpp"
+#include "ui/markdown.hpp"
+#include "ui/pager.hpp"
+#include "ui/table.hpp"
+#include "ui/units.hpp"
 #include "ui/wrap.hpp"
 
 namespace workbook {
@@ -26,13 +34,31 @@ struct ShowOptions {
   std::string what;
   bool json = false;
   std::optional<std::string> gpu;
-  bool solution = false, full = false, yes = false;
+  bool solution = false, full = false, yes = false, no_pager = false;
   bool author = false;  // list the known mistakes before the learner's copy has passed
 };
 
-// Prints a module: its reading (moduleNN/README.md) in full when there is one, else its
-// objectives; then its labs. Returns true when the reading was printed to a terminal.
-bool show_module(const Module& m, const Style& s, bool json) {
+// A module's page: its reading (moduleNN/README.md) rendered for the terminal when there
+// is one, else its objectives; then its labs.
+std::string module_text(const Module& m, const std::optional<std::string>& reading, const Style& s) {
+  const std::size_t width = text_width();
+  std::string out;
+  if (reading) {
+    out = render_markdown(*reading, width, s);
+  } else {
+    out = fmt::format("{}  {}\n\n{}\n", s.bold(m.id), s.bold(m.title), "After this module you can:");
+    for (const auto& o : m.objectives) out += wrap_text(o, width, "  - ", "    ") + "\n";
+  }
+  out += "\nLabs:\n";
+  Table labs{{{"lab"}, {"title", false, true}}, {}, "  ", false};
+  for (const auto& lab : m.labs) labs.rows.push_back({lab.id, lab.title});
+  out += m.labs.empty() ? "  (none yet)\n" : render_table(labs, width, s);
+  return out;
+}
+
+// Shows a module (through the pager on a terminal). Returns true when the reading was
+// shown in full to a terminal: printed to one, or handed whole to the pager.
+bool show_module(const Module& m, const Style& s, bool json, bool no_pager) {
   const std::optional<std::string> reading = read_file_text(m.dir / "README.md");
   if (json) {
     nlohmann::json labs = nlohmann::json::array();
@@ -41,26 +67,69 @@ bool show_module(const Module& m, const Style& s, bool json) {
                 {"reading", reading ? nlohmann::json(valid_utf8(*reading)) : nlohmann::json()}});
     return false;
   }
-  const std::size_t width = text_width();
-  if (reading) {
-    fmt::print("{}", *reading);
-    if (!reading->empty() && reading->back() != '\n') fmt::print("\n");
-  } else {
-    fmt::print("{}  {}\n\n{}\n", s.bold(m.id), s.bold(m.title), "After this module you can:");
-    for (const auto& o : m.objectives) fmt::print("{}\n", wrap_text(o, width, "  - ", "    "));
-  }
-  fmt::print("\nLabs:\n");
-  for (const auto& lab : m.labs) fmt::print("  {:<28} {}\n", lab.id, lab.title);
-  if (m.labs.empty()) fmt::print("  (none yet)\n");
-  return reading.has_value() && std::fflush(stdout) == 0 && isatty(STDOUT_FILENO);
+  const Shown shown = show_text(module_text(m, reading, s), pager_for_stdout(no_pager));
+  return reading.has_value() && shown_in_full(shown, std::ferror(stdout) == 0 && isatty(STDOUT_FILENO));
 }
 
-std::string range_of(const ExpectedRow& r) {
-  if (!r.note.empty()) return r.note;
-  if (r.lo && r.hi) return fmt::format("{} - {}", format_figure(*r.lo, ""), format_figure(*r.hi, r.unit));
-  if (r.lo) return ">= " + format_figure(*r.lo, r.unit);
-  if (r.hi) return "<= " + format_figure(*r.hi, r.unit);
-  return "-";
+// The cell of the expected range, and the legend line of what it shows when it is not a
+// range (added to `legend` once).
+std::string range_cell(const ExpectedRow& r, std::vector<std::string>& legend) {
+  auto explain = [&legend](const std::string& line) {
+    if (std::find(legend.begin(), legend.end(), line) == legend.end()) legend.push_back(line);
+  };
+  std::string cell = format_range(r.lo, r.hi, r.unit), note = r.note, flag;
+  if (const std::size_t tool = note.find("measured with --"); tool != std::string::npos) {
+    flag = note.substr(tool + 14);
+    note.erase(tool >= 2 ? tool - 2 : tool);
+  }
+  if (note == kNoDeviceFigures) {
+    cell = "unknown GPU";
+    explain("unknown GPU: no GPU found and no --gpu given, so no range could be worked out (try --gpu t4)");
+  } else if (note == kAfterTheRun) {
+    cell = "after the run";
+    explain("after the run: the range is worked out from other figures the run measures");
+  } else if (!note.empty() && cell.empty()) {
+    cell = note;
+  }
+  if (cell.empty()) {
+    cell = "-";
+    explain("-: no range declared; the figure is recorded, not graded");
+  }
+  if (!flag.empty()) {
+    cell += " (" + flag + ")";
+    explain("(" + flag + "): a profiler's figure, measured only in a run with " + flag);
+  }
+  return cell;
+}
+
+std::string basis_cell(const ExpectedRow& r, std::vector<std::string>& legend) {
+  if (!r.lo && !r.hi) return "";
+  static const std::map<std::string, std::string> kWhy = {
+      {"model", "model: worked out from the GPU's spec sheet figures by the lab's performance model"},
+      {"measured", "measured: near what this GPU model measured (data/measured), at the default parameters"},
+      {"workbook", "workbook: the workbook's own figure for this GPU, widened by 20 %"}};
+  const auto why = kWhy.find(r.basis);
+  if (why != kWhy.end() && std::find(legend.begin(), legend.end(), why->second) == legend.end()) legend.push_back(why->second);
+  return r.basis;
+}
+
+// The expected figures as a table with a header, then one legend line per symbol shown.
+std::string expected_text(const std::vector<ExpectedRow>& rows, const DeviceContext& dev, const Style& s,
+                          std::size_t width) {
+  const std::string title = dev.spec ? fmt::format("Expected on {}:", dev.describe())
+                                     : fmt::format("Expected figures ({}; pass --gpu ID, e.g. --gpu t4, to see another GPU's):",
+                                                   dev.describe());
+  std::string out = "\n" + wrap_text(title, width) + "\n";
+  Table t{{{"figure"}, {"expected here", false, true}, {"range from", false, false, true},
+           {"the workbook's figure", false, true, true}}, {}, "  ", true};
+  std::vector<std::string> legend;
+  for (const auto& r : rows) {
+    std::string expected = range_cell(r, legend);
+    t.rows.push_back({r.metric, expected, basis_cell(r, legend), s.dim(r.reference)});
+  }
+  out += render_table(t, width, s);
+  for (const auto& l : legend) out += s.dim(wrap_text(l, width, "  ", "    ")) + "\n";
+  return out;
 }
 
 // The known mistakes are a list of the bugs to avoid: shown once the learner's own copy
@@ -77,7 +146,43 @@ bool mistakes_open(const Workspace& ws, const std::string& lab, bool author) {
   return false;
 }
 
-void show_lab(const LabSpec& lab, const DeviceContext& dev, const Style& s, bool json, bool mistakes) {
+std::string lab_text(const LabSpec& lab, const std::vector<ExpectedRow>& rows, const DeviceContext& dev, const Style& s,
+                     bool mistakes) {
+  const std::size_t width = text_width();
+  std::string out = fmt::format("{}  {}\n\n{}\n\n", s.bold(lab.id), s.bold(lab.title), wrap_text(lab.goal, width));
+  for (std::size_t i = 0; i < lab.steps.size(); ++i) {
+    const std::string number = fmt::format("  {}. ", i + 1);
+    out += wrap_text(lab.steps[i], width, number, std::string(number.size(), ' ')) + "\n";
+  }
+  if (!lab.params.empty()) {
+    out += "\nParameters (-p NAME=VALUE):\n";
+    Table t{{{"name"}, {"default", true}, {"meaning", false, true}}, {}, "  ", false};
+    for (const auto& p : lab.params) t.rows.push_back({p.name, format_figure(p.default_value, ""), s.dim(p.doc)});
+    out += render_table(t, width, s);
+  }
+  if (!lab.predictions.empty()) {
+    out += "\nYou will be asked to predict:\n";
+    Table t{{{"id"}, {"question", false, true}}, {}, "  ", false};
+    for (const auto& p : lab.predictions) t.rows.push_back({p.id, p.prompt});
+    out += render_table(t, width, s);
+  }
+  out += expected_text(rows, dev, s, width);
+  if (!lab.variants.empty() && !mistakes) {
+    out += "\n" + s.dim(wrap_text(fmt::format("This lab is proven to catch {} known mistake(s); they are listed here once "
+                                               "your copy has passed (workbook run {}).",
+                                               lab.variants.size(), lab.id),
+                                   width)) + "\n";
+  } else if (!lab.variants.empty()) {
+    out += "\n" + wrap_text("Mistakes this lab is proven to catch (wrong: a check fails; slow: a figure falls out of range):",
+                            width) + "\n";
+    Table t{{{"kind"}, {"variant"}, {"what it gets wrong", false, true}}, {}, "  ", false};
+    for (const auto& v : lab.variants) t.rows.push_back({to_string(v.kind), v.id, s.dim(v.what)});
+    out += render_table(t, width, s);
+  }
+  return out + fmt::format("\nRun it: workbook run {}\n", lab.id);
+}
+
+void show_lab(const LabSpec& lab, const DeviceContext& dev, const Style& s, bool json, bool no_pager, bool mistakes) {
   Figures defaults;
   for (const auto& p : lab.params) defaults[p.name] = p.default_value;
   auto rows = expected_rows(lab, dev.figures, dev.reference ? dev.reference->name : "T4",
@@ -101,41 +206,11 @@ void show_lab(const LabSpec& lab, const DeviceContext& dev, const Style& s, bool
       if (mistakes) variants.push_back({{"id", v.id}, {"kind", to_string(v.kind)}, {"what", v.what}});
     print_json({{"lab", lab.id}, {"title", lab.title}, {"goal", lab.goal}, {"steps", lab.steps}, {"source", lab.source},
                 {"params", params}, {"checks", lab.checks}, {"predictions", preds}, {"device", dev.describe()},
-                {"expected", exp}, {"variants", variants}, {"variants_hidden", mistakes ? 0 : lab.variants.size()}});
+                {"expected", exp}, {"variants", variants},
+                {"variants_hidden", mistakes ? 0 : lab.variants.size()}});
     return;
   }
-  const std::size_t width = text_width();
-  fmt::print("{}  {}\n\n{}\n\n", s.bold(lab.id), s.bold(lab.title), wrap_text(lab.goal, width));
-  for (std::size_t i = 0; i < lab.steps.size(); ++i) {
-    const std::string number = fmt::format("  {}. ", i + 1);
-    fmt::print("{}\n", wrap_text(lab.steps[i], width, number, std::string(number.size(), ' ')));
-  }
-  if (!lab.params.empty()) {
-    fmt::print("\nParameters (-p NAME=VALUE):\n");
-    for (const auto& p : lab.params) {
-      fmt::print("  {:<10} {:<10} {}\n", p.name, format_figure(p.default_value, ""), s.dim(p.doc));
-    }
-  }
-  if (!lab.predictions.empty()) {
-    fmt::print("\nYou will be asked to predict:\n");
-    for (const auto& p : lab.predictions) {
-      fmt::print("{}\n", wrap_text(p.prompt, width, fmt::format("  {:<12} ", p.id), std::string(15, ' ')));
-    }
-  }
-  if (dev.spec) fmt::print("\nExpected on {}:\n", dev.describe());
-  else fmt::print("\nExpected figures ({}; pass --gpu ID, e.g. --gpu t4, to see another GPU's):\n", dev.describe());
-  for (const auto& r : rows) {
-    fmt::print("  {:<16} {:<32} {}{}\n", r.metric, range_of(r), s.dim(r.reference),
-               r.basis == "model" || !r.lo ? "" : s.dim(" [" + r.basis + "]"));
-  }
-  if (!lab.variants.empty() && !mistakes) {
-    fmt::print("\n{}\n", s.dim(fmt::format("This lab is proven to catch {} known mistake(s); they are listed here once your "
-                                           "copy has passed (workbook run {}).", lab.variants.size(), lab.id)));
-  } else if (!lab.variants.empty()) {
-    fmt::print("\nMistakes this lab is proven to catch (wrong: a check fails; slow: a figure falls out of range):\n");
-    for (const auto& v : lab.variants) fmt::print("  {:<6} {:<24} {}\n", to_string(v.kind), v.id, s.dim(v.what));
-  }
-  fmt::print("\nRun it: workbook run {}\n", lab.id);
+  show_text(lab_text(lab, rows, dev, s, mistakes), pager_for_stdout(no_pager));
 }
 
 // `--solution`: the reference, whole (before an attempt, with --full, or without a copy to
@@ -184,7 +259,8 @@ void show_solution(CommandContext& ctx, const LabSpec& lab, const ShowOptions& o
 }  // namespace
 
 const char* const kShowExamples = R"(Examples:
-  workbook show 14                                  (the module's reading and labs)
+  workbook show 14                                  (the module's reading and labs, paged on a terminal)
+  workbook show 14 --no-pager                       (printed straight out; also PAGER=cat or WORKBOOK_PAGER=)
   workbook show module14/tiled_gemm --gpu t4
   workbook show module14/tiled_gemm --solution      (after a run of your copy: the difference, kernel by kernel)
   workbook show module14/tiled_gemm --solution --full --yes
@@ -197,6 +273,7 @@ void setup_show(CLI::App& app, CommandContext& ctx) {
   cmd->add_option("what", o->what, "A module (module14, 14) or a lab (module14/tiled_gemm)")->required();
   cmd->add_option("--gpu", o->gpu, "Show the expected figures for this spec sheet id (e.g. t4, h100-sxm)");
   cmd->add_flag("--json", o->json, "Print JSON");
+  cmd->add_flag("--no-pager", o->no_pager, "Print straight to the terminal, not through $PAGER (less -FRX)");
   auto* sol = cmd->add_flag("--solution", o->solution,
                             "Show the lab's reference solution: after a run of your copy, the difference kernel by kernel");
   cmd->add_flag("--full", o->full, "With --solution: the whole solution file instead of the difference")->needs(sol);
@@ -211,15 +288,15 @@ void setup_show(CLI::App& app, CommandContext& ctx) {
     if (o->solution && ref.name.empty()) throw UsageError("--solution goes with a lab, e.g. module14/tiled_gemm");
     if (o->solution) return show_solution(ctx, catalog.find_lab(ref), *o);
     if (ref.name.empty()) {
-      // The reading counts as Read (progress) once it was printed in full to a terminal.
-      if (show_module(catalog.load_module(ref.module), s, o->json)) {
+      // The reading counts as Read (progress) once it was shown in full on a terminal.
+      if (show_module(catalog.load_module(ref.module), s, o->json, o->no_pager)) {
         OpenedCourse opened(ctx.global);
         record_reading(opened.journal, ref.module);
       }
     } else {
       LabSpec lab = catalog.find_lab(ref);
       const Workspace ws = ctx.global.open_workspace();
-      show_lab(lab, load_device_context(catalog, o->gpu, ws), s, o->json, mistakes_open(ws, lab.id, o->author));
+      show_lab(lab, load_device_context(catalog, o->gpu, ws), s, o->json, o->no_pager, mistakes_open(ws, lab.id, o->author));
     }
   });
 }

@@ -83,7 +83,7 @@ std::string format_reference(const Reference& ref, const std::string& unit, cons
   std::string u = unit.empty() ? "" : " " + unit;
   std::string who = gpu_name.empty() ? ref.gpu : gpu_name;
   if (ref.value) return fmt::format("{}: {:g}{}", who, *ref.value, u);
-  if (ref.min && ref.max) return fmt::format("{}: {:g}-{:g}{}", who, *ref.min, *ref.max, u);
+  if (ref.min && ref.max) return fmt::format("{}: {:g} to {:g}{}", who, *ref.min, *ref.max, u);
   if (ref.min) return fmt::format("{}: >= {:g}{}", who, *ref.min, u);
   return fmt::format("{}: <= {:g}{}", who, ref.max.value_or(0), u);
 }

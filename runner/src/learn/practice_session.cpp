@@ -293,7 +293,7 @@ std::optional<DrillResult> PracticeSession::drill(int module, const DrillItem& d
   r.drill = d.id;
   r.total = static_cast<int>(d.covers.size());
   in_.say("\n" + rule(s_, fmt::format("module{:02} drill · {}", module, d.id)) + "\n");
-  in_.say(s_.bold(d.question) + "\n");
+  in_.say(s_.bold(wrap_text(d.question, text_width())) + "\n");
   in_.say(s_.dim(fmt::format("Answer out loud in {} seconds, as in the oral exam; press Enter when done.", d.seconds)) +
           "\n");
   double waited = 0;
@@ -305,7 +305,7 @@ std::optional<DrillResult> PracticeSession::drill(int module, const DrillItem& d
   r.seconds = waited;
   if (in_.terminal() && !in_.quiet()) in_.say("\n");
   in_.say(s_.bold("A strong answer covers") + "\n");
-  for (std::size_t i = 0; i < d.covers.size(); ++i) in_.say(fmt::format("  {}. {}\n", i + 1, d.covers[i]));
+  for (std::size_t i = 0; i < d.covers.size(); ++i) in_.say(wrap_text(d.covers[i], text_width(), fmt::format("  {}. ", i + 1), "     ") + "\n");
   std::optional<std::vector<int>> covered;
   while (!covered) {
     auto line = read(s_.cyan("Points you covered (numbers like 1 3, all, or none): "));

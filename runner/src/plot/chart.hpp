@@ -5,7 +5,10 @@
 // <text class="ytick"> whose x (resp. y) is the tick's position and whose text is its
 // value; each data point is a <circle class="point"> with data-series, data-x and
 // data-y; a series drawn as a line is a <polyline class="series">; the axis titles are
-// <text class="xlabel"> / <text class="ylabel">; the legend is <g class="legend">.
+// <text class="xlabel"> / <text class="ylabel">; the legend is <g class="legend">. The
+// ticks are in the axis's shown unit (shown_unit), the points' data-x/data-y in the
+// series' own. A point's spread is a <line class="spread">; the marked x a <line
+// class="mark"> with a <text class="mark-label">.
 #pragma once
 
 #include <optional>
@@ -14,6 +17,7 @@
 
 #include "plot/scale.hpp"
 #include "ui/style.hpp"
+#include "ui/units.hpp"
 
 namespace workbook::plot {
 
@@ -30,13 +34,22 @@ struct Series {
   std::vector<std::string> labels;  // optional: one per point, written beside it
   bool line = true;                 // join the points
   bool markers = true;              // draw each point
+  std::vector<double> lo, hi;       // optional: each point's spread (its samples' min and max), drawn as a bar
 };
 
 struct Chart {
   std::string title;
   Axis x, y;
   std::vector<Series> series;
+  std::optional<double> mark_x;  // an x value marked with a dashed line: the graded point of a sweep
+  std::string mark_label;        // "graded: N=1024"
 };
+
+// The unit an axis's ticks are shown in: the one that suits the middle of its ticks (µs
+// rather than 0.0001 ms; ui/units.hpp), with the factor from the values to it.
+ShownUnit shown_unit(const Axis& axis, const Scale& scale);
+// The axis's title in that unit: "sum_ms (µs)".
+std::string axis_title(const Axis& axis, const ShownUnit& unit);
 
 // The chart's scales for a plot area of w x h pixels at (left, top); y points up.
 struct Frame {

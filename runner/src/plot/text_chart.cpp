@@ -52,17 +52,28 @@ void draw(const Series& s, int index, const Frame& f, Grid& g) {
       g.put(ax + t * (bx - ax), ay + t * (by - ay), '.', index, false);
     }
   }
+  for (std::size_t i = 0; i < s.x.size() && i < s.lo.size() && i < s.hi.size(); ++i) {
+    if (!f.x.contains(s.x[i]) || !f.y.contains(s.lo[i]) || !f.y.contains(s.hi[i])) continue;
+    const double x = f.x.map(s.x[i]);
+    for (long r = std::lround(f.y.map(s.hi[i])); r <= std::lround(f.y.map(s.lo[i])); ++r) g.put(x, static_cast<double>(r), '|', index, false);
+  }
   if (s.markers) {
     for (const auto& [x, y] : pts) g.put(x, y, marker(static_cast<std::size_t>(index)), index, true);
   }
 }
 
+// The marked x (a sweep's graded value): ':' down its column wherever nothing else is.
+void draw_mark(const Chart& c, const Frame& f, Grid& g) {
+  if (!c.mark_x || !f.x.contains(*c.mark_x)) return;
+  for (int r = 0; r < g.rows; ++r) g.put(f.x.map(*c.mark_x), static_cast<double>(r), ':', -1, false);
+}
+
 // The x tick labels placed under their columns, skipping one that would touch the last.
-std::string x_tick_row(const Frame& f, int cols) {
+std::string x_tick_row(const Frame& f, int cols, double factor) {
   std::string row(static_cast<std::size_t>(cols) + 12, ' ');
   int free_from = 0;
   for (double t : f.x.ticks) {
-    const std::string label = tick_label(t);
+    const std::string label = tick_label(t * factor);
     int at = static_cast<int>(std::lround(f.x.map(t))) - static_cast<int>(label.size()) / 2;
     at = std::max(at, 0);
     if (at < free_from) continue;
@@ -81,10 +92,12 @@ std::string render_text(const Chart& c, const Style& style, int cols, int rows) 
   const Frame f = frame_for(c, 0, 0, cols - 1, rows - 1);
   Grid g(cols, rows);
   for (std::size_t i = 0; i < c.series.size(); ++i) draw(c.series[i], static_cast<int>(i), f, g);
+  draw_mark(c, f, g);
+  const ShownUnit xu = shown_unit(c.x, f.x), yu = shown_unit(c.y, f.y);
   std::vector<std::string> ylabels(static_cast<std::size_t>(rows));
   for (double t : f.y.ticks) {
     const int r = static_cast<int>(std::lround(f.y.map(t)));
-    if (r >= 0 && r < rows && ylabels[static_cast<std::size_t>(r)].empty()) ylabels[static_cast<std::size_t>(r)] = tick_label(t);
+    if (r >= 0 && r < rows && ylabels[static_cast<std::size_t>(r)].empty()) ylabels[static_cast<std::size_t>(r)] = tick_label(t * yu.factor);
   }
   std::size_t gutter = 0;
   for (const auto& l : ylabels) gutter = std::max(gutter, l.size());
@@ -99,15 +112,24 @@ std::string render_text(const Chart& c, const Style& style, int cols, int rows) 
     out += '\n';
   }
   out += std::string(gutter + 1, ' ') + '+' + std::string(static_cast<std::size_t>(cols), '-') + '\n';
-  out += std::string(gutter + 2, ' ') + x_tick_row(f, cols) + '\n';
-  out += fmt::format("{}x: {}{}   y: {}{}\n", std::string(gutter + 2, ' '), c.x.title(), f.x.log ? " (log)" : "",
-                     c.y.title(), f.y.log ? " (log)" : "");
+  out += std::string(gutter + 2, ' ') + x_tick_row(f, cols, xu.factor) + '\n';
+  out += fmt::format("{}x: {}{}   y: {}{}\n", std::string(gutter + 2, ' '), axis_title(c.x, xu), f.x.log ? " (log)" : "",
+                     axis_title(c.y, yu), f.y.log ? " (log)" : "");
   std::string legend;
   for (std::size_t i = 0; i < c.series.size(); ++i) {
     const std::string m(1, c.series[i].markers ? marker(i) : '.');
     legend += (legend.empty() ? "" : "   ") + coloured(style, i, m) + " " + c.series[i].name;
   }
+  const bool spread = std::any_of(c.series.begin(), c.series.end(), [](const Series& x) {
+    for (std::size_t i = 0; i < x.lo.size() && i < x.hi.size(); ++i) {
+      if (x.lo[i] < x.hi[i]) return true;
+    }
+    return false;
+  });
   if (!legend.empty()) out += std::string(gutter + 2, ' ') + legend + '\n';
+  std::string marks = spread ? "| spread (min to max)" : "";
+  if (c.mark_x && f.x.contains(*c.mark_x)) marks += (marks.empty() ? ": " : "   : ") + c.mark_label;
+  if (!marks.empty()) out += std::string(gutter + 2, ' ') + marks + '\n';
   return out;
 }
 

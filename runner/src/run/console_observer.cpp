@@ -8,6 +8,7 @@
 #include "run/device_context.hpp"
 #include "run/lab_run.hpp"
 #include "run/predictions.hpp"
+#include "ui/wrap.hpp"
 
 namespace workbook {
 namespace fs = std::filesystem;
@@ -24,15 +25,20 @@ ConsoleObserver::ConsoleObserver(Style style, bool interactive, std::vector<fs::
     : style_(style), interactive_(interactive), roots_(std::move(root_dirs)) {}
 
 void ConsoleObserver::starter_copied(const fs::path& copy) {
-  fmt::print("Your copy of the starter is {}: edit its TODOs, then run this again.\n", style_.bold(copy.string()));
+  fmt::print("{}\n", wrap_text(fmt::format("Your copy of the starter is {}: edit its TODOs, then run this again.",
+                                           style_.bold(copy.string())), text_width()));
 }
 
 void ConsoleObserver::started(const RunReport& report, const DeviceContext& dev) {
   const LabSpec& lab = report.lab;
   fmt::print("{} {}\n", style_.bold(lab.id), style_.dim("· " + lab.title));
-  fmt::print("{}\n", lab.goal);
-  for (std::size_t i = 0; i < lab.steps.size(); ++i) fmt::print("  {}. {}\n", i + 1, lab.steps[i]);
-  fmt::print("{} {}\n", style_.dim("Device:"), dev.describe());
+  const std::size_t width = text_width();
+  fmt::print("{}\n", wrap_text(lab.goal, width));
+  for (std::size_t i = 0; i < lab.steps.size(); ++i) {
+    const std::string number = fmt::format("  {}. ", i + 1);
+    fmt::print("{}\n", wrap_text(lab.steps[i], width, number, std::string(number.size(), ' ')));
+  }
+  fmt::print("{}\n", wrap_text(style_.dim("Device:") + " " + dev.describe(), width, "", "  "));
   fmt::print("{} {} ({})\n", style_.dim("Source:"), display_path(roots_, report.source), to_string(report.variant));
 }
 

@@ -24,7 +24,7 @@ std::vector<ExpectedRow> expected_rows(const LabSpec& lab, const Figures& device
       if (m.reference) row.reference = format_reference(*m.reference, m.unit, reference_gpu_name);
       if (m.expected) {
         if (device.empty()) {
-          row.note = "no device figures";
+          row.note = kNoDeviceFigures;
         } else if (!scope_error.empty()) {
           row.note = scope_error;
         } else {
@@ -40,7 +40,7 @@ std::vector<ExpectedRow> expected_rows(const LabSpec& lab, const Figures& device
             row.basis = g.basis;
             row.basis_note = g.basis_note;
           } catch (const Error&) {
-            row.note = "depends on figures measured in the run";
+            row.note = kAfterTheRun;
           }
         }
       }

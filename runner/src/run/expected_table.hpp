@@ -11,6 +11,10 @@
 
 namespace workbook {
 
+// The notes of a range that cannot be worked out before a run.
+inline constexpr const char* kNoDeviceFigures = "no device figures";
+inline constexpr const char* kAfterTheRun = "depends on figures measured in the run";
+
 struct ExpectedRow {
   std::string metric, unit;
   bool derived = false;

@@ -3,8 +3,12 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
+#include "ui/table.hpp"
+#include "ui/units.hpp"
+#include "ui/wrap.hpp"
 #include "util/utf8.hpp"
 
 namespace workbook {
@@ -19,15 +23,7 @@ std::string format_figure(double value, const std::string& unit) {
 
 namespace {
 
-std::string range_text(const MetricGrade& m) {
-  if (m.lo && m.hi) {
-    if (*m.lo == *m.hi) return format_figure(*m.lo, m.unit);
-    return fmt::format("{} - {}", format_figure(*m.lo, ""), format_figure(*m.hi, m.unit));
-  }
-  if (m.lo) return ">= " + format_figure(*m.lo, m.unit);
-  if (m.hi) return "<= " + format_figure(*m.hi, m.unit);
-  return "";
-}
+std::string range_text(const MetricGrade& m) { return format_range(m.lo, m.hi, m.unit); }
 
 std::string status_text(const MetricGrade& m, const Style& s) {
   switch (m.status) {
@@ -47,26 +43,40 @@ std::string status_text(const MetricGrade& m, const Style& s) {
 void print_checks(const RunReport& r, const Style& s) {
   if (r.grade.checks.empty()) return;
   fmt::print("\n{}\n", s.bold("Checks"));
+  Table t{{{""}, {"check"}, {"detail", false, true}}, {}, "  ", false};
   for (const auto& c : r.grade.checks) {
     std::string mark = c.skipped ? s.yellow("SKIP") : c.pass ? s.green("PASS") : s.red("FAIL");
-    std::string detail = c.reported ? c.detail : "never reported by the lab";
-    fmt::print("  {}  {:<24} {}\n", mark, c.name, s.dim(detail));
+    t.rows.push_back({mark, c.name, s.dim(c.reported ? c.detail : "never reported by the lab")});
   }
+  fmt::print("{}", render_table(t, text_width(), s));
 }
 
+// The figures as a table (figure, measured, its samples, the range here, the verdict on
+// it, the workbook's figure), each figure's notes wrapped under its row.
 void print_metrics(const RunReport& r, const Style& s) {
   if (r.grade.metrics.empty()) return;
+  const std::size_t width = text_width();
   fmt::print("\n{}\n", s.bold("Figures"));
-  fmt::print("  {:<16} {:>14}  {:<24} {:<14} {}\n", "metric", "measured", "expected here", "", "workbook");
+  // Too wide for the terminal: the samples column goes first, then the workbook's figure.
+  Table t{{{"figure"}, {"measured", true}, {"expected here", false, true}, {""}, {"workbook", false, true, true},
+           {"samples", false, false, true}}, {}, "  ", true};
+  std::string notes, samples_lines;
   for (const auto& m : r.grade.metrics) {
-    std::string value = m.value ? format_figure(*m.value, m.unit) : "-";
-    std::string spread = m.stats && m.stats->spread && m.stats->samples
-                             ? fmt::format(" (n={}, spread {:.1f}%)", *m.stats->samples, *m.stats->spread * 100) : "";
-    fmt::print("  {:<16} {:>14}  {:<24} {:<14} {}{}\n", m.name, value, range_text(m), status_text(m, s),
-               s.dim(m.reference), s.dim(spread));
-    if (!m.note.empty() && m.status != RangeStatus::in_range) fmt::print("      {}\n", s.dim(m.note));
-    if (m.basis != "model" && m.status != RangeStatus::no_range) fmt::print("      {}\n", s.dim("range: " + m.basis_note));
+    std::string samples = m.stats && m.stats->samples ? fmt::format("n={}", *m.stats->samples) : "";
+    if (!samples.empty() && m.stats->spread) samples += fmt::format(", ±{:.1f}%", *m.stats->spread * 100);
+    t.rows.push_back({m.name, m.value ? format_figure(*m.value, m.unit) : "-", range_text(m), status_text(m, s),
+                      s.dim(m.reference), s.dim(samples)});
+    if (!samples.empty()) samples_lines += wrap_text(m.name + " samples: " + samples, width, "  ", "    ") + "\n";
+    if (!m.note.empty() && m.status != RangeStatus::in_range) notes += wrap_text(m.name + ": " + m.note, width, "  ", "    ") + "\n";
+    if (m.basis != "model" && m.status != RangeStatus::no_range)
+      notes += wrap_text(m.name + " range: " + m.basis_note, width, "  ", "    ") + "\n";
   }
+  fmt::print("{}", render_table(t, width, s));
+  if (!samples_lines.empty()) {  // the samples' column, or a line each when it did not fit
+    const std::string legend = "samples: how many timings were taken, and ±: their spread (max - min over the median)";
+    notes = wrap_text(legend, width, "  ", "    ") + "\n" + (shown_columns(t, width).back() ? "" : samples_lines) + notes;
+  }
+  if (!notes.empty()) fmt::print("{}", s.dim(notes));
 }
 
 void print_predictions(const RunReport& r, const Style& s) {
@@ -79,7 +89,7 @@ void print_predictions(const RunReport& r, const Style& s) {
     }
     if (p.kind == PredictionKind::number) {
       if (p.factor) {
-        fmt::print("  {:<16} predicted {}, measured {}: {} ({}/{})\n", p.id, p.answer, format_figure(*p.measured, ""),
+        fmt::print("  {:<16} predicted {}, measured {}: {} ({} of {} points)\n", p.id, p.answer, format_figure(*p.measured, ""),
                    p.score >= 2 ? s.green(p.band) : s.yellow(p.band), p.score, p.max_score);
       } else {
         fmt::print("  {:<16} predicted {}: {}\n", p.id, p.answer, s.dim(p.note));
@@ -90,7 +100,7 @@ void print_predictions(const RunReport& r, const Style& s) {
     } else {
       fmt::print("  {:<16} {}: {}\n", p.id, p.answer, s.dim(p.note));
     }
-    if (!p.why.empty() && p.correct && !*p.correct) fmt::print("      {}\n", s.dim(p.why));
+    if (!p.why.empty() && p.correct && !*p.correct) fmt::print("{}\n", s.dim(wrap_text(p.why, text_width(), "      ", "      ")));
   }
 }
 
@@ -113,9 +123,12 @@ void print_report(const RunReport& r, const Style& s) {
                         : r.grade.verdict == Verdict::out_of_range ? s.yellow(verdict)
                                                                    : s.red(verdict);
   const std::string& why = r.grade.verdict_reason;
-  fmt::print("\n{} {}{}\n", s.bold("Verdict:"), colored, why.empty() ? "" : " · " + why);
-  if (r.ran) fmt::print("{}\n", s.dim(fmt::format("{}, {:.2f} s, run #{} in the journal", r.process_summary, r.wall_s, r.run_id)));
-  if (!r.next_step.empty()) fmt::print("{} {}\n", s.bold("Next:"), r.next_step);
+  fmt::print("\n{}\n", wrap_text(s.bold("Verdict:") + " " + colored + (why.empty() ? "" : " · " + why), text_width(), "", "  "));
+  if (r.ran) {
+    fmt::print("{}\n", s.dim(wrap_text(fmt::format("{}, {:.2f} s, run #{} in the journal", r.process_summary, r.wall_s, r.run_id),
+                                       text_width(), "", "  ")));
+  }
+  if (!r.next_step.empty()) fmt::print("{}\n", wrap_text(s.bold("Next:") + " " + r.next_step, text_width(), "", "  "));
 }
 
 json report_json(const RunReport& r) {

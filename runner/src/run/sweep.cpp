@@ -10,6 +10,9 @@
 #include "run/params.hpp"
 #include "run/predictions.hpp"
 #include "run/report_print.hpp"
+#include "ui/table.hpp"
+#include "ui/units.hpp"
+#include "ui/wrap.hpp"
 #include "util/error.hpp"
 #include "util/file_text.hpp"
 #include "util/seed.hpp"
@@ -177,6 +180,9 @@ plot::Chart sweep_chart(const SweepResult& r) {
       unit = m->unit;
       s.x.push_back(r.plan.values[i]);
       s.y.push_back(*m->value);
+      const bool spread = m->stats && m->stats->min && m->stats->max;
+      s.lo.push_back(spread ? *m->stats->min : *m->value);
+      s.hi.push_back(spread ? *m->stats->max : *m->value);
     }
     if (s.x.empty()) continue;
     if (c.series.empty()) c.y = {name, unit, -1};
@@ -184,6 +190,10 @@ plot::Chart sweep_chart(const SweepResult& r) {
     c.series.push_back(s);
   }
   if (c.series.size() > 1) c.y.label = "figure";
+  if (std::find(r.plan.values.begin(), r.plan.values.end(), r.plan.default_value) != r.plan.values.end()) {
+    c.mark_x = r.plan.default_value;
+    c.mark_label = fmt::format("graded: {}={}", r.plan.param, value_text(r.plan.default_value));
+  }
   return c;
 }
 
@@ -209,45 +219,51 @@ std::string cell(const RunReport& r, const std::string& name) {
   const MetricGrade* m = metric_of(r, name);
   if (!m || !m->value) return "-";
   const bool outside = m->status == RangeStatus::below || m->status == RangeStatus::above;
-  return format_figure(*m->value, m->unit) + (outside ? " !" : "");
+  return format_quantity(*m->value, m->unit) + (outside ? " !" : "");
 }
 
 }  // namespace
 
 void print_sweep(const SweepResult& r, const Style& s) {
-  fmt::print("{} {} {}\n", s.bold(r.lab.id), s.dim("·"), fmt::format("sweep of {} over {} values, seed {}", r.plan.param, r.plan.values.size(), r.seed));
+  fmt::print("{}\n", wrap_text(fmt::format("{} {} sweep of {} over {} values, seed {}", s.bold(r.lab.id), s.dim("·"), r.plan.param,
+                                           r.plan.values.size(), r.seed), text_width()));
   for (const auto& run : r.runs) {
     if (!run.built) print_report(run, s);  // the compiler's errors
   }
   std::size_t left_out = 0;
   const std::vector<std::string> cols = table_columns(r, left_out);
-  std::vector<std::size_t> width;
-  std::string head = fmt::format("  {:>10}  {:<13}", r.plan.param, "verdict");
-  for (const auto& c : cols) {
-    width.push_back(std::max<std::size_t>(c.size(), 12));
-    head += fmt::format("  {:>{}}", c, width.back());
-  }
-  fmt::print("\n{}\n", s.bold(head));
+  const std::size_t width = text_width();
+  Table t{{{r.plan.param, true}, {"verdict"}}, {}, "  ", true};
+  for (std::size_t k = 0; k < cols.size(); ++k) t.columns.push_back({cols[k], true, false, k > 0});
+  t.columns.push_back({"", false, true});
+  bool any_outside = false;
   for (std::size_t i = 0; i < r.runs.size(); ++i) {
     const RunReport& run = r.runs[i];
-    const std::string verdict = to_string(run.grade.verdict);
-    std::string line = fmt::format("  {:>10}  {:<13}", value_text(r.plan.values[i]), verdict);
-    for (std::size_t k = 0; k < cols.size(); ++k) line += fmt::format("  {:>{}}", cell(run, cols[k]), width[k]);
+    std::vector<std::string> row{value_text(r.plan.values[i]), to_string(run.grade.verdict)};
+    for (const auto& c : cols) {
+      row.push_back(cell(run, c));
+      any_outside = any_outside || row.back().back() == '!';
+    }
     const bool graded = sweep_grading_note(r.plan, r.plan.values[i]).empty();
-    fmt::print("{}{}\n", line, s.dim(fmt::format("  run #{}{}", run.run_id, graded ? "" : ", figures not graded")));
+    row.push_back(s.dim(fmt::format("run #{}{}", run.run_id, graded ? "" : ", figures not graded")));
+    t.rows.push_back(row);
   }
+  fmt::print("\n{}", render_table(t, width, s));
   if (!r.runs.empty()) {
     const bool has_default = std::find(r.plan.values.begin(), r.plan.values.end(), r.plan.default_value) != r.plan.values.end();
-    fmt::print("{}\n", s.dim(fmt::format("  {0} against the expected ranges (they are set for {1}={2}); the other values' "
-                                         "figures are shown, not graded, and their checks still count.",
-                                         has_default ? "Only " + r.plan.param + "=" + value_text(r.plan.default_value) + " is graded"
-                                                     : "No value here is graded",
-                                         r.plan.param, value_text(r.plan.default_value))));
+    fmt::print("{}\n", s.dim(wrap_text(fmt::format("{0} against the expected ranges (they are set for {1}={2}); the other values' "
+                                                    "figures are shown, not graded, and their checks still count.",
+                                                    has_default ? "Only " + r.plan.param + "=" + value_text(r.plan.default_value) + " is graded"
+                                                                : "No value here is graded",
+                                                    r.plan.param, value_text(r.plan.default_value)),
+                                        width, "  ", "  ")));
   }
-  if (left_out) fmt::print("{}\n", s.dim(fmt::format("  ({} more changing figures in --json; ! marks a figure out of its range)", left_out)));
+  if (any_outside) fmt::print("{}\n", s.dim(wrap_text("!: the figure is outside its expected range", width, "  ", "  ")));
+  if (left_out) fmt::print("{}\n", s.dim(wrap_text(fmt::format("({} more changing figures in --json)", left_out), width, "  ", "  ")));
   if (!r.stopped.empty()) fmt::print("{} {}\n", s.yellow("Sweep"), r.stopped);
   const plot::Chart chart = sweep_chart(r);
-  if (!chart.series.empty() && r.runs.size() > 1) fmt::print("\n{}", plot::render_text(chart, s));
+  const int chart_cols = width == 0 ? 60 : std::clamp(static_cast<int>(width) - 16, 20, 60);  // room for the y ticks
+  if (!chart.series.empty() && r.runs.size() > 1) fmt::print("\n{}", plot::render_text(chart, s, chart_cols));
   if (!r.svg.empty()) fmt::print("\n{} {}\n", s.bold("Plot:"), r.svg.string());
 }
 

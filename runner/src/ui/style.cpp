@@ -24,6 +24,8 @@ Style Style::for_stdout(bool no_color_flag) {
   return Style(!no_color_flag && !env_off && isatty(STDOUT_FILENO) && !in_colab());
 }
 
+bool stdout_terminal() { return isatty(STDOUT_FILENO) && !in_colab(); }
+
 bool interactive_terminal() { return isatty(STDIN_FILENO) && isatty(STDOUT_FILENO) && !in_colab(); }
 
 }  // namespace workbook

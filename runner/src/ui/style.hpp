@@ -16,6 +16,7 @@ class Style {
   bool color() const { return color_; }
   std::string bold(const std::string& s) const { return wrap("1", s); }
   std::string dim(const std::string& s) const { return wrap("2", s); }
+  std::string underline(const std::string& s) const { return wrap("4", s); }
   std::string red(const std::string& s) const { return wrap("31", s); }
   std::string green(const std::string& s) const { return wrap("32", s); }
   std::string yellow(const std::string& s) const { return wrap("33", s); }
@@ -31,5 +32,8 @@ class Style {
 // True when both stdin and stdout are terminals and this is not a Colab notebook (whose
 // shell commands run on a pseudo-terminal): the only case in which we prompt.
 bool interactive_terminal();
+
+// True when stdout is a terminal and this is not a Colab notebook (for the pager).
+bool stdout_terminal();
 
 }  // namespace workbook

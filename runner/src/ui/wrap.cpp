@@ -11,12 +11,7 @@ namespace workbook {
 
 namespace {
 
-// Code points in UTF-8 text: every byte that is not a continuation byte.
-std::size_t columns(std::string_view s) {
-  std::size_t n = 0;
-  for (unsigned char c : s) n += (c & 0xC0) != 0x80;
-  return n;
-}
+std::size_t columns(std::string_view s) { return text_columns(s); }
 
 std::size_t columns_from_env() {
   const char* env = std::getenv("COLUMNS");
@@ -71,6 +66,29 @@ void wrap_line(std::string_view line, std::size_t width, std::string_view first_
 }
 
 }  // namespace
+
+// Code points in UTF-8 text (every byte that is not a continuation byte), skipping the
+// colour sequences ESC [ digits ; ... m.
+std::size_t text_columns(std::string_view s) {
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '\x1b' && i + 1 < s.size() && s[i + 1] == '[') {
+      std::size_t end = s.find('m', i + 2);
+      if (end != std::string_view::npos) {
+        i = end;
+        continue;
+      }
+    }
+    n += (static_cast<unsigned char>(s[i]) & 0xC0) != 0x80;
+  }
+  return n;
+}
+
+std::string pad_to(std::string_view s, std::size_t width, bool right) {
+  const std::size_t have = text_columns(s);
+  const std::string fill(have < width ? width - have : 0, ' ');
+  return right ? fill + std::string(s) : std::string(s) + fill;
+}
 
 std::size_t text_width() {
   if (::isatty(STDOUT_FILENO)) {

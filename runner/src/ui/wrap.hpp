@@ -21,4 +21,11 @@ std::size_t text_width();
 std::string wrap_text(std::string_view text, std::size_t width, std::string_view first_indent = "",
                       std::string_view indent = "");
 
+// The columns `s` takes on a terminal: UTF-8 code points, not counting the ANSI colour
+// sequences (ESC [ ... m) that Style adds. wrap_text counts the same way.
+std::size_t text_columns(std::string_view s);
+
+// `s` followed by spaces up to `width` columns (right: spaces first); never cut.
+std::string pad_to(std::string_view s, std::size_t width, bool right = false);
+
 }  // namespace workbook

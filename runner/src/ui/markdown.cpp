@@ -1,0 +1,200 @@
+// Markdown for the terminal (see markdown.hpp). Line-based: a block is a heading, a
+// fenced or indented code block, a table, a rule, a list item, a quote or a paragraph.
+#include "ui/markdown.hpp"
+
+#include <algorithm>
+#include <vector>
+
+#include "ui/wrap.hpp"
+
+namespace workbook {
+
+namespace {
+
+constexpr char kKeep = '\x1f';  // stands for a space inside inline code while wrapping
+
+std::string_view trim_left(std::string_view s) {
+  const std::size_t i = s.find_first_not_of(" \t");
+  return i == std::string_view::npos ? std::string_view{} : s.substr(i);
+}
+
+bool blank(std::string_view s) { return trim_left(s).empty(); }
+
+std::size_t lead(std::string_view s) {
+  const std::size_t i = s.find_first_not_of(' ');
+  return i == std::string_view::npos ? s.size() : i;
+}
+
+// The marker of a list item ("- ", "* ", "12. ") with the spaces before it, or 0.
+std::size_t list_marker(std::string_view line) {
+  const std::size_t i = lead(line);
+  if (i + 1 < line.size() && (line[i] == '-' || line[i] == '*' || line[i] == '+') && line[i + 1] == ' ') return i + 2;
+  std::size_t j = i;
+  while (j < line.size() && j - i < 3 && line[j] >= '0' && line[j] <= '9') ++j;
+  if (j > i && j + 1 < line.size() && (line[j] == '.' || line[j] == ')') && line[j + 1] == ' ') return j + 2;
+  return 0;
+}
+
+int heading_level(std::string_view line) {
+  std::size_t n = 0;
+  while (n < line.size() && line[n] == '#') ++n;
+  return n >= 1 && n <= 6 && (n == line.size() || line[n] == ' ') ? static_cast<int>(n) : 0;
+}
+
+bool is_rule(std::string_view line) {
+  const std::string_view t = trim_left(line);
+  if (t.size() < 3) return false;
+  const char c = t[0];
+  if (c != '-' && c != '*' && c != '_') return false;
+  return std::all_of(t.begin(), t.end(), [c](char x) { return x == c || x == ' '; });
+}
+
+bool is_fence(std::string_view line) {
+  const std::string_view t = trim_left(line);
+  return t.rfind("```", 0) == 0 || t.rfind("~~~", 0) == 0;
+}
+
+bool is_table(std::string_view line) { return trim_left(line).rfind('|', 0) == 0; }
+
+// Inline code's spaces held as kKeep, so that wrapping never splits a `code span`; in
+// colour, **strong** is bold.
+std::string inline_text(std::string_view text, const Style& s) {
+  std::string out;
+  bool code = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '`') code = !code;
+    if (code && c == ' ') {
+      out += kKeep;
+      continue;
+    }
+    if (!code && s.color() && c == '*' && i + 1 < text.size() && text[i + 1] == '*') {
+      const std::size_t end = text.find("**", i + 2);
+      if (end != std::string_view::npos && end > i + 2) {
+        out += s.bold(std::string(text.substr(i + 2, end - i - 2)));
+        i = end + 1;
+        continue;
+      }
+    }
+    out += c;
+  }
+  return out;
+}
+
+std::string wrapped(std::string_view text, std::size_t width, const std::string& first, const std::string& rest,
+                    const Style& s) {
+  std::string out = wrap_text(inline_text(text, s), width, first, rest);
+  std::replace(out.begin(), out.end(), kKeep, ' ');
+  return out + "\n";
+}
+
+// A heading's lines: bold and underlined in colour; plain, with a rule under it, without.
+std::string heading(std::string_view text, int level, const Style& s) {
+  const std::string t(text);
+  if (s.color()) return (level <= 2 ? s.bold(s.underline(t)) : s.bold(t)) + "\n\n";
+  if (level >= 3) return t + "\n\n";
+  return t + "\n" + std::string(text_columns(t), level == 1 ? '=' : '-') + "\n\n";
+}
+
+class Renderer {
+ public:
+  Renderer(std::string_view md, std::size_t width, const Style& s) : width_(width), s_(s) {
+    for (std::size_t at = 0; at <= md.size();) {
+      const std::size_t nl = md.find('\n', at);
+      lines_.push_back(md.substr(at, nl == std::string_view::npos ? std::string_view::npos : nl - at));
+      if (nl == std::string_view::npos) break;
+      at = nl + 1;
+    }
+    while (!lines_.empty() && blank(lines_.back())) lines_.pop_back();
+  }
+
+  std::string run() {
+    while (i_ < lines_.size()) block();
+    while (out_.size() > 1 && out_[out_.size() - 1] == '\n' && out_[out_.size() - 2] == '\n') out_.pop_back();
+    return out_;
+  }
+
+ private:
+  std::string_view line() const { return lines_[i_]; }
+  bool more() const { return i_ < lines_.size(); }
+  // A blank line before the next block, unless there is one (or nothing) already.
+  void blank_line() {
+    if (!out_.empty() && out_.back() == '\n' && (out_.size() < 2 || out_[out_.size() - 2] != '\n')) out_ += "\n";
+  }
+
+  // A line that starts a block of its own, ending a paragraph or list item before it.
+  bool starts_block(std::string_view l) const {
+    return blank(l) || heading_level(l) || is_fence(l) || is_table(l) || is_rule(l) || list_marker(l) ||
+           trim_left(l).rfind('>', 0) == 0;
+  }
+
+  void code_fence() {
+    ++i_;
+    while (more() && !is_fence(line())) out_ += "    " + std::string(line()) + "\n", ++i_;
+    if (more()) ++i_;
+    out_ += "\n";
+  }
+
+  // Joins the lines of a paragraph or list item (continuation lines) onto one.
+  std::string joined(std::string first) {
+    ++i_;
+    while (more() && !starts_block(line())) first += " " + std::string(trim_left(line())), ++i_;
+    return first;
+  }
+
+  void block() {
+    const std::string_view l = line();
+    if (blank(l)) {
+      blank_line();
+      ++i_;
+    } else if (const int h = heading_level(l)) {
+      blank_line();
+      out_ += heading(trim_left(l.substr(static_cast<std::size_t>(h))), h, s_);
+      ++i_;
+    } else if (is_fence(l)) {
+      code_fence();
+    } else if (lead(l) >= 4 && !list_) {
+      while (more() && (lead(line()) >= 4 || blank(line()))) out_ += std::string(line()) + "\n", ++i_;
+    } else if (is_table(l)) {
+      while (more() && is_table(line())) out_ += std::string(line()) + "\n", ++i_;
+    } else if (is_rule(l)) {
+      out_ += std::string(std::min<std::size_t>(width_ == 0 ? 40 : width_, 40), '-') + "\n";
+      ++i_;
+    } else if (const std::size_t m = list_marker(l)) {
+      const std::string marker(l.substr(0, m));
+      out_ += wrapped(joined(std::string(l.substr(m))), width_, marker, std::string(m, ' '), s_);
+      list_ = true;
+      return;
+    } else if (trim_left(l).rfind('>', 0) == 0) {
+      std::string text;
+      while (more() && trim_left(line()).rfind('>', 0) == 0) text += " " + std::string(trim_left(trim_left(line()).substr(1))), ++i_;
+      out_ += wrapped(trim_left(text), width_, "  | ", "  | ", s_);
+    } else if (i_ + 1 < lines_.size() && !blank(lines_[i_ + 1]) && trim_left(lines_[i_ + 1]).find_first_not_of('=') == std::string_view::npos) {
+      blank_line();
+      out_ += heading(trim_left(l), 1, s_);  // a Setext heading: Title, then ====
+      i_ += 2;
+    } else {
+      const std::size_t indent = list_ ? lead(l) : 0;
+      out_ += wrapped(joined(std::string(trim_left(l))), width_, std::string(indent, ' '), std::string(indent, ' '), s_);
+      return;
+    }
+    if (!blank(l)) list_ = false;
+    else if (more() && !list_marker(line()) && lead(line()) == 0) list_ = false;
+  }
+
+  std::vector<std::string_view> lines_;
+  std::size_t i_ = 0, width_;
+  const Style& s_;
+  std::string out_;
+  bool list_ = false;  // inside a list: indented lines continue it rather than start code
+};
+
+}  // namespace
+
+std::string render_markdown(std::string_view markdown, std::size_t width, const Style& style) {
+  std::string out = Renderer(markdown, width, style).run();
+  if (out.empty() || out.back() != '\n') out += '\n';
+  return out;
+}
+
+}  // namespace workbook
