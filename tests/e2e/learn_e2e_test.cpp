@@ -383,7 +383,7 @@ TEST_CASE("learn e2e: review introduces the new items of the assignment due next
   CHECK(j["items"][1]["item"] == "warp-size");
 }
 
-TEST_CASE("learn e2e: exercises offers only new and due items; --all asks the rest", "[e2e][learn]") {
+TEST_CASE("learn e2e: exercises offers only new and due items, --all asks the rest", "[e2e][learn]") {
   LearnCourse c;
   e2e::CommandResult r;
   // Easy graduates at once: both items are scheduled days ahead.
