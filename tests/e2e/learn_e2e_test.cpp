@@ -37,19 +37,28 @@ long long count_rows(const fs::path& db_file, const std::string& sql) {
 TEST_CASE("learn e2e: exercises on the module14 bank check numbers and schedule", "[e2e][learn]") {
   LearnCourse c("");
   e2e::CommandResult r;
-  json j = c.run_json({"exercises", "14", "--item", "conv-read-count", "--json"}, "3,145,728 1,056,768 2.98x\n3\n", &r);
+  // Good on a new item: its second learning step (10 min), so it is asked again; Good there graduates.
+  json j = c.run_json({"exercises", "14", "--item", "conv-read-count", "--json"},
+                      "3,145,728 1,056,768 2.98x\n3\n3145728 1056768 2.98\n3\n", &r);
   SHOW(r);
   CHECK(r.exit_code == 0);
-  REQUIRE(j["items"].size() == 1);
+  REQUIRE(j["items"].size() == 2);
   const json& item = j["items"][0];
   CHECK(item["item"] == "conv-read-count");
   CHECK(item["numbers_correct"] == 3);
   CHECK(item["rating"] == 3);
   CHECK(item["new"] == true);
-  CHECK(item["interval_after"] == 2);
-  CHECK(item["due"] == "2026-09-03");
+  CHECK(item["state"] == "learning");
+  CHECK(item["due_in_minutes"] == 10);
+  CHECK(item["interval_after"] == 0);
+  const json& again = j["items"][1];
+  CHECK(again["item"] == "conv-read-count");
+  CHECK(again["new"] == false);
+  CHECK(again["state"] == "review");
+  CHECK(again["interval_after"] == 2);
+  CHECK(again["due"] == "2026-09-03");
   CHECK(j["stopped"] == "done");
-  CHECK(count_rows(c.journal(), "SELECT COUNT(*) FROM learn_revlog WHERE item='conv-read-count' AND rating=3") == 1);
+  CHECK(count_rows(c.journal(), "SELECT COUNT(*) FROM learn_revlog WHERE item='conv-read-count' AND rating=3") == 2);
 
   // name=value answers, a wrong one, and a second review the same day (short-term formula).
   j = c.run_json({"exercises", "14", "--item", "matmul-grid-count", "--json"},
@@ -139,24 +148,29 @@ TEST_CASE("learn e2e: review serves new items, then what is due days later", "[e
   REQUIRE(j["items"].size() == 2);
   CHECK(j["items"][0]["item"] == "warp-size");  // bank order, module by module
   CHECK(j["items"][1]["item"] == "idle-threads");
-  CHECK(j["next_due"] == "2026-09-02");
+  CHECK(j["stopped"] == "end of input");  // both were on learning steps, to be asked again
+  CHECK(j["next_due"] == "2026-09-01");
 
-  // Same day: the daily new limit is used up and nothing is due.
+  // Same day: the daily new limit is used up; the two on learning steps are due.
   j = c.run_json({"review", "--new", "2", "--json"}, "", &r);
   CHECK(j["items"].size() == 0);
   CHECK(j["new"] == 0);
+  CHECK(j["due"] == 2);
 
-  // Five days later both are due; the revlog keeps interval before and after.
+  // Five days later both are still due; warp-size (on its last step) graduates.
   c.now = "2026-09-06T09:00:00Z";
-  j = c.run_json({"review", "--new", "0", "--json"}, "32\n3\nblocks=4 idle=24\n3\n", &r);
+  j = c.run_json({"review", "--new", "0", "--json"}, "blocks=4 idle=24\n3\n32\n3\n", &r);
   SHOW(r);
   CHECK(j["due"] == 2);
   REQUIRE(j["items"].size() == 2);
-  CHECK(j["items"][0]["item"] == "idle-threads");  // due first (Again: 1 day)
-  CHECK(j["items"][0]["interval_before"] == 1);
+  CHECK(j["items"][0]["item"] == "idle-threads");  // due on the same day: by module, then item
+  CHECK(j["items"][0]["interval_before"] == 0);
   CHECK(j["items"][0]["new"] == false);
+  CHECK(j["items"][0]["state"] == "learning");
+  CHECK(j["items"][1]["item"] == "warp-size");
+  CHECK(j["items"][1]["state"] == "review");
   CHECK(count_rows(c.journal(), "SELECT COUNT(*) FROM learn_revlog WHERE source='review'") == 4);
-  CHECK(count_rows(c.journal(), "SELECT COUNT(*) FROM learn_revlog WHERE interval_before=1 AND interval_after>0") == 1);
+  CHECK(count_rows(c.journal(), "SELECT COUNT(*) FROM learn_revlog WHERE interval_before=0 AND interval_after>0") == 1);
 
   r = c.run({"review", "--limit", "0"});
   CHECK(r.exit_code == 2);
@@ -325,4 +339,99 @@ TEST_CASE("learn e2e: Ctrl-C keeps every answer already given", "[e2e][learn]") 
   CHECK(r.out.find("Interrupted") != std::string::npos);
   CHECK(count_rows(c.journal(), "SELECT COUNT(*) FROM learn_revlog") == 1);
   CHECK(count_rows(c.journal(), "SELECT COUNT(*) FROM learn_cards WHERE item='warp-size'") == 1);
+}
+
+// --- issue 24: review that behaves like Anki ---------------------------------------
+
+TEST_CASE("learn e2e: Again and a new item's first grades re-show it in the same session", "[e2e][learn]") {
+  LearnCourse c;
+  e2e::CommandResult r;
+  json j = c.run_json({"review", "--new", "1", "--json"}, "31\n1\n32\n2\n32\n3\n32\n3\n", &r);
+  SHOW(r);
+  CHECK(r.exit_code == 0);
+  REQUIRE(j["items"].size() == 4);
+  for (const auto& it : j["items"]) CHECK(it["item"] == "warp-size");
+  CHECK(j["items"][0]["due_in_minutes"] == 1);   // Again: the first step
+  CHECK(j["items"][1]["due_in_minutes"] == 6);   // Hard on the first step: between 1 and 10 min
+  CHECK(j["items"][2]["due_in_minutes"] == 10);  // Good: the next step
+  CHECK(j["items"][3]["state"] == "review");     // Good on the last step: graduates
+  CHECK(j["items"][3]["interval_after"] >= 1);
+  CHECK(j["stopped"] == "done");
+  CHECK(count_rows(c.journal(), "SELECT COUNT(*) FROM learn_cards WHERE state='review'") == 1);
+
+  // Text mode says when it comes back.
+  r = c.run({"review", "--new", "2"}, "4 24\n1\n");
+  SHOW(r);
+  CHECK(r.out.find("again in 1 min") != std::string::npos);
+}
+
+TEST_CASE("learn e2e: review introduces the new items of the assignment due next first", "[e2e][learn]") {
+  LearnCourse c;
+  // A second bank (module 12), and a calendar whose next assignment is prepared by it.
+  e2e::write_file(c.content / "exercises/module12.yaml",
+                  "format_version: 1\nmodule: 12\nitems:\n  - id: twelve\n    kind: recall\n"
+                  "    prompt: \"Q?\"\n    answer: \"A.\"\n    key_points: [\"a\"]\n");
+  e2e::write_file(c.content / "data/course.yaml",
+                  "format_version: 1\nassignments:\n  - {id: a1, title: \"A1\", due: 2026-08-20, modules: [11]}\n"
+                  "  - {id: a2, title: \"A2\", due: 2026-09-04, modules: [12]}\n");
+  e2e::CommandResult r;
+  json j = c.run_json({"review", "--new", "2", "--json"}, "x\n4\n32\n4\n", &r);
+  SHOW(r);
+  REQUIRE(j["items"].size() == 2);
+  CHECK(j["items"][0]["module"] == 12);  // a2 is due next (a1 is past)
+  CHECK(j["items"][1]["module"] == 11);
+  CHECK(j["items"][1]["item"] == "warp-size");
+}
+
+TEST_CASE("learn e2e: exercises offers only new and due items, --all asks the rest", "[e2e][learn]") {
+  LearnCourse c;
+  e2e::CommandResult r;
+  // Easy graduates at once: both items are scheduled days ahead.
+  json j = c.run_json({"exercises", "11", "--json"}, "32\n4\nblocks=4 idle=24\n4\n", &r);
+  REQUIRE(j["items"].size() == 2);
+  j = c.run_json({"exercises", "11", "--json"}, "75\n3\n", &r);
+  SHOW(r);
+  CHECK(j["asked"] == 2);  // occupancy and why-coalesce: new
+  REQUIRE(j["skipped"].size() == 2);
+  CHECK(j["skipped"][0]["item"] == "warp-size");
+  CHECK(j["items"][0]["item"] == "occupancy");
+  r = c.run({"exercises", "11"}, "");
+  SHOW(r);
+  CHECK(r.out.find("Skipped 2 items not due yet") != std::string::npos);
+  CHECK(r.out.find("--all") != std::string::npos);
+  j = c.run_json({"exercises", "11", "--all", "--json"}, "", &r);
+  CHECK(j["asked"] == 4);
+  CHECK(j["skipped"].size() == 0);
+  // --item asks the item it names, due or not.
+  j = c.run_json({"exercises", "11", "--item", "warp-size", "--json"}, "32\n4\n", &r);
+  REQUIRE(j["items"].size() == 1);
+}
+
+TEST_CASE("learn e2e: q ends a drill session as it ends an exercises session", "[e2e][learn]") {
+  LearnCourse c;
+  e2e::CommandResult r;
+  json j = c.run_json({"drill", "11", "--json"}, "q\n", &r);
+  SHOW(r);
+  CHECK(r.exit_code == 0);
+  CHECK(j["drills"].size() == 0);
+  CHECK(j["stopped"] == "quit");
+  j = c.run_json({"drill", "11", "--json"}, "\nall\n\nq\n", &r);  // q at the points of the second
+  REQUIRE(j["drills"].size() == 1);
+  CHECK(j["stopped"] == "quit");
+  CHECK(count_rows(c.journal(), "SELECT COUNT(*) FROM learn_drills") == 1);
+}
+
+TEST_CASE("learn e2e: follow says what each step's numbers are checked against", "[e2e][learn]") {
+  LearnCourse c("");
+  e2e::CommandResult r = c.run({"follow", "16", "--example", "pipelined-vecadd"}, "268435456\n");
+  SHOW(r);
+  CHECK(r.exit_code == 0);
+  const auto checked = r.out.find("Checked: array_mb in MB (within 1 %)");
+  REQUIRE(checked != std::string::npos);
+  CHECK(checked < r.out.find("Your numbers"));  // before the answer is judged
+  CHECK(r.out.find("right") != std::string::npos);  // 268435456 read as bytes
+  json j = c.run_json({"follow", "16", "--example", "pipelined-vecadd", "--restart", "--json"}, "268.4\n", &r);
+  REQUIRE(j["steps"].size() == 1);
+  CHECK(j["steps"][0]["checked"] == "array_mb in MB (within 1 %)");
+  CHECK(j["steps"][0]["numbers_correct"] == 1);
 }

@@ -182,7 +182,7 @@ TEST_CASE("e2e: progress and next follow answers, steps and drills (no calendar)
   CHECK(d11["attempted"] == 2);
   CHECK(d11["due"] == 0);  // both tried today: next week
   CHECK(drills_of(p, 24)["offered"] == false);  // from December
-  CHECK(p["reviews_due"] == 0);
+  CHECK(p["reviews_due"] == 2);  // both are on short-term learning steps (learn/fsrs.hpp): due again today
 
   json n = c.run_json({"next", "--json"}, "", &r);
   CHECK(n["next"]["command"] == "workbook follow 11");  // the workbook's order: Follow, then Answer

@@ -301,3 +301,107 @@ TEST_CASE("answer_check: a number glued to letters after a leading point ends (f
   expected[0].value = 1.72e10;
   CHECK_NOTHROW(check_answer("2*2048^3 =  .72e101r", expected));
 }
+
+// --- issues 24 and 26: units, names and the number grammar ---------------------------
+
+TEST_CASE("answer_check: a bare number for a size in bytes may be in bytes (issue 24)", "[learn][answer]") {
+  // module16 pipelined-vecadd step 1: "How many bytes does one array hold?", checked in MB.
+  const std::vector<NumericAnswer> array = {in_unit("array_mb", 268.4, "MB")};
+  for (const char* typed : {"268435456", "268,435,456", "268.4", "268435456 bytes", "256 MiB"}) {
+    INFO(typed);
+    auto c = check_answer(typed, array);
+    CHECK(c.all_ok());
+  }
+  auto bytes = check_answer("268435456", array);
+  CHECK(bytes.numbers[0].note.find("bytes") != std::string::npos);
+  // A count of FLOPs too; a time is never read in seconds behind the learner's back.
+  CHECK(check_answer("2.1e9", {in_unit("work", 2.1, "GFLOP")}).all_ok());
+  CHECK_FALSE(check_answer("0.215", {in_unit("t", 215, "ms")}).all_ok());
+  // A bare number that is right in the item's unit stays so.
+  CHECK(check_answer("215", {in_unit("t", 215, "ms")}).all_ok());
+}
+
+TEST_CASE("answer_check: kB is 1000 B, KiB 1024 B, MB and MiB, GB and GiB differ (issue 24)", "[learn][answer]") {
+  auto kb = check_answer("1.5 kB", {in_unit("size", 1536, "B", 0.001)});
+  CHECK_FALSE(kb.all_ok());
+  REQUIRE(kb.numbers[0].given);
+  CHECK(*kb.numbers[0].given == Approx(1500));
+  CHECK(check_answer("1.5 kB", {in_unit("size", 1500, "B", 0.001)}).all_ok());
+  CHECK(check_answer("1.5 KiB", {in_unit("size", 1536, "B", 0.001)}).all_ok());
+  CHECK_FALSE(check_answer("1.5 KiB", {in_unit("size", 1500, "B", 0.001)}).all_ok());
+  CHECK_FALSE(check_answer("1 MB", {in_unit("size", 1048576, "B", 0.001)}).all_ok());
+  CHECK(check_answer("1 MiB", {in_unit("size", 1048576, "B", 0.001)}).all_ok());
+  CHECK_FALSE(check_answer("64 GB", {in_unit("mem", 64, "GiB", 0.01)}).all_ok());
+  CHECK(check_answer("68.72 GB", {in_unit("mem", 64, "GiB", 0.01)}).all_ok());
+  // KB, as the workbook writes it, is read both ways (64 KB of shared memory; 3.07 KB).
+  CHECK(check_answer("65536 B", {in_unit("smem", 64, "KB")}).all_ok());
+  CHECK(check_answer("3072 B", {in_unit("v", 3.07, "KB", 0.01)}).all_ok());
+}
+
+TEST_CASE("answer_check: name=value pairs are matched by name, unknown names refused (issues 24, 26)",
+          "[learn][answer]") {
+  // module16 three-equal-stages.
+  const std::vector<NumericAnswer> stages = {in_unit("t_ms", 40, "ms", 0.02), in_unit("limit_ms", 30, "ms", 0.02),
+                                             in_unit("speedup", 3, "x", 0.02)};
+  auto c = check_answer("t_ms=40 limit=30 speedup=3", stages);
+  CHECK(c.by_name);
+  REQUIRE(c.numbers[0].given);
+  CHECK(*c.numbers[0].given == Approx(40));
+  CHECK(c.numbers[0].ok);
+  CHECK(c.numbers[2].ok);
+  CHECK_FALSE(c.numbers[1].given);  // 'limit' is not limit_ms
+  CHECK(notes_of(c).find("'limit'") != std::string::npos);
+  CHECK(notes_of(c).find("limit_ms") != std::string::npos);
+  CHECK(check_answer("t_ms=40 limit_ms=30 speedup=3", stages).all_ok());
+
+  auto unknown = check_answer("zzz=1 yyy=2", {num("a", 1), num("b", 2)});
+  CHECK(unknown.correct() == 0);
+  CHECK_FALSE(unknown.numbers[0].given);
+  CHECK_FALSE(unknown.numbers[1].given);
+  const std::string notes = notes_of(unknown);
+  CHECK(notes.find("'zzz'") != std::string::npos);
+  CHECK(notes.find("a, b") != std::string::npos);
+}
+
+TEST_CASE("answer_check: known units convert, unknown or wrong ones are refused (issue 26)", "[learn][answer]") {
+  auto ms = [](double v) { return std::vector<NumericAnswer>{in_unit("t", v, "ms")}; };
+  for (const char* typed : {"1.5 min", "1 hour", "1.5 cycles", "1.5 foo"}) {
+    INFO(typed);
+    auto c = check_answer(typed, ms(1.5));
+    CHECK_FALSE(c.all_ok());
+  }
+  CHECK(check_answer("1.5 min", ms(90000)).all_ok());
+  CHECK(check_answer("1 hour", ms(3.6e6)).all_ok());
+  CHECK(check_answer("2 h", ms(7.2e6)).all_ok());
+  auto foo = check_answer("1.5 foo", ms(1.5));
+  CHECK(foo.numbers[0].note.find("'foo'") != std::string::npos);
+  CHECK(foo.numbers[0].note.find("ms") != std::string::npos);
+  auto cycles = check_answer("1.5 cycles", ms(1.5));
+  CHECK(cycles.numbers[0].note.find("ms") != std::string::npos);
+  // A bare number in a sentence is still a bare number.
+  CHECK(check_answer("40 in all", ms(40)).all_ok());
+
+  // Bits are an eighth of a byte.
+  auto gbit = check_answer("12 Gbit/s", {in_unit("bw", 12, "GB/s")});
+  CHECK_FALSE(gbit.all_ok());
+  REQUIRE(gbit.numbers[0].given);
+  CHECK(*gbit.numbers[0].given == Approx(1.5));
+  CHECK(check_answer("96 Gbit/s", {in_unit("bw", 12, "GB/s")}).all_ok());
+  CHECK(check_answer("96 Gbps", {in_unit("bw", 12, "GB/s")}).all_ok());
+
+  // Superscript exponents and e notation.
+  for (const char* typed : {"1.72 \xC3\x97 10\xC2\xB9\xE2\x81\xB0", "1.72\xC3\x97" "10\xC2\xB9\xE2\x81\xB0", "1.72e10",
+                            "1.72 x 10^10"}) {
+    INFO(typed);
+    auto c = check_answer(typed, {num("reads", 1.718e10)});
+    CHECK(c.all_ok());
+  }
+  CHECK(check_answer("3 \xC3\x97 10\xE2\x81\xBB\xE2\x81\xB4 s", {in_unit("t", 0.3, "ms")}).all_ok());  // 3 × 10⁻⁴ s
+
+  // A count never takes a time.
+  auto count = check_answer("1000 ms", {num("n", 1000, 0.5, "threads")});
+  CHECK_FALSE(count.all_ok());
+  CHECK(count.numbers[0].note.find("count") != std::string::npos);
+  CHECK(check_answer("1000 threads", {num("n", 1000, 0.5, "threads")}).all_ok());
+  CHECK(check_answer("1000", {num("n", 1000, 0.5, "threads")}).all_ok());
+}

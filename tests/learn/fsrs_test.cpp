@@ -12,6 +12,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <functional>
 #include <vector>
 
 #include "learn/fsrs.hpp"
@@ -28,7 +29,10 @@ struct Step {
   int interval;  // next interval (scheduled_days)
 };
 
-void replay(const Scheduler& sched, const std::vector<Step>& steps, const std::vector<int>& our_intervals = {}) {
+// Replays `steps` from a new card; `also` checks more of each outcome (then the state
+// and R are left to it: steps with r = 0 are not checked for R).
+void replay(const Scheduler& sched, const std::vector<Step>& steps, const std::vector<int>& our_intervals = {},
+            const std::function<void(const Outcome&)>& also = {}) {
   Card card;
   long long day = 20000;
   for (std::size_t i = 0; i < steps.size(); ++i) {
@@ -36,7 +40,9 @@ void replay(const Scheduler& sched, const std::vector<Step>& steps, const std::v
     day += st.days;
     INFO("step " << i + 1 << ": rating " << st.rating << " after " << st.days << " days");
     Outcome o = sched.review(card, day, static_cast<Rating>(st.rating));
-    if (st.r < 0) {
+    if (also) {
+      also(o);
+    } else if (st.r < 0) {
       CHECK_FALSE(o.retrievability.has_value());
     } else {
       REQUIRE(o.retrievability.has_value());
@@ -45,7 +51,7 @@ void replay(const Scheduler& sched, const std::vector<Step>& steps, const std::v
     CHECK(o.card.memory.stability == Approx(st.s).epsilon(1e-6));
     CHECK(o.card.memory.difficulty == Approx(st.d).epsilon(1e-6));
     CHECK(o.card.interval == (our_intervals.empty() ? st.interval : our_intervals[i]));
-    CHECK(o.card.state == State::review);
+    if (!also) CHECK(o.card.state == State::review);
     CHECK(o.card.due_day() == day + o.card.interval);
     card = o.card;
   }
@@ -82,7 +88,7 @@ TEST_CASE("fsrs: initial state and difficulty update", "[learn][fsrs]") {
 }
 
 TEST_CASE("fsrs: golden sequences from ts-fsrs 5.4.2", "[learn][fsrs][golden]") {
-  Scheduler sched;
+  Scheduler sched(whole_days());  // ts-fsrs ran with learning_steps [] and relearning_steps []
   SECTION("good on time") {
     replay(sched, {{3, 0, -1, 2.3065, 2.11810397, 2},
                    {3, 3, 0.88094796, 13.82690327, 2.11121424, 14},
@@ -129,7 +135,7 @@ TEST_CASE("fsrs: golden sequences from ts-fsrs 5.4.2", "[learn][fsrs][golden]") 
 
 TEST_CASE("fsrs: desired retention and maximum interval", "[learn][fsrs][golden]") {
   SECTION("retention 0.95") {
-    Params p;
+    Params p = whole_days();
     p.desired_retention = 0.95;
     replay(Scheduler(p), {{3, 0, -1, 2.3065, 2.11810397, 1},
                           {3, 2, 0.90949326, 10.96433194, 2.11121424, 4},
@@ -137,7 +143,7 @@ TEST_CASE("fsrs: desired retention and maximum interval", "[learn][fsrs][golden]
                           {2, 9, 0.96117326, 48.79003776, 4.74371562, 20}});
   }
   SECTION("retention 0.85, maximum interval 30") {
-    Params p;
+    Params p = whole_days();
     p.desired_retention = 0.85;
     p.maximum_interval = 30;
     // ts-fsrs schedules 31, 32, 31 days for steps 2-4: it keeps Hard < Good < Easy by
@@ -161,4 +167,77 @@ TEST_CASE("fsrs: ratings as the learner types them", "[learn][fsrs]") {
   CHECK(parse_pass_fail("pass") == true);
   CHECK(parse_pass_fail("F") == false);
   CHECK_FALSE(parse_pass_fail("maybe").has_value());
+}
+
+// --- short-term learning steps (issue 24) ----------------------------------------------
+//
+// Where the numbers come from: S and D follow the FSRS-6 formulas with the default
+// weights. Same-day reviews use the short-term update S' = S * e^(w17*(G-3+w18)) * S^-w19
+// (at least S for G >= 2) and D' = w7*D0(4) + (1-w7)*(D - w6*(G-3)*(10-D)/9); the first
+// review S0 = w[G-1], D0(G) = w4 - e^((G-1)*w5) + 1. Values marked "ts-fsrs" are the same
+// numbers as in the golden sequences above (ts-fsrs 5.4.2), which shows that the steps
+// leave the memory state as ts-fsrs computes it; the others were computed from these
+// formulas (python3, double precision). The step rules (Again: first step; Hard: halfway
+// between the first two steps on the first step, else the same step; Good: the next step
+// or graduate; Easy: graduate) are Anki's; a graduating card's interval is I(S) =
+// round(S) at 90 % retention, at least 1 day.
+
+namespace {
+
+struct ShortStep {
+  int rating;
+  int days;
+  double s, d;
+  State state;
+  int step, minutes, interval;
+};
+
+void replay_steps(const Scheduler& sched, const std::vector<ShortStep>& steps) {
+  std::vector<Step> plain;
+  for (const auto& st : steps) plain.push_back({st.rating, st.days, 0, st.s, st.d, st.interval});
+  std::size_t i = 0;
+  replay(sched, plain, {}, [&](const Outcome& o) {
+    const ShortStep& st = steps[i++];
+    CHECK(o.card.state == st.state);
+    CHECK(o.card.step == st.step);
+    CHECK(o.due_in_minutes == st.minutes);
+  });
+}
+
+}  // namespace
+
+TEST_CASE("fsrs: learning steps 1m 10m: Again and Hard keep a new card in this session", "[learn][fsrs][steps]") {
+  Scheduler sched;  // the defaults: learning 1 min, 10 min; relearning 10 min
+  REQUIRE(sched.params().learning_steps == std::vector<int>{1, 10});
+  REQUIRE(sched.params().relearning_steps == std::vector<int>{10});
+  SECTION("again, again, good, good on one day") {
+    replay_steps(sched, {{1, 0, 0.212, 6.4133, State::learning, 0, 1, 0},                 // ts-fsrs
+                         {1, 0, 0.08335672, 8.80630447, State::learning, 0, 1, 0},        // ts-fsrs
+                         {3, 0, 0.10314065, 8.79272653, State::learning, 1, 10, 0},       // ts-fsrs
+                         {3, 0, 0.12584424, 8.77916218, State::review, 0, 0, 1}});        // formula
+  }
+  SECTION("hard, hard, good, good on one day") {
+    replay_steps(sched, {{2, 0, 1.2931, 5.11217071, State::learning, 0, 6, 0},  // (1 + 10) / 2 = 5.5, rounded
+                         {2, 0, 1.2931, 6.74045951, State::learning, 0, 6, 0},  // Hard never lowers S
+                         {3, 0, 1.33589976, 6.72894742, State::learning, 1, 10, 0},
+                         {2, 0, 1.33589976, 7.81375124, State::learning, 1, 10, 0},  // Hard on step 2: the same step
+                         {3, 0, 1.37716224, 7.80116585, State::review, 0, 0, 1}});
+  }
+  SECTION("easy graduates at once; a lapse relearns for 10 minutes") {
+    replay_steps(sched, {{4, 0, 8.2956, 1, State::review, 0, 0, 8},                   // ts-fsrs
+                         {1, 15, 1.50292748, 7.02698957, State::relearning, 0, 10, 0},  // ts-fsrs
+                         {1, 0, 0.51948516, 9.00802006, State::relearning, 0, 10, 0},
+                         {3, 0, 0.56986972, 8.99424041, State::review, 0, 0, 1}});
+  }
+  SECTION("without steps a new card is scheduled in days at once (as before)") {
+    Outcome o = Scheduler(whole_days()).review(Card{}, 20000, Rating::again);
+    CHECK(o.card.state == State::review);
+    CHECK(o.due_in_minutes == 0);
+    CHECK(o.card.interval == 1);
+  }
+  CHECK_THROWS(Scheduler([] {
+    Params p;
+    p.learning_steps = {1, 1440};
+    return p;
+  }()));
 }

@@ -7,6 +7,7 @@
 #include "learn/banks.hpp"
 #include "learn/clock.hpp"
 #include "learn/practice_session.hpp"
+#include "learn/session_queue.hpp"
 #include "util/error.hpp"
 #include "../support/test_paths.hpp"
 
@@ -92,4 +93,45 @@ TEST_CASE("clock: WORKBOOK_NOW and calendar days", "[learn]") {
   ::unsetenv("WORKBOOK_NOW");
   CHECK(date_of_day(20697) == "2026-09-01");
   CHECK(day_of(1788264000 + 86400) == day_of(1788264000) + 1);
+}
+
+// --- issue 24: the order of a session -------------------------------------------------
+
+TEST_CASE("session queue: new items of the assignment due next come first", "[learn][queue]") {
+  Course course;
+  course.assignments = {{"a1", "A1", "2026-11-06", {5, 6, 7, 8, 9}, "", 0},
+                        {"a3", "A3", "2026-12-04", {16, 17, 18, 19}, "", 0},
+                        {"a4", "A4", "2026-12-18", {20, 21, 22, 23}, "", 0}};
+  const long long dec1 = *day_of_date("2026-12-01");
+  std::vector<int> order = new_item_module_order(course, dec1);
+  REQUIRE(order.size() == 24);
+  CHECK(std::vector<int>(order.begin(), order.begin() + 5) == std::vector<int>{16, 17, 18, 19, 1});
+  CHECK(order[5] == 2);
+  // On the due date itself it is still the one due next; the day after, the next one.
+  CHECK(new_item_module_order(course, *day_of_date("2026-12-04")).front() == 16);
+  CHECK(new_item_module_order(course, *day_of_date("2026-12-05")).front() == 20);
+  // After the last assignment, or without a calendar: 1-24.
+  CHECK(new_item_module_order(course, *day_of_date("2027-01-01")).front() == 1);
+  CHECK(new_item_module_order(std::nullopt, dec1).front() == 1);
+}
+
+TEST_CASE("session queue: an item on a learning step comes back in the session", "[learn][queue]") {
+  ExerciseItem a, b, c;
+  a.id = "a";
+  b.id = "b";
+  c.id = "c";
+  SessionQueue q({{1, &a, true}, {1, &b, true}, {1, &c, true}});
+  const long long t = 1'000'000;
+  CHECK(q.next(t)->item == &a);
+  q.again_in({1, &a, true}, 1, t);  // Again: 1 min
+  CHECK(q.next(t + 10)->item == &b);
+  CHECK(q.next(t + 61)->item == &a);  // its minute is up: before c
+  q.again_in({1, &a, false}, 10, t + 61);
+  CHECK(q.next(t + 70)->item == &c);
+  // Nothing else left: asked at once, not waited for.
+  auto last = q.next(t + 80);
+  REQUIRE(last);
+  CHECK(last->item == &a);
+  CHECK_FALSE(last->fresh);
+  CHECK_FALSE(q.next(t + 90));
 }

@@ -47,7 +47,7 @@ TEST_CASE("review_store: a review writes the card and the revlog", "[learn][stor
   TempJournal tj;
   Journal journal(tj.file());
   ReviewStore store(journal);
-  fsrs::Scheduler sched;
+  fsrs::Scheduler sched(fsrs::whole_days());  // days only; the steps are tested below
   CHECK_FALSE(store.card(14, "a").has_value());
   auto o = store.record(input(14, "a", fsrs::Rating::good), sched, kDay0);
   CHECK(o.card.interval == 2);
@@ -86,7 +86,7 @@ TEST_CASE("review_store: new items per day, due order across modules", "[learn][
   TempJournal tj;
   Journal journal(tj.file());
   ReviewStore store(journal);
-  fsrs::Scheduler sched;
+  fsrs::Scheduler sched(fsrs::whole_days());
   store.record(input(14, "x", fsrs::Rating::again), sched, kDay0);  // 1 day
   store.record(input(3, "y", fsrs::Rating::easy), sched, kDay0);    // 8 days
   store.record(input(5, "z", fsrs::Rating::again), sched, kDay0);   // 1 day
@@ -123,4 +123,37 @@ TEST_CASE("review_store: worked-example progress and drills", "[learn][store]") 
   CHECK(a[0].covered == 2);
   CHECK(a[0].missed == std::vector<int>{3});
   CHECK(a[0].seconds == 55);
+}
+
+TEST_CASE("review_store: a card on a learning step keeps its step and is due the same day (issue 24)",
+          "[learn][store][steps]") {
+  TempJournal tj;
+  Journal journal(tj.file());
+  ReviewStore store(journal);
+  fsrs::Scheduler sched;  // learning steps 1 min, 10 min
+  auto o = store.record(input(16, "a", fsrs::Rating::good), sched, kDay0);
+  CHECK(o.due_in_minutes == 10);
+  auto c = store.card(16, "a");
+  REQUIRE(c);
+  CHECK(c->card.state == fsrs::State::learning);
+  CHECK(c->card.step == 1);
+  CHECK(c->card.interval == 0);
+  REQUIRE(store.due(day_of(kDay0)).size() == 1);  // due again today
+  // Good on the last step graduates; the step survived the round trip through the journal.
+  o = store.record(input(16, "a", fsrs::Rating::good), sched, kDay0 + 600);
+  CHECK(o.due_in_minutes == 0);
+  CHECK(o.card.state == fsrs::State::review);
+  c = store.card(16, "a");
+  CHECK(c->card.state == fsrs::State::review);
+  CHECK(c->card.interval >= 1);
+  CHECK(store.due(day_of(kDay0)).empty());
+  // A lapse relearns; rebuilding the cards from the log gives the same card.
+  store.record(input(16, "a", fsrs::Rating::again), sched, kDay0 + 5 * 86400);
+  c = store.card(16, "a");
+  CHECK(c->card.state == fsrs::State::relearning);
+  CHECK(c->card.step == 0);
+  CHECK(store.rebuild_cards(sched) == 1);
+  auto rebuilt = store.card(16, "a");
+  CHECK(rebuilt->card.state == fsrs::State::relearning);
+  CHECK(rebuilt->card.memory.stability == Approx(c->card.memory.stability));
 }

@@ -2,6 +2,8 @@
 #include <catch2/catch.hpp>
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "util/quantity.hpp"
 #include "util/text.hpp"
@@ -56,9 +58,35 @@ TEST_CASE("find_unit and convert: one dimension converts, another does not", "[q
   CHECK(convert(0.32, *find_unit("TB/s"), *find_unit("GB/s")).front() == Approx(320));
   CHECK(convert(75, *find_unit("%"), *find_unit("x")).front() == Approx(0.75));
   CHECK(convert(64, *find_unit("GB"), *find_unit("GB")) == std::vector<double>{64});  // never 68.7
-  auto kb = convert(262144, *find_unit("B"), *find_unit("KB"));
+  auto kb = convert(262144, *find_unit("B"), *find_unit("KB"));  // KB is read both ways
   REQUIRE(kb.size() == 2);
   CHECK(kb[0] == Approx(262.144));
   CHECK(kb[1] == Approx(256));
   CHECK(convert(1, *find_unit("GB"), *find_unit("ms")).empty());
+}
+
+TEST_CASE("quantity_in: one reading for every place a number is typed (issue 26)", "[quantity]") {
+  CHECK(quantity_in("1.5 min", "s", "t").readings.front().value == Approx(90));
+  CHECK(quantity_in("1 hour", "min", "t").readings.front().value == Approx(60));
+  CHECK(quantity_in("12 Gbit/s", "GB/s", "bw").readings.front().value == Approx(1.5));
+  CHECK(quantity_in("1.72 \xC3\x97 10\xC2\xB9\xE2\x81\xB0", "", "n").readings.front().value == Approx(1.72e10));
+  CHECK(quantity_in("2e3", "", "n").readings.front().value == Approx(2000));
+  // Refused, each saying what unit is expected.
+  const std::vector<std::pair<std::string, std::string>> refused = {
+      {"1000 ms", "count"}, {"1.5 foo", "ms"}, {"1.5 cycles", "ms"}, {"3 GB", "ms"}, {"1000 ms", "threads"}};
+  for (const auto& [typed, unit] : refused) {
+    INFO(typed << " in " << unit);
+    InUnit in = quantity_in(typed, unit, "p");
+    CHECK_FALSE(in.ok());
+    CHECK(in.error.find(unit) != std::string::npos);
+  }
+  CHECK(quantity_in("1000", "count", "p").ok());
+  CHECK(quantity_in("1000 elements", "elements", "p").ok());
+  CHECK_FALSE(quantity_in("1,5", "ms", "p").ok());
+  // kB is 1000 B and KiB 1024 B; KB is read both ways.
+  CHECK(convert(1.5, *find_unit("kB"), *find_unit("B")) == std::vector<double>{1500});
+  CHECK(convert(1.5, *find_unit("KiB"), *find_unit("B")) == std::vector<double>{1536});
+  CHECK(convert(1, *find_unit("MB"), *find_unit("B")) == std::vector<double>{1e6});
+  CHECK(convert(1, *find_unit("GiB"), *find_unit("GB")).front() == Approx(1.073741824));
+  CHECK_FALSE(find_unit("K"));
 }

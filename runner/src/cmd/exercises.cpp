@@ -14,14 +14,18 @@ void setup_exercises(CLI::App& app, CommandContext& ctx) {
   cmd->add_flag("--variant", o->variant, "Only the items with a variant, asked with fresh numbers");
   cmd->add_flag("--pass-fail", o->pass_fail, "Grade pass/fail instead of Again/Hard/Good/Easy (pass = Good)");
   cmd->add_option("--seed", o->seed, "Seed for the fresh numbers of --variant (default: new each time)");
-  cmd->add_option("--item", o->item, "Only this item (its id)");
+  cmd->add_option("--item", o->item, "Only this item (its id), due or not");
+  cmd->add_flag("--all", o->all, "Every item, also those not due yet (default: only new and due items)");
   cmd->add_flag("--json", *json, "Read answers from stdin without prompts; print one JSON object");
   cmd->footer(R"(Examples:
   workbook exercises 14
+  workbook exercises 14 --all
   workbook exercises 14 --variant --seed 7
   printf '3145728 1056768 2.98\n3\n' | workbook exercises 14 --item conv-read-count --json
 Without a terminal, answers are read from stdin: for each item an answer line, then a
-grade line (1-4, or p/f with --pass-fail). See docs/learning.md.)");
+grade line (1-4, or p/f with --pass-fail); q stops. Items graded earlier and not due yet
+are skipped (the count is shown; --all asks them too). An item graded Again, or new, is
+asked again in the session until it leaves its learning steps. See docs/learning.md.)");
   cmd->callback([&ctx, o, json] {
     OpenedCourse opened(ctx.global);
     learn::LearnContext lc{opened.catalog, opened.journal, *json ? Style(false) : ctx.global.style(), *json};

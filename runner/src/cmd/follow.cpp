@@ -16,7 +16,9 @@ void setup_follow(CLI::App& app, CommandContext& ctx) {
   cmd->footer(R"(Examples:
   workbook follow 14
   workbook follow 14 --example reads-and-tile-size --restart
-One line per step (your value or line); progress is kept, so the next run carries on.)");
+One line per step (your value or line); progress is kept, so the next run carries on.
+A step that checks numbers says which before you answer: each value's name, unit and
+tolerance, e.g. Checked: array_mb in MB (within 1 %); a bare number is read in that unit.)");
   cmd->callback([&ctx, o, json] {
     OpenedCourse opened(ctx.global);
     learn::LearnContext lc{opened.catalog, opened.journal, *json ? Style(false) : ctx.global.style(), *json};

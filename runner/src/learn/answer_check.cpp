@@ -498,47 +498,28 @@ struct Judged {
   std::string note;
 };
 
+// The shared reading of a number in a unit (util/quantity.hpp: read_in_unit), then the
+// first reading within the tolerance.
 Judged judge(const NumericAnswer& e, const Result& r) {
   Judged j;
   j.given = r.value;
-  const std::optional<Unit> want = e.unit.empty() ? std::nullopt : find_unit(e.unit);
-  const bool percent = want && want->symbol == "%";
-  if (!r.unit) {
-    // A bare number is in the expected unit; a percentage may be given as a fraction.
-    j.ok = within(e, r.value);
-    if (!j.ok && percent && within(e, r.value * 100)) {
-      j.ok = true;
-      j.given = r.value * 100;
-      j.note = fmt::format("{} read as {} %", r.text, format_number(j.given));
-    }
-    return j;
-  }
-  if (!want) {
-    // No unit to convert to: the number as typed, or a percentage as a fraction.
-    j.fits = r.unit->dimension == Dimension::ratio;
-    j.ok = within(e, r.value);
-    if (!j.ok && r.unit->symbol == "%" && within(e, r.value / 100)) {
-      j.ok = true;
-      j.given = r.value / 100;
-    }
-    return j;
-  }
-  const std::vector<double> in_unit = convert(r.value, *r.unit, *want);
-  if (in_unit.empty()) {
+  const InUnit in = read_in_unit(Quantity{r.value, r.unit_text, r.unit}, r.text, e.unit, e.name);
+  if (!in.ok()) {
     j.fits = false;
-    j.note = fmt::format("{} is {}, but {} is {} ({})", r.unit_text, describe(r.unit->dimension), e.name,
-                         describe(want->dimension), e.unit);
+    j.note = in.error;
     return j;
   }
-  j.given = in_unit.front();
-  for (double v : in_unit) {
-    if (within(e, v)) {
+  j.given = in.readings.front().value;
+  j.note = in.readings.front().note;
+  for (const auto& reading : in.readings) {
+    if (within(e, reading.value)) {
       j.ok = true;
-      j.given = v;
+      j.given = reading.value;
+      j.note = reading.note;
       break;
     }
   }
-  if (r.unit->symbol != want->symbol) j.note = fmt::format("{} is {} {}", r.text, format_number(j.given), e.unit);
+  if (e.unit.empty() && r.unit && r.unit->dimension != Dimension::ratio) j.fits = false;
   return j;
 }
 
@@ -641,6 +622,108 @@ std::optional<Result> value_of(const std::string& text, AnswerCheck& out) {
   return r.results.front();
 }
 
+// True when a number (or a sign, '.', '(' before one) starts at i.
+bool starts_number(const std::string& s, std::size_t i) {
+  if (i < s.size() && (s[i] == '-' || s[i] == '+' || s[i] == '(')) ++i;
+  else if (starts(s, i, "\xE2\x88\x92")) i += 3;
+  return digit_at(s, i) || (i < s.size() && s[i] == '.' && digit_at(s, i + 1));
+}
+
+// "'limit' is not the name of a number checked here ...", with the expected names and the
+// one it may have meant (a name it begins, or that begins it).
+std::string unknown_name(const std::string& name, const std::vector<NumericAnswer>& expected) {
+  std::string all, meant;
+  for (const auto& n : expected) {
+    all += (all.empty() ? "" : ", ") + n.name;
+    if (n.name.rfind(name, 0) == 0 || name.rfind(n.name, 0) == 0) meant = meant.empty() ? n.name : "-";
+  }
+  return fmt::format("'{}' is not the name of a number checked here{}; the names are {} (name=value with these "
+                     "names, or the numbers alone in this order)",
+                     name, meant.empty() || meant == "-" ? "" : fmt::format(" (did you mean {}?)", meant), all);
+}
+
+// The value of pair i of `names` in `text`: to the next pair or the end, without a
+// trailing ',' or ';'.
+std::string segment(const std::string& text, const std::vector<Assignment>& names, std::size_t i) {
+  const std::size_t end = i + 1 < names.size() ? names[i + 1].begin : text.size();
+  std::string value = trim(text.substr(names[i].value, end - names[i].value));
+  while (!value.empty() && (value.back() == ',' || value.back() == ';')) value = trim(value.substr(0, value.size() - 1));
+  return value;
+}
+
+// The name=value pairs of an answer, in order: each name of an expected number, and with
+// `unknown` also any other name whose value is a number. A name that labels the number
+// before it ("= 4 blocks = 32 warps") starts none, unless that number is the value of the
+// pair before ("blocks=35 threads=8960").
+std::vector<Assignment> pairs_in(const std::string& text, const std::vector<NumericAnswer>& expected, bool unknown) {
+  std::vector<Assignment> names;
+  for (auto& a : find_assignments(text)) {
+    a.name = lower(a.name);
+    const bool known = std::any_of(expected.begin(), expected.end(), [&](const NumericAnswer& n) { return n.name == a.name; });
+    if (!known && (!unknown || !starts_number(text, a.value))) continue;
+    const auto before = a.begin > 0 ? text.find_last_not_of(" \t", a.begin - 1) : std::string::npos;
+    if (before != std::string::npos && std::isdigit(static_cast<unsigned char>(text[before]))) {
+      const auto number = text.find_last_not_of("0123456789.,_", before);
+      const std::size_t number_start = number == std::string::npos ? 0 : number + 1;
+      if (names.empty() || names.back().value != number_start) continue;
+    }
+    names.push_back(a);
+  }
+  return names;
+}
+
+// True when the answer is nothing but pairs of one number each ("t_ms=40 limit=30").
+bool only_pairs(const std::string& text, const std::vector<Assignment>& names) {
+  if (names.empty() || names.front().begin != 0) return false;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (!parse_quantity(segment(text, names, i))) return false;
+  }
+  return true;
+}
+
+// Checks an answer given as name=value pairs (`names`, in order). A name that is none of
+// the expected ones is refused, with a note, and its value counts for nothing.
+void by_names(const std::string& text, const std::vector<NumericAnswer>& expected, const std::vector<Assignment>& names,
+              AnswerCheck& out) {
+  auto is_expected = [&](const std::string& name) {
+    return std::any_of(expected.begin(), expected.end(), [&](const NumericAnswer& n) { return n.name == name; });
+  };
+  const bool any_known = std::any_of(names.begin(), names.end(), [&](const Assignment& a) { return is_expected(a.name); });
+  out.by_name = true;
+  std::string rest_text = text;  // the answer without the values of refused names
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const std::size_t end = i + 1 < names.size() ? names[i + 1].begin : text.size();
+    const std::string value = segment(text, names, i);
+    const std::string& name = names[i].name;
+    if (!is_expected(name)) {
+      out.notes.push_back(unknown_name(name, expected));
+      std::fill(rest_text.begin() + static_cast<std::ptrdiff_t>(names[i].begin),
+                rest_text.begin() + static_cast<std::ptrdiff_t>(end), ' ');
+      continue;
+    }
+    for (std::size_t k = 0; k < expected.size(); ++k) {
+      if (expected[k].name != name) continue;
+      if (auto v = value_of(value, out)) record(out.numbers[k], judge(expected[k], *v));
+    }
+  }
+  // Numbers not given by name count where a result of the answer matches them.
+  std::vector<NumericAnswer> rest;
+  std::vector<std::size_t> where;
+  for (std::size_t k = 0; k < expected.size(); ++k) {
+    if (out.numbers[k].given) continue;
+    rest.push_back(expected[k]);
+    where.push_back(k);
+  }
+  if (!rest.empty() && any_known) {
+    AnswerCheck others;
+    for (const auto& n : rest) others.numbers.push_back({n.name, n.unit, n.value, tolerance_of(n), std::nullopt, false, ""});
+    assign(rest, read_answer(rest_text).results, others, false);
+    for (std::size_t k = 0; k < rest.size(); ++k) {
+      if (others.numbers[k].ok) out.numbers[where[k]] = others.numbers[k];
+    }
+  }
+}
+
 }  // namespace
 
 int AnswerCheck::correct() const {
@@ -659,54 +742,18 @@ AnswerCheck check_answer(const std::string& answer, const std::vector<NumericAns
   std::string text = trim(answer);
   if (text.empty() || expected.empty()) return out;
 
-  // name=value pairs: each value runs to the next name= of an expected number (or the
-  // end); other names with '=' are working ("P = 32"), and so is a name that labels the
-  // number before it ("= 4 blocks = 32 warps") unless that number is the value of the
-  // pair before ("blocks=35 threads=8960").
-  std::vector<Assignment> names;
-  for (auto& a : find_assignments(text)) {
-    a.name = lower(a.name);
-    if (std::none_of(expected.begin(), expected.end(), [&](const NumericAnswer& n) { return n.name == a.name; })) continue;
-    const auto before = a.begin > 0 ? text.find_last_not_of(" \t", a.begin - 1) : std::string::npos;
-    if (before != std::string::npos && std::isdigit(static_cast<unsigned char>(text[before]))) {
-      const auto number = text.find_last_not_of("0123456789.,_", before);
-      const std::size_t number_start = number == std::string::npos ? 0 : number + 1;
-      if (names.empty() || names.back().value != number_start) continue;
-    }
-    names.push_back(a);
-  }
-  if (!names.empty()) {
-    out.by_name = true;
-    for (std::size_t i = 0; i < names.size(); ++i) {
-      const std::size_t start = names[i].value;
-      const std::size_t end = i + 1 < names.size() ? names[i + 1].begin : text.size();
-      std::string value = trim(text.substr(start, end - start));
-      while (!value.empty() && (value.back() == ',' || value.back() == ';')) value = trim(value.substr(0, value.size() - 1));
-      const std::string& name = names[i].name;
-      for (std::size_t k = 0; k < expected.size(); ++k) {
-        if (expected[k].name != name) continue;
-        if (auto v = value_of(value, out)) record(out.numbers[k], judge(expected[k], *v));
-      }
-    }
-    // Numbers not given by name count where a result of the answer matches them.
-    std::vector<NumericAnswer> rest;
-    std::vector<std::size_t> where;
-    for (std::size_t k = 0; k < expected.size(); ++k) {
-      if (out.numbers[k].given) continue;
-      rest.push_back(expected[k]);
-      where.push_back(k);
-    }
-    if (!rest.empty()) {
-      AnswerCheck others;
-      for (const auto& n : rest) others.numbers.push_back({n.name, n.unit, n.value, tolerance_of(n), std::nullopt, false, ""});
-      assign(rest, read_answer(text).results, others, false);
-      for (std::size_t k = 0; k < rest.size(); ++k) {
-        if (others.numbers[k].ok) out.numbers[where[k]] = others.numbers[k];
-      }
-    }
+  // name=value pairs: each value runs to the next pair (or the end). An answer that is
+  // nothing but pairs ("t_ms=40 limit=30 speedup=3") is read by its names, and a name
+  // that is none of the expected ones is refused ("limit"); in other answers only the
+  // expected names start pairs, and other names are working ("P = 32").
+  if (std::vector<Assignment> all = pairs_in(text, expected, true); only_pairs(text, all)) {
+    by_names(text, expected, all, out);
     return out;
   }
-
+  if (std::vector<Assignment> known = pairs_in(text, expected, false); !known.empty()) {
+    by_names(text, expected, known, out);
+    return out;
+  }
   // One expected value: the whole answer as one number first ("8 960", "0.8 ms").
   std::vector<Result> results;
   if (expected.size() == 1) {
@@ -718,6 +765,17 @@ AnswerCheck check_answer(const std::string& answer, const std::vector<NumericAns
     out.notes = std::move(r.errors);
   }
   assign(expected, results, out);
+  return out;
+}
+
+std::string describe_checked(const std::vector<NumericAnswer>& expected) {
+  std::string out;
+  for (const auto& n : expected) {
+    const std::string tol = n.abs_tol ? fmt::format("within \u00b1{}{}", format_number(*n.abs_tol),
+                                                    n.unit.empty() ? "" : " " + n.unit)
+                                      : fmt::format("within {} %", format_number(n.rel_tol * 100));
+    out += fmt::format("{}{}{} ({})", out.empty() ? "" : ", ", n.name, n.unit.empty() ? "" : " in " + n.unit, tol);
+  }
   return out;
 }
 

@@ -14,11 +14,15 @@
 // 8960 7000"); results in between that match none are passed over, so a learner who
 // writes sentences around the numbers is not marked wrong.
 //
-// Units: a result with a unit of the expected unit's dimension is converted (1500 us is
-// 1.5 ms; KB, MB, GB and TB also in their 1024-based reading); one of another dimension is
-// wrong, and the check's note says so ("GB is a size in bytes, but t is a time (ms)"). A
-// bare number is in the expected unit; for a % value it may also be the fraction (0.75
-// for 75 %), but "0.75%" is 0.75 percent.
+// Units (util/quantity.hpp, read_in_unit, shared with run predictions): a result with a
+// unit of the expected unit's dimension is converted (1500 us is 1.5 ms, 1.5 min is
+// 90000 ms, 12 Gbit/s is 1.5 GB/s; kB is 1000 B, KiB 1024 B, KB both); one of another
+// dimension, or a word that is no unit ("1.5 foo", "3 cycles" for a time), is wrong and
+// the check's note says what unit is expected. A bare number is in the expected unit, and
+// never wrong for a missing unit: for a size in bytes or a count of FLOPs it may also be
+// in bytes or FLOPs (268435456 for 268.4 MB), for a % value the fraction (0.75 for 75 %),
+// but "0.75%" is 0.75 percent. A name=value pair whose name is none of the expected ones
+// is refused ("limit=30" when limit_ms is asked for), in a note naming the expected names.
 #pragma once
 
 #include <cstdint>
@@ -69,6 +73,11 @@ struct DrawnVariant {
 // and the item id (so two items of one session differ), renders {placeholders} and
 // evaluates the formulas. Throws UsageError if the item has no variant.
 DrawnVariant draw_variant(const ExerciseItem& item, std::uint64_t seed);
+
+// What an answer's numbers are checked against, said before the learner answers: each
+// value's name, unit and tolerance, in order: "array_mb in MB (within 1 %), blocks
+// (within ±0.5)". Empty when nothing is checked.
+std::string describe_checked(const std::vector<NumericAnswer>& expected);
 
 // Replaces {name} with the value of `name` (format_number); unknown names stay as written.
 std::string render_placeholders(const std::string& text, const Figures& values);

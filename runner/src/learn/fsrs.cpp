@@ -35,7 +35,22 @@ const char* to_string(Rating r) {
   return "?";
 }
 
-const char* to_string(State s) { return s == State::fresh ? "new" : "review"; }
+const char* to_string(State s) {
+  switch (s) {
+    case State::fresh: return "new";
+    case State::learning: return "learning";
+    case State::review: return "review";
+    case State::relearning: return "relearning";
+  }
+  return "?";
+}
+
+Params whole_days() {
+  Params p;
+  p.learning_steps.clear();
+  p.relearning_steps.clear();
+  return p;
+}
 
 std::optional<Rating> parse_rating(const std::string& text) {
   std::string t = lower(text);
@@ -58,6 +73,11 @@ Scheduler::Scheduler(Params p) : p_(p) {
     throw UsageError("the desired retention must be between 0 and 1 (exclusive)");
   }
   if (p_.maximum_interval < 1) throw UsageError("the maximum interval must be at least one day");
+  for (const auto* steps : {&p_.learning_steps, &p_.relearning_steps}) {
+    for (int m : *steps) {
+      if (m < 1 || m >= 1440) throw UsageError("a learning step is from 1 minute to less than a day (1440 minutes)");
+    }
+  }
   const double decay = -p_.w[20];
   factor_ = std::pow(0.9, 1.0 / decay) - 1;
   interval_modifier_ = (std::pow(p_.desired_retention, 1.0 / decay) - 1) / factor_;
@@ -122,26 +142,23 @@ int Scheduler::next_interval(double stability) const {
   return static_cast<int>(std::clamp(days, 1.0, static_cast<double>(p_.maximum_interval)));
 }
 
-Outcome Scheduler::review(const Card& card, long long today, Rating g) const {
-  Outcome out;
-  out.card = card;
-  out.card.reps = card.reps + 1;
-  out.card.last_day = today;
-  out.card.state = State::review;
-  if (card.state == State::fresh) {
-    out.card.memory = next_memory(std::nullopt, 0, g);
-    out.card.interval = next_interval(out.card.memory.stability);
-    return out;
+std::pair<int, int> Scheduler::next_step(const std::vector<int>& steps, int step, Rating g) {
+  const int n = static_cast<int>(steps.size());
+  if (n == 0 || g == Rating::easy) return {0, 0};
+  step = std::clamp(step, 0, n - 1);
+  const auto at = [&](int i) { return steps[static_cast<std::size_t>(i)]; };
+  switch (g) {
+    case Rating::again: return {at(0), 0};
+    case Rating::hard:
+      if (step > 0) return {at(step), step};
+      return {n == 1 ? static_cast<int>(std::lround(at(0) * 1.5)) : static_cast<int>(std::lround((at(0) + at(1)) / 2.0)), 0};
+    case Rating::good: return step + 1 < n ? std::pair<int, int>{at(step + 1), step + 1} : std::pair<int, int>{0, 0};
+    case Rating::easy: break;
   }
-  const int elapsed = static_cast<int>(std::max(0LL, today - card.last_day));
-  out.elapsed_days = elapsed;
-  out.retrievability = retrievability(elapsed, card.memory.stability);
-  out.card.memory = next_memory(card.memory, elapsed, g);
-  if (g == Rating::again) {
-    out.card.lapses = card.lapses + 1;
-    out.card.interval = next_interval(out.card.memory.stability);
-    return out;
-  }
+  return {0, 0};
+}
+
+int Scheduler::review_interval(const Card& card, int elapsed, Rating g) const {
   // Hard <= Good < Easy, as ts-fsrs orders them (then capped at the maximum interval).
   const int hard = next_interval(next_memory(card.memory, elapsed, Rating::hard).stability);
   int good = next_interval(next_memory(card.memory, elapsed, Rating::good).stability);
@@ -149,7 +166,41 @@ Outcome Scheduler::review(const Card& card, long long today, Rating g) const {
   good = std::max(good, hard_ivl + 1);
   const int easy = std::max(next_interval(next_memory(card.memory, elapsed, Rating::easy).stability), good + 1);
   const int chosen = g == Rating::hard ? hard_ivl : g == Rating::good ? good : easy;
-  out.card.interval = std::min(chosen, p_.maximum_interval);
+  return std::min(chosen, p_.maximum_interval);
+}
+
+Outcome Scheduler::review(const Card& card, long long today, Rating g) const {
+  Outcome out;
+  out.card = card;
+  out.card.reps = card.reps + 1;
+  out.card.last_day = today;
+  const bool fresh = card.state == State::fresh;
+  const int elapsed = fresh ? 0 : static_cast<int>(std::max(0LL, today - card.last_day));
+  if (!fresh) {
+    out.elapsed_days = elapsed;
+    out.retrievability = retrievability(elapsed, card.memory.stability);
+  }
+  out.card.memory = fresh ? next_memory(std::nullopt, 0, g) : next_memory(card.memory, elapsed, g);
+  const bool lapse = card.state == State::review && g == Rating::again;
+  if (lapse) out.card.lapses = card.lapses + 1;
+  if (card.state == State::review && !lapse) {
+    out.card.interval = review_interval(card, elapsed, g);
+    return out;
+  }
+  // New, learning, relearning, or a lapse: the (re)learning steps, then days.
+  const bool learning = fresh || card.state == State::learning;
+  const auto [minutes, step] = next_step(learning ? p_.learning_steps : p_.relearning_steps,
+                                         card.state == State::review ? 0 : card.step, g);
+  out.card.step = step;
+  if (minutes > 0) {
+    out.card.state = learning ? State::learning : State::relearning;
+    out.card.interval = 0;
+    out.due_in_minutes = minutes;
+    return out;
+  }
+  out.card.state = State::review;
+  out.card.step = 0;
+  out.card.interval = next_interval(out.card.memory.stability);
   return out;
 }
 

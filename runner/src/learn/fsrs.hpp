@@ -2,17 +2,29 @@
 // power forgetting curve R(t,S) = (1 + factor*t/S)^(-w20) with factor = 0.9^(-1/w20) - 1,
 // initial stability and difficulty, stability after a recall, after a lapse and after a
 // same-day review, difficulty with linear damping and mean reversion, and the interval
-// for a desired retention. Whole days, no sub-day learning steps, no fuzz.
+// for a desired retention. No fuzz.
+//
+// Short-term (re)learning steps, as Anki and ts-fsrs have them (default: learning 1 min
+// and 10 min, relearning 10 min). A new card, and a review card rated Again, go through
+// the steps before they are scheduled in days: Again goes back to the first step, Hard
+// repeats the step (on the first step: halfway between the first two, or 1.5 times the
+// only one), Good moves to the next step or, after the last, graduates to review; Easy
+// graduates at once. A card on a step is due again the same day, minutes later
+// (Outcome::due_in_minutes; its interval is 0 days). At every step S and D change by the
+// same formulas as without steps (the short-term formula on the same day), so the memory
+// state never depends on the steps; only when the card is next due does.
 //
 // Checked against ts-fsrs 5.4.2 ("FSRS-6.0") with enable_fuzz false, learning_steps [] and
-// relearning_steps [] (tests/learn/fsrs_test.cpp, tests/learn/fsrs_golden.mjs). One
-// deliberate difference: ts-fsrs keeps Hard < Good < Easy by pushing Good and Easy a day
-// past Hard/Good even above maximum_interval; here maximum_interval is a hard cap.
+// relearning_steps [] (tests/learn/fsrs_test.cpp, tests/learn/fsrs_golden.mjs; Params with
+// no steps: whole_days()). One deliberate difference: ts-fsrs keeps Hard < Good < Easy by
+// pushing Good and Easy a day past Hard/Good even above maximum_interval; here
+// maximum_interval is a hard cap.
 #pragma once
 
 #include <array>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace workbook::fsrs {
 
@@ -25,7 +37,8 @@ inline Rating from_pass_fail(bool pass) { return pass ? Rating::good : Rating::a
 // "p", "pass", "y", "yes", "1"... : true; "f", "fail", "n", "no", "0": false; else nullopt.
 std::optional<bool> parse_pass_fail(const std::string& text);
 
-enum class State { fresh, review };  // fresh: never reviewed ("new")
+// fresh: never reviewed ("new"); learning, relearning: on a short-term step.
+enum class State { fresh, learning, review, relearning };
 const char* to_string(State s);
 
 // The 21 default weights of FSRS-6 (w0..w20; w20 is the decay of the forgetting curve).
@@ -38,7 +51,12 @@ struct Params {
   double desired_retention = 0.9;  // in (0, 1)
   int maximum_interval = 36500;    // days
   bool short_term = true;          // same-day reviews use FSRS-6's short-term formula
+  std::vector<int> learning_steps = {1, 10};  // minutes, each under a day; empty: none
+  std::vector<int> relearning_steps = {10};   // after a lapse
 };
+
+// The parameters without (re)learning steps: whole days only, as the golden tests compare.
+Params whole_days();
 
 struct Memory {
   double stability = 0;   // days until R falls to 90 %
@@ -51,6 +69,7 @@ struct Card {
   long long last_day = 0;  // day number of the last review (see learn/clock.hpp)
   int interval = 0;        // days scheduled at the last review
   int reps = 0, lapses = 0;
+  int step = 0;            // learning, relearning: the step the card is on (0-based)
   long long due_day() const { return last_day + interval; }
 };
 
@@ -59,6 +78,7 @@ struct Outcome {
   Card card;                             // the card after the review
   int elapsed_days = 0;                  // since the previous review (0 for a new card)
   std::optional<double> retrievability;  // R at the review; none for a new card
+  int due_in_minutes = 0;                // > 0: on a (re)learning step, due again this much later today
 };
 
 class Scheduler {
@@ -82,6 +102,12 @@ class Scheduler {
   Outcome review(const Card& card, long long today, Rating g) const;
 
  private:
+  // The interval of a card in review rated g (not Again), Hard <= Good < Easy.
+  int review_interval(const Card& card, int elapsed, Rating g) const;
+  // The (re)learning step after rating g on step `step` of `steps`: the minutes until it
+  // is due and the step it is then on; minutes 0: it graduates.
+  static std::pair<int, int> next_step(const std::vector<int>& steps, int step, Rating g);
+
   Params p_;
   double factor_ = 0, interval_modifier_ = 0;
 };

@@ -3,11 +3,14 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <functional>
 #include <map>
 
 #include "learn/banks.hpp"
 #include "learn/clock.hpp"
 #include "learn/practice_session.hpp"
+#include "learn/session_queue.hpp"
 #include "util/error.hpp"
 #include "util/seed.hpp"
 
@@ -48,18 +51,61 @@ nlohmann::json results_json(const std::vector<ItemResult>& results) {
   return a;
 }
 
+// Asks the queue's items until none is left or the learner stops; an item put on a
+// (re)learning step is queued again.
+std::vector<ItemResult> ask_queue(PracticeSession& session, SessionQueue& queue,
+                                  const std::function<ItemOptions(const QueuedItem&)>& options) {
+  std::vector<ItemResult> results;
+  while (auto e = queue.next(now_unix())) {
+    auto r = session.item(e->module, *e->item, options(*e));
+    if (!r) break;
+    if (r->due_in_minutes > 0) queue.again_in(*e, r->due_in_minutes, now_unix());
+    results.push_back(*r);
+  }
+  return results;
+}
+
+// The items of a module `exercises` asks: those asked for (--item, --variant), and of
+// those only the new and due ones unless --all or --item; the others into `skipped`.
+std::vector<const ExerciseItem*> exercise_items(const ExercisesRequest& req, const ExerciseBank& bank,
+                                                const ReviewStore& store, long long today,
+                                                std::vector<const StoredCard*>& skipped, std::vector<StoredCard>& cards) {
+  std::vector<const ExerciseItem*> items;
+  cards = store.cards();
+  for (const auto& it : bank.items) {
+    if (req.item && it.id != *req.item) continue;
+    if (req.variant && !it.variant) continue;
+    auto card = std::find_if(cards.begin(), cards.end(), [&](const StoredCard& c) { return c.module == bank.module && c.item == it.id; });
+    if (!req.all && !req.item && card != cards.end() && card->card.due_day() > today) {
+      skipped.push_back(&*card);
+      continue;
+    }
+    items.push_back(&it);
+  }
+  return items;
+}
+
+// "Skipped 3 items not due yet (the next on 2026-12-03): `workbook exercises 16 --all` asks them too."
+void print_skipped(const LearnContext& ctx, int module, const std::vector<const StoredCard*>& skipped) {
+  if (ctx.json || skipped.empty()) return;
+  long long first = skipped.front()->card.due_day();
+  for (const auto* c : skipped) first = std::min(first, c->card.due_day());
+  fmt::print("{}\n", ctx.style.dim(fmt::format("Skipped {} item{} not due yet (the next on {}): `workbook exercises {} "
+                                               "--all` asks them too.",
+                                               skipped.size(), skipped.size() == 1 ? "" : "s", date_of_day(first), module)));
+}
+
 }  // namespace
 
 int run_exercises(LearnContext& ctx, const ExercisesRequest& req) {
   int module = parse_module(req.module);
   ExerciseBank bank = load_bank(ctx.catalog, module);
-  std::vector<const ExerciseItem*> items;
-  for (const auto& it : bank.items) {
-    if (req.item && it.id != *req.item) continue;
-    if (req.variant && !it.variant) continue;
-    items.push_back(&it);
-  }
-  if (items.empty()) {
+  ReviewStore store(ctx.journal);
+  const long long today = day_of(now_unix());
+  std::vector<const StoredCard*> skipped;
+  std::vector<StoredCard> cards;
+  std::vector<const ExerciseItem*> items = exercise_items(req, bank, store, today, skipped, cards);
+  if (items.empty() && skipped.empty()) {
     std::string ids;
     for (const auto& it : bank.items) {
       if (!req.variant || it.variant) ids += (ids.empty() ? "" : ", ") + it.id;
@@ -70,7 +116,6 @@ int run_exercises(LearnContext& ctx, const ExercisesRequest& req) {
     throw UsageError(fmt::format("{} has no {}", module_name(module), req.variant ? "items with variants" : "items"));
   }
   std::uint64_t seed = req.seed ? *req.seed : new_seed();
-  ReviewStore store(ctx.journal);
   fsrs::Scheduler sched;
   LearnerInput in(interactive_terminal(), ctx.json);
   PracticeSession session(in, ctx.style, store, sched);
@@ -78,46 +123,49 @@ int run_exercises(LearnContext& ctx, const ExercisesRequest& req) {
     fmt::print("{}\n", ctx.style.bold(fmt::format("{}: {} item{}{}", module_name(module), items.size(),
                                                   items.size() == 1 ? "" : "s",
                                                   req.variant ? fmt::format(" with fresh numbers (seed {})", seed) : "")));
-    fmt::print("{}\n", ctx.style.dim("Answer first, then compare with the model answer and grade yourself."));
+    print_skipped(ctx, module, skipped);
+    if (!items.empty()) fmt::print("{}\n", ctx.style.dim("Answer first, then compare with the model answer and grade yourself."));
   }
-  std::vector<ItemResult> results;
-  for (const ExerciseItem* it : items) {
+  std::vector<QueuedItem> line;
+  for (const ExerciseItem* it : items) line.push_back({module, it, false});
+  SessionQueue queue(std::move(line));
+  std::vector<ItemResult> results = ask_queue(session, queue, [&](const QueuedItem& e) {
     ItemOptions opt;
     opt.pass_fail = req.pass_fail;
     opt.source = "exercises";
-    if (req.variant) opt.variant = draw_variant(*it, seed);
-    auto r = session.item(module, *it, opt);
-    if (!r) break;
-    results.push_back(*r);
-  }
+    if (req.variant) opt.variant = draw_variant(*e.item, seed);
+    return opt;
+  });
   if (ctx.json) {
+    nlohmann::json skipped_ids = nlohmann::json::array();
+    for (const auto* c : skipped) skipped_ids.push_back({{"item", c->item}, {"due", date_of_day(c->card.due_day())}});
     nlohmann::json j = {{"module", module},
                         {"mode", req.pass_fail ? "pass-fail" : "scale"},
                         {"items", results_json(results)},
                         {"answered", results.size()},
                         {"asked", items.size()},
+                        {"skipped", skipped_ids},
                         {"stopped", to_string(session.stop())}};
     if (req.variant) j["seed"] = seed;
     print_json(j);
   } else {
-    print_summary(ctx, session, results);
+    if (items.empty()) fmt::print("Nothing new or due in {} today.\n", module_name(module));
+    else print_summary(ctx, session, results);
   }
   return exit_for(session);
 }
 
-int run_review(LearnContext& ctx, const ReviewRequest& req) {
-  if (req.limit < 1) throw UsageError("--limit must be at least 1");
-  if (req.new_limit < 0) throw UsageError("--new must not be negative");
-  auto banks = load_all_banks(ctx.catalog);
-  ReviewStore store(ctx.journal);
-  fsrs::Scheduler sched;
-  const long long today = day_of(now_unix());
+namespace {
 
-  struct Entry {
-    int module;
-    const ExerciseItem* item;
-    bool fresh;
-  };
+struct ReviewPlan {
+  std::vector<QueuedItem> queue;
+  int due_total = 0, new_count = 0, new_available = 0;
+};
+
+// What is due (most overdue first), then new items up to the day's limit: the modules of
+// the assignment due next first, then the others, each module's in bank order.
+ReviewPlan plan_review(const ReviewRequest& req, const std::vector<ExerciseBank>& banks, const ReviewStore& store,
+                       long long today) {
   auto find = [&](int module, const std::string& id) -> const ExerciseItem* {
     for (const auto& b : banks) {
       if (b.module != module) continue;
@@ -127,57 +175,69 @@ int run_review(LearnContext& ctx, const ReviewRequest& req) {
     }
     return nullptr;
   };
-  std::vector<Entry> queue;
-  int due_total = 0;
+  ReviewPlan plan;
   for (const auto& c : store.due(today)) {
     const ExerciseItem* it = find(c.module, c.item);
     if (!it) continue;  // the item left the bank
-    ++due_total;
-    if (static_cast<int>(queue.size()) < req.limit) queue.push_back({c.module, it, false});
+    ++plan.due_total;
+    if (static_cast<int>(plan.queue.size()) < req.limit) plan.queue.push_back({c.module, it, false});
   }
-  // New items, module by module in bank order, up to the daily limit.
   int new_left = std::max(0, req.new_limit - store.introduced_on(today));
-  int new_available = 0;
-  for (const auto& b : banks) {
-    for (const auto& it : b.items) {
-      if (store.card(b.module, it.id)) continue;
-      ++new_available;
-      if (new_left > 0 && static_cast<int>(queue.size()) < req.limit) {
-        queue.push_back({b.module, &it, true});
-        --new_left;
+  for (int module : new_item_module_order(req.course, today)) {
+    for (const auto& b : banks) {
+      if (b.module != module) continue;
+      for (const auto& it : b.items) {
+        if (store.card(b.module, it.id)) continue;
+        ++plan.new_available;
+        if (new_left > 0 && static_cast<int>(plan.queue.size()) < req.limit) {
+          plan.queue.push_back({b.module, &it, true});
+          --new_left;
+          ++plan.new_count;
+        }
       }
     }
   }
+  return plan;
+}
+
+}  // namespace
+
+int run_review(LearnContext& ctx, const ReviewRequest& req) {
+  if (req.limit < 1) throw UsageError("--limit must be at least 1");
+  if (req.new_limit < 0) throw UsageError("--new must not be negative");
+  auto banks = load_all_banks(ctx.catalog);
+  ReviewStore store(ctx.journal);
+  fsrs::Scheduler sched;
+  const long long today = day_of(now_unix());
+  ReviewPlan plan = plan_review(req, banks, store, today);
+  const bool nothing = plan.queue.empty();
   LearnerInput in(interactive_terminal(), ctx.json);
   PracticeSession session(in, ctx.style, store, sched);
-  int new_count = static_cast<int>(std::count_if(queue.begin(), queue.end(), [](const Entry& e) { return e.fresh; }));
   if (!ctx.json) {
     fmt::print("{}\n", ctx.style.bold(fmt::format("Review {}: {} due, {} new (of {} not yet seen).", date_of_day(today),
-                                                  due_total, new_count, new_available)));
+                                                  plan.due_total, plan.new_count, plan.new_available)));
   }
-  std::vector<ItemResult> results;
-  for (const auto& e : queue) {
+  SessionQueue queue(std::move(plan.queue));
+  std::vector<ItemResult> results = ask_queue(session, queue, [&](const QueuedItem&) {
     ItemOptions opt;
     opt.pass_fail = req.pass_fail;
     opt.source = "review";
-    auto r = session.item(e.module, *e.item, opt);
-    if (!r) break;
-    results.push_back(*r);
-  }
+    return opt;
+  });
   // When is the next review due (after this session)?
   std::optional<long long> next_day;
   for (const auto& c : store.cards()) {
     if (!next_day || c.card.due_day() < *next_day) next_day = c.card.due_day();
   }
   if (ctx.json) {
-    nlohmann::json j = {{"date", date_of_day(today)}, {"due", due_total},
-                        {"new", new_count},           {"new_available", new_available},
+    nlohmann::json j = {{"date", date_of_day(today)}, {"due", plan.due_total},
+                        {"new", plan.new_count},      {"new_available", plan.new_available},
                         {"items", results_json(results)}, {"answered", results.size()},
                         {"stopped", to_string(session.stop())}};
     j["next_due"] = next_day ? nlohmann::json(date_of_day(*next_day)) : nlohmann::json(nullptr);
     print_json(j);
   } else {
-    if (queue.empty()) fmt::print("Nothing to review today.\n");
+    if (nothing) fmt::print("Nothing to review today.\n");
     else print_summary(ctx, session, results);
     if (next_day) fmt::print("Next review due {}.\n", date_of_day(*next_day));
   }

@@ -40,6 +40,13 @@ nlohmann::json numbers_json(const AnswerCheck& c) {
   return out;
 }
 
+// "q" or "quit" (any case, spaces around): the learner ends the session.
+bool is_quit(const std::string& line) {
+  std::string t = trim(line);
+  std::transform(t.begin(), t.end(), t.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return t == "q" || t == "quit";
+}
+
 }  // namespace
 
 const char* to_string(Stop s) {
@@ -66,6 +73,8 @@ nlohmann::json to_json(const ItemResult& r) {
                       {"new", r.was_new},
                       {"interval_before", r.interval_before},
                       {"interval_after", r.interval_after},
+                      {"due_in_minutes", r.due_in_minutes},
+                      {"state", r.state},
                       {"due", r.due},
                       {"duration_s", r.duration_s}};
   if (r.variant) j["variant"] = {{"seed", r.variant->seed}, {"values", r.variant->values}};
@@ -164,7 +173,7 @@ std::optional<fsrs::Rating> PracticeSession::ask_rating(bool pass_fail) {
                         : "Grade yourself: 1 Again  2 Hard  3 Good  4 Easy (q stops): ";
     auto g = read(s_.cyan(q));
     if (!g) return std::nullopt;
-    if (*g == "q" || *g == "quit") {
+    if (is_quit(*g)) {
       stop_ = Stop::quit;
       return std::nullopt;
     }
@@ -203,9 +212,9 @@ std::optional<ItemResult> PracticeSession::item(int module, const ExerciseItem& 
     in_.say(s_.dim("(fresh numbers: " + vals + ")") + "\n");
   }
   if (!numeric.empty()) {
-    std::string names;
-    for (const auto& n : numeric) names += (names.empty() ? "" : ", ") + n.name;
-    in_.say(s_.dim("Numbers checked: " + names + " (in this order, or as name=value)") + "\n");
+    in_.say(s_.dim(wrap_text("Numbers checked: " + describe_checked(numeric) + "; give them in this order, or as "
+                             "name=value", text_width())) +
+            "\n");
   }
   auto answer = read(s_.cyan("Your answer (or answer out loud, then Enter): "));
   if (!answer) return std::nullopt;
@@ -242,10 +251,18 @@ std::optional<ItemResult> PracticeSession::item(int module, const ExerciseItem& 
   fsrs::Outcome o = store_.record(ri, sched_, now_unix());
   r.interval_before = before ? before->card.interval : 0;
   r.interval_after = o.card.interval;
+  r.due_in_minutes = o.due_in_minutes;
+  r.state = fsrs::to_string(o.card.state);
   r.due = date_of_day(o.card.due_day());
-  in_.say(s_.dim(fmt::format("{}: next in {} day{} ({}).", fsrs::to_string(r.rating), r.interval_after,
-                             r.interval_after == 1 ? "" : "s", r.due)) +
-          "\n");
+  if (r.due_in_minutes > 0) {
+    in_.say(s_.dim(fmt::format("{}: again in {} min ({} step {}; asked again this session).", fsrs::to_string(r.rating),
+                               r.due_in_minutes, r.state, o.card.step + 1)) +
+            "\n");
+  } else {
+    in_.say(s_.dim(fmt::format("{}: next in {} day{} ({}).", fsrs::to_string(r.rating), r.interval_after,
+                               r.interval_after == 1 ? "" : "s", r.due)) +
+            "\n");
+  }
   return r;
 }
 
@@ -267,6 +284,12 @@ FollowResult PracticeSession::follow(int module, const WorkedExample& ex, int st
     const std::string step = fmt::format("Step {}/{}:", i + 1, out.total_steps);
     const std::string prompt = wrap_text(st.prompt, text_width(), std::string(step.size() + 1, ' '), "");
     in_.say(fmt::format("\n{} {}\n", s_.bold(step), prompt.substr(step.size() + 1)));
+    if (!st.numeric.empty()) {
+      in_.say(s_.dim(wrap_text("Checked: " + describe_checked(st.numeric) +
+                                   (st.numeric.size() > 1 ? "; in this order, or as name=value" : ""),
+                               text_width())) +
+              "\n");
+    }
     auto line = read(s_.cyan(st.numeric.empty() ? "Your line (then Enter to see the step): "
                                                 : "Your value (then Enter to see the step): "));
     if (!line) break;
@@ -278,6 +301,7 @@ FollowResult PracticeSession::follow(int module, const WorkedExample& ex, int st
     out.steps_done = i + 1;
     out.steps.push_back({{"step", i + 1},
                          {"prompt", st.prompt},
+                         {"checked", describe_checked(st.numeric)},
                          {"answer", *line},
                          {"numbers", numbers_json(check)},
                          {"numbers_correct", check.correct()},
@@ -293,13 +317,19 @@ std::optional<DrillResult> PracticeSession::drill(int module, const DrillItem& d
   r.drill = d.id;
   r.total = static_cast<int>(d.covers.size());
   in_.say("\n" + rule(s_, fmt::format("module{:02} drill · {}", module, d.id)) + "\n");
-  in_.say(s_.bold(wrap_text(d.question, text_width())) + "\n");
-  in_.say(s_.dim(fmt::format("Answer out loud in {} seconds, as in the oral exam; press Enter when done.", d.seconds)) +
+  in_.say(s_.bold(wrap_text(d.question, text_width())) + "
+");
+  in_.say(s_.dim(fmt::format("Answer out loud in {} seconds, as in the oral exam; press Enter when done (q stops).",
+                             d.seconds)) +
           "\n");
   double waited = 0;
   auto spoken = in_.line_with_countdown(s_.cyan("Speaking"), d.seconds, waited);
   if (!spoken) {
     stop_ = in_.interrupted() ? Stop::interrupted : Stop::end_of_input;
+    return std::nullopt;
+  }
+  if (is_quit(*spoken)) {
+    stop_ = Stop::quit;
     return std::nullopt;
   }
   r.seconds = waited;
@@ -308,8 +338,12 @@ std::optional<DrillResult> PracticeSession::drill(int module, const DrillItem& d
   for (std::size_t i = 0; i < d.covers.size(); ++i) in_.say(wrap_text(d.covers[i], text_width(), fmt::format("  {}. ", i + 1), "     ") + "\n");
   std::optional<std::vector<int>> covered;
   while (!covered) {
-    auto line = read(s_.cyan("Points you covered (numbers like 1 3, all, or none): "));
+    auto line = read(s_.cyan("Points you covered (numbers like 1 3, all, or none; q stops): "));
     if (!line) return std::nullopt;
+    if (is_quit(*line)) {
+      stop_ = Stop::quit;
+      return std::nullopt;
+    }
     covered = parse_points(*line, r.total);
     if (!covered) in_.say(fmt::format("Please type point numbers from 1 to {}, 'all' or 'none'.\n", r.total));
   }

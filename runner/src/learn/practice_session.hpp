@@ -38,7 +38,9 @@ struct ItemResult {
   fsrs::Rating rating = fsrs::Rating::good;
   bool was_new = false;
   int interval_before = 0, interval_after = 0;
-  std::string due;  // date
+  int due_in_minutes = 0;  // > 0: on a (re)learning step, asked again this session
+  std::string state;       // the card's state after the review ("learning", "review", ...)
+  std::string due;         // date
   double duration_s = 0;
 };
 nlohmann::json to_json(const ItemResult& r);

@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+
 #include "learn/clock.hpp"
 #include "util/error.hpp"
 #include "journal/sqlite_statement.hpp"
@@ -20,11 +22,33 @@ using Stmt = sql::Statement;
 constexpr const char* kCardColumns =
     "module, item, state, stability, difficulty, last_day, interval_days, reps, lapses, last_review, introduced_day";
 
+// The state column: "new", "review", or "learning:N" / "relearning:N" for a card on
+// (re)learning step N (0-based). A journal from before the steps holds only "review".
+std::string state_text(const fsrs::Card& c) {
+  const std::string state = fsrs::to_string(c.state);
+  if (c.state == fsrs::State::learning || c.state == fsrs::State::relearning) return fmt::format("{}:{}", state, c.step);
+  return state;
+}
+
+void read_state(const std::string& text, fsrs::Card& c) {
+  const auto colon = text.find(':');
+  const std::string state = text.substr(0, colon);
+  c.state = state == "new"          ? fsrs::State::fresh
+            : state == "learning"   ? fsrs::State::learning
+            : state == "relearning" ? fsrs::State::relearning
+                                    : fsrs::State::review;
+  c.step = 0;
+  if (colon != std::string::npos) {
+    const std::string n = text.substr(colon + 1);
+    if (!n.empty() && n.size() < 4 && std::all_of(n.begin(), n.end(), ::isdigit)) c.step = std::stoi(n);
+  }
+}
+
 StoredCard read_card(const Stmt& s) {
   StoredCard c;
   c.module = s.int32(0);
   c.item = s.text(1);
-  c.card.state = s.text(2) == "new" ? fsrs::State::fresh : fsrs::State::review;
+  read_state(s.text(2), c.card);
   c.card.memory.stability = s.real(3);
   c.card.memory.difficulty = s.real(4);
   c.card.last_day = s.integer(5);
@@ -48,7 +72,7 @@ void write_card(sqlite3* db, int module, const std::string& item, const fsrs::Ca
        "lapses=excluded.lapses, introduced_day=excluded.introduced_day")
       .bind(module)
       .bind(item)
-      .bind(std::string(fsrs::to_string(c.state)))
+      .bind(state_text(c))
       .bind(c.memory.stability)
       .bind(c.memory.difficulty)
       .bind(c.last_day)

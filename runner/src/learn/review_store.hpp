@@ -1,6 +1,8 @@
 // The learning engine's tables in the journal (declared in journal/schema.cpp):
 //
 //   learn_cards    one card per exercise item: module, item, FSRS state, due day, reps, lapses
+//                  (state: "new", "review", or "learning:N" / "relearning:N" on short-term
+//                  step N: due today, interval 0 days; no new column, so no migration)
 //   learn_revlog   every review as it happens: item, time, rating, mode, duration,
 //                  interval before and after, R at the review, S and D after, the answer
 //   learn_follow   worked-example steps the learner has done (`workbook follow`)
@@ -80,7 +82,9 @@ class ReviewStore {
 
   std::optional<StoredCard> card(int module, const std::string& item) const;
   std::vector<StoredCard> cards() const;
-  // Cards due on or before `today`, most overdue first, then by module.
+  // Cards due on or before `today`, most overdue first, then by module. A card on a
+  // (re)learning step is due on the day of its last review and after: a later session
+  // asks it at once (as Anki does with cards due within its learn-ahead limit).
   std::vector<StoredCard> due(long long today) const;
   // How many cards were first reviewed on `day`.
   int introduced_on(long long day) const;

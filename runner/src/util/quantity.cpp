@@ -8,6 +8,8 @@
 #include <cmath>
 #include <map>
 
+#include "util/text.hpp"
+
 namespace workbook {
 
 namespace {
@@ -85,23 +87,42 @@ const std::map<std::string, Unit>& unit_table() {
     add({"ms", "msec", "msecs", "millisecond", "milliseconds"}, "ms", Dimension::time, 1e-3);
     add({"us", "\xC2\xB5s", "\xCE\xBCs", "usec", "usecs", "microsecond", "microseconds"}, "us", Dimension::time, 1e-6);
     add({"ns", "nsec", "nsecs", "nanosecond", "nanoseconds"}, "ns", Dimension::time, 1e-9);
+    add({"min", "mins", "minute", "minutes"}, "min", Dimension::time, 60);
+    add({"h", "hr", "hrs", "hour", "hours"}, "h", Dimension::time, 3600);
+    add({"day", "days"}, "day", Dimension::time, 86400);
+    // Bytes: kB, MB, GB, TB are powers of 1000 and KiB, MiB, GiB, TiB powers of 1024. KB
+    // (capital K) is read both ways: the workbook writes it for 1024 B ("64 KB of shared
+    // memory") and for 1000 B ("3,072 bytes, about 3.07 KB"). A lone "K" is no unit.
+    // All-lowercase "mb", "gb", "tb" are read as bytes (typed in haste); "Mb", "Gbit", ...
+    // (capital prefix, small b) are bits, an eighth of a byte.
     add({"B", "byte", "bytes", "Byte", "Bytes"}, "B", Dimension::bytes, 1);
-    add({"KB", "kB", "kb", "Kbyte", "Kbytes", "kilobyte", "kilobytes"}, "KB", Dimension::bytes, 1e3, KiB);
-    add({"MB", "mb", "Mbyte", "Mbytes", "megabyte", "megabytes"}, "MB", Dimension::bytes, 1e6, MiB);
-    add({"GB", "gb", "Gbyte", "Gbytes", "gigabyte", "gigabytes"}, "GB", Dimension::bytes, 1e9, GiB);
-    add({"TB", "tb", "terabyte", "terabytes"}, "TB", Dimension::bytes, 1e12, TiB);
+    add({"KB", "Kbyte", "Kbytes"}, "KB", Dimension::bytes, 1e3, KiB);
+    add({"kB", "kb", "kbyte", "kbytes", "kilobyte", "kilobytes"}, "kB", Dimension::bytes, 1e3);
+    add({"MB", "mb", "Mbyte", "Mbytes", "megabyte", "megabytes"}, "MB", Dimension::bytes, 1e6);
+    add({"GB", "gb", "Gbyte", "Gbytes", "gigabyte", "gigabytes"}, "GB", Dimension::bytes, 1e9);
+    add({"TB", "tb", "terabyte", "terabytes"}, "TB", Dimension::bytes, 1e12);
     add({"KiB"}, "KiB", Dimension::bytes, KiB);
     add({"MiB"}, "MiB", Dimension::bytes, MiB);
     add({"GiB"}, "GiB", Dimension::bytes, GiB);
     add({"TiB"}, "TiB", Dimension::bytes, TiB);
+    add({"bit", "bits"}, "bit", Dimension::bytes, 1.0 / 8);
+    add({"kbit", "Kbit", "kbits", "Kbits", "Kb"}, "kbit", Dimension::bytes, 1e3 / 8);
+    add({"Mbit", "Mbits", "Mb"}, "Mbit", Dimension::bytes, 1e6 / 8);
+    add({"Gbit", "Gbits", "Gb"}, "Gbit", Dimension::bytes, 1e9 / 8);
+    add({"Tbit", "Tbits", "Tb"}, "Tbit", Dimension::bytes, 1e12 / 8);
     add({"B/s", "bytes/s"}, "B/s", Dimension::bandwidth, 1);
-    add({"KB/s", "kB/s"}, "KB/s", Dimension::bandwidth, 1e3, KiB);
-    add({"MB/s", "mb/s"}, "MB/s", Dimension::bandwidth, 1e6, MiB);
-    add({"GB/s", "gb/s", "GBps"}, "GB/s", Dimension::bandwidth, 1e9, GiB);
-    add({"TB/s", "tb/s", "TBps"}, "TB/s", Dimension::bandwidth, 1e12, TiB);
+    add({"KB/s"}, "KB/s", Dimension::bandwidth, 1e3, KiB);
+    add({"kB/s"}, "kB/s", Dimension::bandwidth, 1e3);
+    add({"MB/s", "mb/s"}, "MB/s", Dimension::bandwidth, 1e6);
+    add({"GB/s", "gb/s", "GBps"}, "GB/s", Dimension::bandwidth, 1e9);
+    add({"TB/s", "tb/s", "TBps"}, "TB/s", Dimension::bandwidth, 1e12);
     add({"MiB/s"}, "MiB/s", Dimension::bandwidth, MiB);
     add({"GiB/s"}, "GiB/s", Dimension::bandwidth, GiB);
     add({"TiB/s"}, "TiB/s", Dimension::bandwidth, TiB);
+    add({"bit/s", "bits/s", "bps"}, "bit/s", Dimension::bandwidth, 1.0 / 8);
+    add({"Mbit/s", "Mbits/s", "Mb/s", "Mbps"}, "Mbit/s", Dimension::bandwidth, 1e6 / 8);
+    add({"Gbit/s", "Gbits/s", "Gb/s", "Gbps"}, "Gbit/s", Dimension::bandwidth, 1e9 / 8);
+    add({"Tbit/s", "Tbits/s", "Tb/s", "Tbps"}, "Tbit/s", Dimension::bandwidth, 1e12 / 8);
     add({"FLOP", "FLOPs", "flop", "flops", "Flop", "Flops"}, "FLOP", Dimension::flops, 1);
     add({"MFLOP", "MFLOPs", "Mflop", "Mflops"}, "MFLOP", Dimension::flops, 1e6);
     add({"GFLOP", "GFLOPs", "Gflop", "Gflops"}, "GFLOP", Dimension::flops, 1e9);
@@ -192,6 +213,37 @@ std::optional<Unit> find_unit(const std::string& text) {
 
 namespace {
 
+// A superscript exponent at i ("¹⁰", "⁻³"), appended to `clean` as "eN"; its length in
+// bytes (0: none).
+std::size_t superscript_exponent(const std::string& s, std::size_t i, std::string& clean) {
+  // U+2070 ⁰, U+00B9 ¹, U+00B2 ², U+00B3 ³, U+2074..U+2079 ⁴..⁹; U+207B ⁻, U+207A ⁺.
+  static const char* digits[] = {"\xE2\x81\xB0", "\xC2\xB9",     "\xC2\xB2",     "\xC2\xB3",     "\xE2\x81\xB4",
+                                 "\xE2\x81\xB5", "\xE2\x81\xB6", "\xE2\x81\xB7", "\xE2\x81\xB8", "\xE2\x81\xB9"};
+  std::size_t j = i;
+  std::string exp = "e";
+  if (at(s, j, "\xE2\x81\xBB")) {
+    exp += '-';
+    j += 3;
+  } else if (at(s, j, "\xE2\x81\xBA")) {
+    j += 3;
+  }
+  bool any = false;
+  for (bool more = true; more;) {
+    more = false;
+    for (int d = 0; d < 10; ++d) {
+      if (at(s, j, digits[d])) {
+        exp += static_cast<char>('0' + d);
+        j += std::char_traits<char>::length(digits[d]);
+        any = more = true;
+        break;
+      }
+    }
+  }
+  if (!any) return 0;
+  clean += exp;
+  return j - i;
+}
+
 // An exponent after the mantissa at i, glued ("1.72e10") or as "x 10^N": appended to
 // `clean` as "eN"; returns where the number continues (i when there is none).
 std::size_t scan_exponent(const std::string& s, std::size_t i, std::string& clean) {
@@ -208,7 +260,12 @@ std::size_t scan_exponent(const std::string& s, std::size_t i, std::string& clea
     if (const std::size_t tl = times_len(s, j)) {
       j = skip_spaces(s, j + tl);
       if (at(s, j, "10") && !is_digit(s, j + 2)) {
-        j = skip_spaces(s, j + 2);
+        j += 2;
+        if (const std::size_t n = superscript_exponent(s, j, clean)) {
+          i = j + n;
+          return i;
+        }
+        j = skip_spaces(s, j);
         if (j < s.size() && s[j] == '^') {
           j = skip_spaces(s, j + 1);
           bool neg = false;
@@ -371,6 +428,133 @@ std::vector<double> convert(double value, const Unit& from, const Unit& to) {
     add(from.binary_factor > 0 ? from.binary_factor : from.factor, to.binary_factor > 0 ? to.binary_factor : to.factor);
   }
   return out;
+}
+
+}  // namespace workbook
+
+namespace workbook {
+
+namespace {
+
+std::string lowercase(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return s;
+}
+
+// A noun without its plural s, lowercase: "Threads" and "thread" are one noun.
+std::string singular(const std::string& word) {
+  std::string w = lowercase(word);
+  if (w.size() > 1 && w.back() == 's') w.pop_back();
+  return w;
+}
+
+std::string first_word(const std::string& words) {
+  const std::size_t b = words.find_first_not_of(" \t");
+  if (b == std::string::npos) return {};
+  const std::size_t e = words.find_first_of(" \t,;.", b);
+  return words.substr(b, e == std::string::npos ? std::string::npos : e - b);
+}
+
+// Words that follow a bare number in a sentence without being its unit.
+bool filler(const std::string& word) {
+  static const char* words[] = {"a",    "about", "all",   "an",   "and",  "approx", "are",     "as",  "at",    "because",
+                                "but",  "each",  "for",   "from", "here", "if",     "in",      "is",  "it",    "just",
+                                "of",   "on",    "only",  "or",   "overall", "roughly", "since", "so", "than", "that",
+                                "the",  "then",  "to",    "total", "was",  "when",   "which",   "with"};
+  const std::string w = lowercase(word);
+  return std::any_of(std::begin(words), std::end(words), [&](const char* f) { return w == f; });
+}
+
+const char* examples_of(Dimension d) {
+  switch (d) {
+    case Dimension::time: return "ns, us, ms, s, min, h";
+    case Dimension::bytes: return "B, kB, KiB, MB, MiB, GB, GiB, Gbit";
+    case Dimension::bandwidth: return "MB/s, GB/s, TB/s, Gbit/s";
+    case Dimension::flops: return "FLOP, GFLOP, TFLOP";
+    case Dimension::flop_rate: return "GFLOP/s, TFLOP/s";
+    case Dimension::intensity: return "FLOP/byte";
+    case Dimension::ratio: return "x, %";
+  }
+  return "";
+}
+
+// A bare number for a known unit: in that unit; for bytes and FLOPs also in the base unit.
+InUnit bare_in(const Quantity& q, const std::string& text, const Unit& want) {
+  InUnit out;
+  out.readings.push_back({q.value, ""});
+  if (want.symbol == "%") {
+    out.readings.push_back({q.value * 100, fmt::format("{} read as {} %", text, format_number(q.value * 100))});
+  } else if ((want.dimension == Dimension::bytes && want.symbol != "B") ||
+             (want.dimension == Dimension::flops && want.symbol != "FLOP")) {
+    const bool bytes = want.dimension == Dimension::bytes;
+    for (double v : convert(q.value, *find_unit(bytes ? "B" : "FLOP"), want)) {
+      out.readings.push_back(
+          {v, fmt::format("{} read as {}: {} {}", text, bytes ? "bytes" : "FLOPs", format_number(v), want.symbol)});
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+InUnit read_in_unit(const Quantity& q, const std::string& text, const std::string& want, const std::string& name) {
+  InUnit out;
+  const std::optional<Unit> unit = want.empty() ? std::nullopt : find_unit(want);
+  std::string word = q.unit ? std::string() : first_word(q.unit_text);
+  if (filler(word)) word.clear();  // "40 in all" is a bare 40
+  if (want.empty()) {  // nothing declared: as typed
+    out.readings.push_back({q.value, ""});
+    if (q.unit && q.unit->symbol == "%") out.readings.push_back({q.value / 100, ""});
+    return out;
+  }
+  if (!unit) {  // a count of something ("threads", "count")
+    const bool noun_ok = word.empty() || singular(want) == "count" || singular(word) == singular(want);
+    if (q.unit && q.unit->dimension == Dimension::ratio) {
+      out.readings.push_back({q.value, ""});  // "read 1024 times"
+    } else if (q.unit) {
+      out.error = fmt::format("{} is {}, but {} is a count ({}): give the number alone", text, describe(q.unit->dimension),
+                              name, want);
+    } else if (!noun_ok) {
+      out.error = fmt::format("{} is a count of {}, not of '{}': give the number alone or in {}", name, want, word, want);
+    } else {
+      out.readings.push_back({q.value, ""});
+    }
+    return out;
+  }
+  if (!q.unit && !word.empty()) {
+    out.error = fmt::format("'{}' is not a unit the runner knows for {}: give {} in {} (or in {})", word,
+                            describe(unit->dimension), name, want, examples_of(unit->dimension));
+    return out;
+  }
+  if (!q.unit) return bare_in(q, text, *unit);
+  const std::vector<double> values = convert(q.value, *q.unit, *unit);
+  if (values.empty()) {
+    out.error = fmt::format("{} is {}, but {} is {} ({})", q.unit_text, describe(q.unit->dimension), name,
+                            describe(unit->dimension), want);
+    return out;
+  }
+  for (double v : values) {
+    std::string note;
+    if (q.unit->symbol != unit->symbol) {
+      note = fmt::format("{} is {} {}", text, format_number(v), want);
+      if (values.size() > 1) note += v == values.front() ? " (KB as 1000 B)" : " (KB as 1024 B)";
+    }
+    out.readings.push_back({v, note});
+  }
+  return out;
+}
+
+InUnit quantity_in(const std::string& text, const std::string& want, const std::string& name) {
+  std::string error;
+  auto q = parse_quantity(text, &error);
+  if (!q) {
+    InUnit out;
+    out.error = error.empty() ? fmt::format("'{}' is not a number", text) : error;
+    return out;
+  }
+  const auto b = text.find_first_not_of(" \t\r\n");
+  const auto e = text.find_last_not_of(" \t\r\n");
+  return read_in_unit(*q, text.substr(b, e - b + 1), want, name);
 }
 
 }  // namespace workbook
