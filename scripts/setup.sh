@@ -59,6 +59,10 @@ done
 # (`workbook device --toolchain`, exit 3). Without nvcc there is nothing to probe.
 check_toolchain() {
   local wb=$1
+  if [ ! -x "$wb" ]; then
+    echo "No runner at $wb: the CUDA toolchain probe is skipped."
+    return 0
+  fi
   if [ -z "${WORKBOOK_NVCC:-}" ] && ! command -v nvcc >/dev/null && [ ! -x /usr/local/cuda/bin/nvcc ]; then
     echo "No nvcc found: the CUDA toolchain probe is skipped."
     return 0
