@@ -111,7 +111,7 @@ TEST_CASE("WORKBOOK_CCBIN overrides toolchain.yaml, and --ccbin overrides both",
   CHECK(*workbook::resolve_toolchain_settings(tmp.path).ccbin == "/from/file");
 }
 
-TEST_CASE("ccbin is resolved and its compiler asked its version; one that names nothing is explained", "[toolchain_config]") {
+TEST_CASE("ccbin is resolved and its compiler asked its version, and one that names nothing is explained", "[toolchain_config]") {
   wbtest::TempDir tmp;
   const fs::path gxx = fake_gcc(tmp.path / "bin", "g++-14", "g++ (GCC) 14.3.1 20250808 (Red Hat 14.3.1-3)");
   Toolchain tc = fake_nvcc();

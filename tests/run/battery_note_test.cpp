@@ -19,7 +19,7 @@ MetricGrade figure(const std::string& name, std::optional<double> lo, std::optio
 
 }  // namespace
 
-TEST_CASE("on battery the device line says the clocks are capped; on mains or a server it says nothing", "[battery]") {
+TEST_CASE("on battery the device line says the clocks are capped, and on mains or a server it says nothing", "[battery]") {
   CHECK(battery_note("mains").empty());
   CHECK(battery_note("").empty());
   CHECK(battery_note("battery").find("on battery") == 0);

@@ -100,13 +100,13 @@ void setup_device(CLI::App& app, CommandContext& ctx) {
     }
     if (!o->json) print_toolchain(tool, s);
     std::optional<LocalGpu> gpu = query_local_gpu();
-    if (tool.toolchain && !tool.works()) {  // the probes would not compile either
-      if (o->json) print_json({{"toolchain", toolchain_json(tool)}, {"gpu", gpu ? nlohmann::json(gpu->name) : nlohmann::json()},
+    if (gpu && tool.toolchain && !tool.works()) {  // the probes would not compile either
+      if (o->json) print_json({{"toolchain", toolchain_json(tool)}, {"gpu", gpu->name},
                                {"error", "the toolchain does not compile a CUDA probe"}});
       ctx.exit_code = static_cast<int>(Exit::compile_error);
       return;
     }
-    if (!gpu) {
+    if (!gpu) {  // the toolchain line (above, or in the JSON) still says whether the pair works
       const std::string what = "no NVIDIA GPU found on this machine (nvidia-smi is missing or lists no GPU)";
       const std::string hint = "run `workbook device` where the GPU is (Colab, the cluster); `workbook show LAB --gpu t4` "
                                "shows another GPU's expected figures";
