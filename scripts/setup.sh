@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Quick start, step 1: install what the runner needs from the distribution's packages (if
-# missing), build the runner, link it as ~/.local/bin/workbook, and run the main job: on a
+# missing), build the runner, link it as ~/.local/bin/workbook, check the CUDA toolchain
+# (a one-file probe compiled with the nvcc and host compiler labs will use; no GPU needed,
+# and setup stops with the fix when nvcc refuses the pair), and run the main job: on a
 # machine with an NVIDIA GPU the module 14 lab's reference solution; without one, the
 # content check (every lab compiled), saying so.
 #
@@ -12,8 +14,11 @@
 #     --packages-only  install the packages, then stop (no build)
 #     --no-run         install, build and link, but do not run a lab (Colab, scripts)
 #     --print-packages print the package manager and the packages for this machine, then stop
+#     --check-toolchain only the CUDA toolchain probe, with the runner already built (any
+#                      distribution; after installing a compiler or writing toolchain.yaml)
 #   env WORKBOOK_OS_RELEASE  the os-release file to read (default /etc/os-release)
 #   env WORKBOOK_BIN_DIR     where the `workbook` link goes (default ~/.local/bin)
+#   env WORKBOOK_SETUP_RUNNER the built runner --check-toolchain uses (default build/dev/runner/workbook)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -44,9 +49,38 @@ for arg in "$@"; do
     --packages-only) mode=packages ;;
     --no-run) mode=build ;;
     --print-packages) mode=print ;;
+    --check-toolchain) mode=toolchain ;;
     *) run_args+=("$arg") ;;
   esac
 done
+
+# The toolchain probe: the runner compiles one CUDA file with the nvcc and host compiler
+# labs will use (toolchain.yaml, WORKBOOK_CCBIN applied) and explains a refused pair
+# (`workbook device --toolchain`, exit 3). Without nvcc there is nothing to probe.
+check_toolchain() {
+  local wb=$1
+  if [ ! -x "$wb" ]; then
+    echo "No runner at $wb: the CUDA toolchain probe is skipped."
+    return 0
+  fi
+  if [ -z "${WORKBOOK_NVCC:-}" ] && ! command -v nvcc >/dev/null && [ ! -x /usr/local/cuda/bin/nvcc ]; then
+    echo "No nvcc found: the CUDA toolchain probe is skipped."
+    return 0
+  fi
+  echo "Checking the CUDA toolchain: one CUDA file compiled with the nvcc and host compiler labs will use ..."
+  local rc=0
+  "$wb" device --toolchain || rc=$?
+  if [ "$rc" -ne 0 ]; then
+    echo "setup.sh: stopped: this nvcc and host compiler cannot build the labs (the fix is above); the runner itself is built." >&2
+    echo "After the fix, check again with: scripts/setup.sh --check-toolchain" >&2
+    exit 3
+  fi
+}
+if [ "$mode" = toolchain ]; then
+  export PATH=/usr/local/cuda/bin:$PATH
+  check_toolchain "${WORKBOOK_SETUP_RUNNER:-$PWD/build/dev/runner/workbook}"
+  exit 0
+fi
 
 # One field of an os-release file (ID, ID_LIKE), without its quotes. The file is read,
 # never sourced.
@@ -160,6 +194,7 @@ case ":$PATH:" in
   *) echo "$bin_dir is not on your PATH: add it, then open a new shell:"
      echo "  echo 'export PATH=\"$bin_dir:\$PATH\"' >> ~/.bashrc" ;;
 esac
+check_toolchain "$wb"
 [ "$mode" = build ] && exit 0
 
 if ! command -v nvcc >/dev/null; then

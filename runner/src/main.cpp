@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 
+#include "build/toolchain_config.hpp"
 #include "cmd/registry.hpp"
 #include "exec/process.hpp"
 #include "util/error.hpp"
@@ -109,6 +110,9 @@ int run_command_line(int argc, char** argv) {
   app.add_option("--workspace", global.workspace,
                  "Your workspace (lab copies, journal); default: $WORKBOOK_WORKSPACE or ~/workbook");
   app.add_flag("--no-color", global.no_color, "No colours (also when NO_COLOR is set)");
+  app.add_option_function<std::string>("--ccbin", workbook::set_ccbin_flag,
+                                       "Host compiler for nvcc (-ccbin); default: toolchain.yaml's ccbin, $WORKBOOK_CCBIN, "
+                                       "or nvcc's own (gcc on PATH)");
   for (const auto& entry : command_table()) entry.setup(app, ctx);
 
   try {

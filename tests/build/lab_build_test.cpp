@@ -277,7 +277,10 @@ TEST_CASE("build_lab refuses what it cannot build", "[build]") {
 TEST_CASE("a CUDA lab builds with nvcc for sm_90 and is cached", "[build][cuda]") {
   std::optional<workbook::Toolchain> nvcc;
   std::string configured = WORKBOOK_NVCC_PATH;
-  if (!configured.empty() && !contains(configured, "NOTFOUND")) nvcc = workbook::Toolchain{configured, "", ""};
+  if (!configured.empty() && !contains(configured, "NOTFOUND")) {
+    nvcc = workbook::Toolchain();
+    nvcc->nvcc = configured;
+  }
   if (auto found = workbook::find_nvcc()) nvcc = found;
   if (!nvcc) {
     WARN("nvcc not found: CUDA build test skipped");
@@ -378,7 +381,10 @@ TEST_CASE("a CUDA build from a path nvcc cannot take is explained before the bui
   // nvcc runs its steps through a shell: a $ or ` is expanded and a ' or " breaks its
   // quoting, and the build would fail with an error that names neither. A fake nvcc
   // that always fails stands in: the check must come before it would run.
-  const workbook::Toolchain fake{"/bin/false", "fake nvcc", "13.0"};
+  workbook::Toolchain fake;
+  fake.nvcc = "/bin/false";
+  fake.version = "fake nvcc";
+  fake.release = "13.0";
   struct Case {
     std::string folder;  // where the whole tree goes
     std::string where;   // which path the message names

@@ -65,7 +65,8 @@ run_setup() {  # os-release file, uid, installed packages, setup.sh args...
   local os=$1 uid=$2 installed=$3; shift 3
   : >"$work/log"
   out=$(env WORKBOOK_OS_RELEASE="$os" STUB_LOG="$work/log" STUB_UID="$uid" STUB_INSTALLED="$installed" \
-          WORKBOOK_BIN_DIR="${BIN_DIR:-$work/bin}" PATH="$stubs:${EXTRA_PATH:-}$PATH" bash "$setup" "$@" 2>&1)
+          WORKBOOK_BIN_DIR="${BIN_DIR:-$work/bin}" WORKBOOK_WORKSPACE="$work/ws" \
+          WORKBOOK_NVCC="$repo/tests/fixtures/toolchain/fake_nvcc.sh" PATH="$stubs:${EXTRA_PATH:-}$PATH" bash "$setup" "$@" 2>&1)
   rc=$?
   calls=$(cat "$work/log")
 }

@@ -19,6 +19,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "build/toolchain_config.hpp"
 #include "exec/process.hpp"
 #include "util/error.hpp"
 #include "util/hash.hpp"
@@ -34,6 +35,7 @@ struct Compiler {
   std::vector<std::string> argv;  // the program and any words that came with it ($CXX="ccache g++")
   std::string path;               // resolved path of the program
   std::string version;
+  std::vector<std::string> flags;  // the toolchain's own (nvcc: -ccbin, ...), before the lab's
 };
 
 std::vector<std::string> split_words(std::string_view s) {
@@ -104,7 +106,8 @@ Compiler cuda_compiler(const Toolchain* nvcc) {
   Compiler c;
   c.argv = {nvcc->nvcc.string()};
   c.path = nvcc->nvcc.string();
-  c.version = nvcc->version;
+  c.version = nvcc->version + "\nhost " + nvcc->host.path.string() + " " + nvcc->host.version_line;
+  c.flags = toolchain_flags(*nvcc);
   return c;
 }
 
@@ -188,6 +191,8 @@ std::string cache_key(const BuildRequest& req, const Compiler& compiler, const f
   h.add(req.language == Language::cuda ? "cuda" : req.language == Language::python ? "python" : "host");
   h.add(compiler.path);
   h.add(compiler.version);
+  h.add("toolchain-flags " + std::to_string(compiler.flags.size()));
+  for (const auto& f : compiler.flags) h.add(f);
   h.add(req.language == Language::cuda ? req.arch : std::string());
   h.add("flags " + std::to_string(req.flags.size()));
   for (const auto& f : req.flags) h.add(f);
@@ -217,6 +222,7 @@ constexpr const char* kPythonCompile =
 std::vector<std::string> compile_command(const BuildRequest& req, const Compiler& compiler, const fs::path& source,
                                          const std::vector<fs::path>& include_dirs, const fs::path& output) {
   std::vector<std::string> cmd = compiler.argv;
+  cmd.insert(cmd.end(), compiler.flags.begin(), compiler.flags.end());
   if (req.language == Language::python) {
     cmd.insert(cmd.end(), {"-c", kPythonCompile, source.string(), output.string()});
     return cmd;
@@ -332,6 +338,17 @@ std::string replace_path(std::string line, const std::string& from, std::string_
   return line;
 }
 
+// The line a failed compile adds to the diagnostics: why it stopped, when the compiler's
+// own output does not say.
+std::string failure_line(const ProcessResult& r, bool printed_nothing, const std::string& name) {
+  if (r.timed_out) return fmt::format("{}: compilation {} (the build time limit)\n", name, describe(r));
+  if (r.interrupted) return fmt::format("{}: compilation interrupted (Ctrl-C)\n", name);
+  if (r.signal != 0) return fmt::format("{}: the compiler was {}\n", name, describe(r));
+  if (r.exit_code == 0) return fmt::format("{}: the compiler reported success but wrote no binary\n", name);
+  if (printed_nothing) return fmt::format("{}: the compiler {} and printed nothing\n", name, describe(r));
+  return "";
+}
+
 }  // namespace
 
 std::string clean_diagnostics(std::string_view raw, const fs::path& source, std::string_view display_name) {
@@ -399,9 +416,12 @@ BuildResult build_lab(const BuildRequest& req, const Toolchain* nvcc) {
   result.command = compile_command(req, compiler, source, include_dirs, result.binary);
   remove_stale_temporaries(fs::absolute(req.cache_dir));
   std::error_code ready_ec;
+  const std::string warning =
+      req.language == Language::cuda && nvcc->allow_unsupported ? allow_unsupported_warning(*nvcc) : std::string();
   if (python ? fs::is_regular_file(result.binary, ready_ec) : is_executable(result.binary)) {
     result.ok = true;
     result.cached = true;
+    result.diagnostics = warning;
     return result;
   }
 
@@ -419,7 +439,7 @@ BuildResult build_lab(const BuildRequest& req, const Toolchain* nvcc) {
   result.raw_output = r.out;
   if (!r.out.empty() && !r.err.empty() && r.out.back() != '\n') result.raw_output += '\n';
   result.raw_output += r.err;
-  result.diagnostics = clean_diagnostics(result.raw_output, source, req.display_name);
+  result.diagnostics = warning + clean_diagnostics(result.raw_output, source, req.display_name);
   result.timed_out = r.timed_out;
   result.interrupted = r.interrupted;
 
@@ -435,16 +455,10 @@ BuildResult build_lab(const BuildRequest& req, const Toolchain* nvcc) {
 
   fs::remove(temp, ec);
   fs::remove(dir, ec);  // only succeeds when empty
-  if (r.timed_out) {
-    result.diagnostics += fmt::format("{}: compilation {} (the build time limit)\n", req.display_name, describe(r));
-  } else if (r.interrupted) {
-    result.diagnostics += fmt::format("{}: compilation interrupted (Ctrl-C)\n", req.display_name);
-  } else if (r.signal != 0) {
-    result.diagnostics += fmt::format("{}: the compiler was {}\n", req.display_name, describe(r));
-  } else if (r.exit_code == 0) {
-    result.diagnostics += fmt::format("{}: the compiler reported success but wrote no binary\n", req.display_name);
-  } else if (result.diagnostics.empty()) {
-    result.diagnostics += fmt::format("{}: the compiler {} and printed nothing\n", req.display_name, describe(r));
+  result.diagnostics += failure_line(r, result.diagnostics.empty(), req.display_name);
+  if (req.language == Language::cuda && !r.timed_out && !r.interrupted) {
+    result.toolchain_problem = diagnose_toolchain(result.raw_output, *nvcc, glibc_version());
+    if (result.toolchain_problem) result.diagnostics += render_toolchain_problem(*result.toolchain_problem);
   }
   return result;
 }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "build/toolchain.hpp"
+#include "build/toolchain_problem.hpp"
 
 namespace workbook {
 
@@ -48,12 +49,15 @@ struct BuildResult {
                                      // on a time-out, interruption or crash of the compiler
   std::string raw_output;            // the compiler's stdout then stderr, as printed
   std::string key;                   // the cache key (32 hex digits)
+  std::optional<ToolchainProblem> toolchain_problem;  // a CUDA build that failed because of the toolchain,
+                                                      // not the lab (its explanation ends `diagnostics`)
 };
 
 // Compiles the lab unless an identical build is cached. The key covers the source, the
 // files it includes by a quoted #include from its own directory (followed recursively),
 // every regular file under each include dir (sorted by relative path), flags, libs, arch,
-// language, and the compiler's path and version; the paths of the source and the include
+// language, the compiler's path and version (for CUDA also the host compiler's path and
+// version and the toolchain's flags, toolchain_config.hpp); the paths of the source and the include
 // dirs do not count, so a moved workspace reuses its cache. The compiler writes a
 // temporary file that is renamed into place, so concurrent runs or a Ctrl-C never leave
 // a half-written binary. Failed builds are not cached.
@@ -61,7 +65,8 @@ struct BuildResult {
 // `nvcc` may be null for host and Python labs; a CUDA lab with a null `nvcc` throws
 // UsageError saying how to install or point WORKBOOK_NVCC; a Python lab without python3
 // throws UsageError saying how to install it or point WORKBOOK_PYTHON. A missing source or include dir throws
-// UsageError. A compile error, time-out or interruption gives ok=false.
+// UsageError. A compile error, time-out or interruption gives ok=false. A CUDA build with
+// allow_unsupported starts `diagnostics` with nvcc's warning, cached or not.
 BuildResult build_lab(const BuildRequest& request, const Toolchain* nvcc);
 
 // Cleans compiler output for the learner:

@@ -5,14 +5,33 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace workbook {
 
-// The nvcc the runner compiles labs with.
+// The compiler nvcc hands the host code to: `ccbin` when one is set, else nvcc's own
+// default, the `gcc` on PATH (toolchain_config.hpp).
+struct HostCompiler {
+  std::filesystem::path path;  // the executable; empty when none was found
+  std::string version_line;    // first line of `<path> --version`, e.g. "gcc (GCC) 14.2.1 20240912 (Red Hat 14.2.1-3)"
+  std::string version;         // "14.2.1"; empty when the line holds no version
+  std::string family;          // "gcc" or "clang" (from the version line), else ""
+};
+
+// The nvcc the runner compiles labs with, and how it is told to compile host code.
 struct Toolchain {
   std::filesystem::path nvcc;  // absolute path of the nvcc executable
   std::string version;         // last line of `nvcc --version`, e.g. "Build cuda_13.0.r13.0/compiler.36424714_0"
   std::string release;         // "13.0" from "release 13.0, V13.0.88"; empty when not found
+  // From <workspace>/toolchain.yaml, WORKBOOK_CCBIN and --ccbin (toolchain_config.hpp);
+  // find_nvcc leaves them empty.
+  std::filesystem::path ccbin;           // passed as -ccbin; empty: nvcc's default host compiler
+  std::string ccbin_from;                // where ccbin was set: "<file>:<line>", "WORKBOOK_CCBIN", "--ccbin"
+  bool allow_unsupported = false;        // passed as -allow-unsupported-compiler
+  std::string allow_from;                // "<file>:<line>" of allow_unsupported
+  std::vector<std::string> extra_flags;  // nvcc_flags, passed before the manifest's flags
+  std::filesystem::path config_file;     // the workspace's toolchain.yaml (whether or not it exists)
+  HostCompiler host;
 };
 
 // Finds nvcc: $WORKBOOK_NVCC, then PATH, then /usr/local/cuda/bin/nvcc, then

@@ -1,4 +1,5 @@
-// `workbook device [--calibrate] [--json]`: the local GPU's device query (Module 3),
+// `workbook device [--calibrate | --toolchain] [--json]`: the toolchain line (nvcc, its
+// host compiler, and whether the pair compiles a probe), then the local GPU's device query (Module 3),
 // measured through a probe compiled and run like a lab, beside the Colab T4 and the
 // cluster H100; --calibrate measures bandwidths, FLOP rates, transfer rates and launch
 // overhead, stores them in the journal for this GPU, and expected ranges use them.
@@ -11,6 +12,7 @@
 #include "device/device_print.hpp"
 #include "device/device_report.hpp"
 #include "device/probe_run.hpp"
+#include "device/toolchain_status.hpp"
 #include "journal/journal.hpp"
 #include "run/device_context.hpp"
 #include "util/error.hpp"
@@ -23,8 +25,18 @@ struct DeviceOptions {
   bool json = false;
   bool calibrate = false;
   bool quick = false;
+  bool toolchain_only = false;
   double timeout_s = 600;
 };
+
+// The toolchain line alone (`--toolchain`, scripts/setup.sh): 0 when the pair works,
+// 3 when it does not, 2 without nvcc.
+int report_toolchain(const DeviceOptions& o, const ToolchainStatus& tool, const Style& s) {
+  if (o.json) print_json({{"toolchain", toolchain_json(tool)}});
+  else print_toolchain(tool, s);
+  if (!tool.toolchain) return static_cast<int>(Exit::usage);
+  return tool.works() ? 0 : static_cast<int>(Exit::compile_error);
+}
 
 int calibrate(const DeviceOptions& o, const Catalog& catalog, const Workspace& ws, const LocalGpu& gpu, const Style& s) {
   ws.ensure();  // a first calibration may come before any run made the workspace
@@ -41,7 +53,7 @@ int calibrate(const DeviceOptions& o, const Catalog& catalog, const Workspace& w
   return run.failed_checks.empty() ? 0 : 1;
 }
 
-int query(const DeviceOptions& o, const Catalog& catalog, const Workspace& ws, const Style& s) {
+int query(const DeviceOptions& o, const Catalog& catalog, const Workspace& ws, const ToolchainStatus& tool, const Style& s) {
   ProbeRequest req;
   req.name = "device_query";
   req.timeout_s = std::min(o.timeout_s, 120.0);
@@ -55,7 +67,9 @@ int query(const DeviceOptions& o, const Catalog& catalog, const Workspace& ws, c
   DeviceView view{q, spec, cal, dev.gpu ? dev.gpu->uuid : "", dev.gpu ? dev.gpu->driver : "", dev.figures_source,
                   compare_gpus(&q, spec, cal, find_gpu(dev.specs, "t4"), find_gpu(dev.specs, "h100-sxm"))};
   if (o.json) {
-    print_json(device_json(view));
+    nlohmann::json j = device_json(view);
+    j["toolchain"] = toolchain_json(tool);
+    print_json(j);
   } else {
     print_device(view, s);
   }
@@ -68,18 +82,36 @@ void setup_device(CLI::App& app, CommandContext& ctx) {
   auto* cmd = app.add_subcommand("device", "Your GPU: the device query, a comparison with the T4 and H100, and calibration");
   auto o = std::make_shared<DeviceOptions>();
   cmd->add_flag("--calibrate", o->calibrate, "Measure bandwidth, FLOP rates, transfers and launch overhead; store them for this GPU");
+  cmd->add_flag("--toolchain", o->toolchain_only,
+                 "Only check the toolchain: compile a one-file CUDA probe with the nvcc and host compiler labs use "
+                 "(no GPU needed; exit 3 when the pair does not work)");
   cmd->add_flag("--quick", o->quick, "With --calibrate: small sizes (a smoke run; figures are less accurate)");
   cmd->add_option("--timeout", o->timeout_s, "Time limit of the probe run in seconds (default 600)");
   cmd->add_flag("--json", o->json, "Print JSON");
-  cmd->footer("Examples:\n  workbook device\n  workbook device --calibrate\n  workbook device --json");
+  cmd->footer("Examples:\n  workbook device\n  workbook device --calibrate\n  workbook device --toolchain\n"
+              "  workbook --ccbin /usr/bin/g++-14 device --toolchain\n  workbook device --json");
   cmd->callback([&ctx, o] {
+    const Workspace ws = ctx.global.open_workspace();
+    const Style s = ctx.global.style();
+    const ToolchainStatus tool = toolchain_status(ws);
+    if (o->toolchain_only) {
+      ctx.exit_code = report_toolchain(*o, tool, s);
+      return;
+    }
+    if (!o->json) print_toolchain(tool, s);
     std::optional<LocalGpu> gpu = query_local_gpu();
-    if (!gpu) {
+    if (gpu && tool.toolchain && !tool.works()) {  // the probes would not compile either
+      if (o->json) print_json({{"toolchain", toolchain_json(tool)}, {"gpu", gpu->name},
+                               {"error", "the toolchain does not compile a CUDA probe"}});
+      ctx.exit_code = static_cast<int>(Exit::compile_error);
+      return;
+    }
+    if (!gpu) {  // the toolchain line (above, or in the JSON) still says whether the pair works
       const std::string what = "no NVIDIA GPU found on this machine (nvidia-smi is missing or lists no GPU)";
       const std::string hint = "run `workbook device` where the GPU is (Colab, the cluster); `workbook show LAB --gpu t4` "
                                "shows another GPU's expected figures";
       if (o->json) {  // scripts get JSON on stdout whatever happens, and the same exit code
-        print_json({{"gpu", nullptr}, {"error", what}, {"hint", hint}});
+        print_json({{"gpu", nullptr}, {"error", what}, {"hint", hint}, {"toolchain", toolchain_json(tool)}});
         fmt::print(stderr, "error: {}\n", what);
         ctx.exit_code = static_cast<int>(Exit::usage);
         return;
@@ -87,9 +119,7 @@ void setup_device(CLI::App& app, CommandContext& ctx) {
       throw UsageError(what, hint);
     }
     Catalog catalog = ctx.global.catalog();
-    Workspace ws = ctx.global.open_workspace();
-    Style s = ctx.global.style();
-    ctx.exit_code = o->calibrate ? calibrate(*o, catalog, ws, *gpu, s) : query(*o, catalog, ws, s);
+    ctx.exit_code = o->calibrate ? calibrate(*o, catalog, ws, *gpu, s) : query(*o, catalog, ws, tool, s);
   });
 }
 

@@ -12,6 +12,7 @@
 
 #include "build/lab_build.hpp"
 #include "build/toolchain.hpp"
+#include "build/toolchain_config.hpp"
 #include "content/exercises.hpp"
 #include "content/variant.hpp"
 #include "dev/build_lines.hpp"
@@ -291,7 +292,7 @@ DevCheckResult dev_check(const RunContext& ctx, const DevCheckOptions& o) {
                      "run it on a GPU machine, or drop --run to validate and compile only");
   }
   result.arch = arch_for_gpu(o.arch, dev.gpu ? dev.gpu->compute_cap : "");
-  std::optional<Toolchain> nvcc = find_nvcc();
+  std::optional<Toolchain> nvcc = find_toolchain(ctx.workspace.root());
   ctx.workspace.ensure();
 
   // Every row to check, in content order.

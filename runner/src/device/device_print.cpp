@@ -5,6 +5,7 @@
 
 #include <optional>
 
+#include "build/toolchain_config.hpp"
 #include "model/figures.hpp"
 
 namespace workbook {
@@ -125,6 +126,50 @@ void print_device(const DeviceView& v, const Style& s) {
     fmt::print("\n{}\n", s.dim("No calibration yet: `workbook device --calibrate` measures bandwidth, FLOP rates, transfers and "
                                "launch overhead, and expected ranges then use them."));
   }
+}
+
+nlohmann::json toolchain_json(const ToolchainStatus& st) {
+  if (!st.toolchain) return {{"nvcc", nullptr}, {"works", false}, {"problem_kind", "nvcc_missing"}};
+  const Toolchain& tc = *st.toolchain;
+  auto text_or_null = [](const std::string& t) { return t.empty() ? nlohmann::json() : nlohmann::json(t); };
+  nlohmann::json j = {{"nvcc", tc.nvcc.string()}, {"release", text_or_null(tc.release)},
+                      {"host_compiler", text_or_null(tc.host.path.string())}, {"host_version", text_or_null(tc.host.version)},
+                      {"host_version_line", text_or_null(tc.host.version_line)}, {"ccbin", text_or_null(tc.ccbin.string())},
+                      {"ccbin_from", text_or_null(tc.ccbin_from)}, {"allow_unsupported", tc.allow_unsupported},
+                      {"flags", toolchain_flags(tc)}, {"config_file", tc.config_file.string()},
+                      {"line", describe_toolchain(tc)}, {"works", st.works()}, {"problem_kind", nullptr}};
+  if (st.check && !st.check->ok) {
+    j["output"] = st.check->output;
+    j["problem_kind"] = st.check->problem ? st.check->problem->kind : "probe_failed";
+    if (const auto& p = st.check->problem) {
+      j["reason"] = p->reason;
+      j["explanation"] = p->explanation;
+      j["fixes"] = p->fixes;
+    }
+  }
+  return j;
+}
+
+void print_toolchain(const ToolchainStatus& st, const Style& s) {
+  if (!st.toolchain) {
+    fmt::print("{} {}\n", s.bold("Toolchain:"), s.yellow("no nvcc found (install the CUDA Toolkit, or set WORKBOOK_NVCC)"));
+    return;
+  }
+  const Toolchain& tc = *st.toolchain;
+  fmt::print("{} {}\n", s.bold("Toolchain:"), describe_toolchain(tc));
+  if (st.works()) {
+    fmt::print("  {} {}\n", s.green("works:"), s.dim(st.check->cached ? "a one-file CUDA probe compiled with this pair before"
+                                                                     : "a one-file CUDA probe compiles with this pair"));
+    if (tc.allow_unsupported) fmt::print("  {}", s.yellow(allow_unsupported_warning(tc)));
+    return;
+  }
+  if (const auto& p = st.check->problem) {
+    fmt::print("  {} {}\n", s.red(p->kind == "host_compiler_unsupported" ? "unsupported pair:" : "broken headers:"),
+               p->evidence);
+    fmt::print("{}", render_toolchain_problem(*p));
+    return;
+  }
+  fmt::print("  {} a one-file CUDA probe does not compile with this pair:\n{}", s.red("fails:"), st.check->output);
 }
 
 }  // namespace workbook

@@ -10,6 +10,7 @@
 
 #include "device/calibrate_run.hpp"
 #include "device/device_report.hpp"
+#include "device/toolchain_status.hpp"
 #include "specs/gpu_specs.hpp"
 #include "ui/style.hpp"
 
@@ -35,5 +36,10 @@ struct DeviceView {
 };
 nlohmann::json device_json(const DeviceView& view);
 void print_device(const DeviceView& view, const Style& s);
+
+// The toolchain line (nvcc release, host compiler and version, ccbin, flags) and whether
+// the pair works; when it does not, the explanation and the fix.
+nlohmann::json toolchain_json(const ToolchainStatus& status);
+void print_toolchain(const ToolchainStatus& status, const Style& s);
 
 }  // namespace workbook

@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "build/toolchain.hpp"
+#include "build/toolchain_config.hpp"
 #include "util/error.hpp"
 
 namespace workbook {
@@ -19,7 +20,7 @@ fs::path probe_source(const Catalog& catalog, const std::string& name) {
 }
 
 ProbeRun run_probe(const Catalog& catalog, const Workspace& workspace, const ProbeRequest& req) {
-  std::optional<Toolchain> nvcc = find_nvcc();
+  std::optional<Toolchain> nvcc = find_toolchain(workspace.root());
   if (!nvcc) {
     throw UsageError("nvcc (the CUDA compiler) was not found; the device probes are compiled with it",
                      "install the CUDA Toolkit, put its bin/ on PATH, or set WORKBOOK_NVCC to the nvcc to use");
@@ -48,6 +49,10 @@ ProbeRun run_probe(const Catalog& catalog, const Workspace& workspace, const Pro
   }
   run.build = build_lab(build, &*nvcc);
   if (run.build.interrupted) throw Error(Exit::runtime_error, "interrupted (Ctrl-C) while building " + build.display_name);
+  if (!run.build.ok && run.build.toolchain_problem) {
+    throw Error(Exit::compile_error, fmt::format("the probe {} did not compile:\n{}", build.display_name, run.build.diagnostics),
+                run.build.toolchain_problem->next_step);
+  }
   if (!run.build.ok) {
     throw Error(Exit::compile_error, fmt::format("the probe {} did not compile:\n{}", build.display_name, run.build.diagnostics),
                 "the probes are part of the workbook: report this with the output of `nvcc --version`");

@@ -7,6 +7,7 @@
 
 #include "model/figures.hpp"
 #include "journal/journal.hpp"
+#include "profile/gpu_clocks.hpp"
 #include "util/error.hpp"
 
 namespace workbook {
@@ -21,7 +22,27 @@ std::string DeviceContext::describe() const {
     if (calibration) src += fmt::format(", calibrated {}", calibration->measured_at.substr(0, 10));
     if (!nominal.empty()) src += ", transfer/launch figures nominal";
   }
-  return cc.empty() ? fmt::format("{} ({})", name, src) : fmt::format("{} ({}, {})", name, cc, src);
+  const std::string battery = battery_note(power_source);
+  const std::string line = cc.empty() ? fmt::format("{} ({})", name, src) : fmt::format("{} ({}, {})", name, cc, src);
+  return battery.empty() ? line : line + "; " + battery;
+}
+
+std::string battery_note(const std::string& power_source) {
+  if (power_source != "battery") return "";
+  return "on battery: a laptop GPU's clocks are capped there, and the expected ranges assume mains power "
+         "(plug in for figures that count)";
+}
+
+void note_battery(Grade& grade, const std::string& power_source) {
+  if (power_source != "battery") return;
+  bool out = false;
+  for (auto& m : grade.metrics) {
+    if (!m.lo && !m.hi) continue;
+    m.note += std::string(m.note.empty() ? "" : " ") + "(this run was on battery; the range assumes mains power)";
+    out = out || m.status == RangeStatus::below || m.status == RangeStatus::above;
+  }
+  if (out && grade.verdict == Verdict::out_of_range)
+    grade.verdict_reason += std::string(grade.verdict_reason.empty() ? "" : " ") + "(on battery: ranges assume mains power)";
 }
 
 std::set<std::string> apply_calibration(Figures& figures, const Calibration& c) {
@@ -44,6 +65,7 @@ DeviceContext load_device_context(const Catalog& catalog, const std::optional<st
   d.specs = load_gpu_specs(catalog.root() / "data" / "gpus.yaml");
   d.reference = find_gpu(d.specs, kReferenceGpuId);
   d.gpu = query_local_gpu();
+  if (d.gpu) d.power_source = read_power_source();
   if (gpu_override) {
     d.spec = find_gpu(d.specs, *gpu_override);
     if (!d.spec) {

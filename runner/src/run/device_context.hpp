@@ -17,6 +17,7 @@
 
 #include "content/catalog.hpp"
 #include "device/calibration.hpp"
+#include "grade/grade.hpp"
 #include "specs/gpu_specs.hpp"
 #include "specs/measured_refs.hpp"
 #include "device/local_gpu.hpp"
@@ -37,6 +38,7 @@ struct DeviceContext {
   std::string note;                // why figures are missing, when they are
   std::vector<GpuSpec> specs;      // owns the sheets the pointers point into
   std::vector<MeasuredRefs> measured_refs;  // data/measured/*.yaml
+  std::string power_source;        // with a GPU: "mains", "battery" or "" (profile/gpu_clocks.hpp)
 
   std::string describe() const;    // "NVIDIA H200 (sm_90, spec sheet h200)" or "no GPU found"
 };
@@ -57,6 +59,15 @@ DeviceContext load_device_context(const Catalog& catalog, const std::optional<st
 // fp64_tflops, h2d_*, d2h_*, launch_us. Returns the names it set.
 std::set<std::string> apply_calibration(Figures& figures, const Calibration& c);
 
+
+// On battery a laptop GPU's clocks are capped, so its times are slower than the ranges
+// (fitted on mains power) expect: the text said once before the run, "" on mains.
+std::string battery_note(const std::string& power_source);
+
+// Adds the battery note to each figure graded against a range, and to the verdict's
+// reason when a figure is out of range; nothing on mains. (Calibrations made on
+// battery are not told apart: the note is all there is.)
+void note_battery(Grade& grade, const std::string& power_source);
 
 inline constexpr const char* kReferenceGpuId = "t4";
 

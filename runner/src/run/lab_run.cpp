@@ -8,6 +8,7 @@
 
 #include "build/lab_build.hpp"
 #include "build/toolchain.hpp"
+#include "build/toolchain_config.hpp"
 #include "content/variant.hpp"
 #include "exec/process.hpp"
 #include "run/console_observer.hpp"
@@ -120,7 +121,7 @@ Prepared prepare(const RunContext& ctx, const RunRequest& req, RunReport& report
   report.params = resolve_params(lab, req.params, req.quick);
   p.predictions = predictions_from_flags(lab, req.predict);
   if (lab.language == LabLanguage::cuda && !req.stop_after_predict) {  // a Slurm job builds on its node
-    p.nvcc = find_nvcc();
+    p.nvcc = find_toolchain(ctx.workspace.root());  // with <workspace>/toolchain.yaml
     if (!p.nvcc) {
       throw UsageError("nvcc (the CUDA compiler) was not found",
                        "install the CUDA Toolkit (https://developer.nvidia.com/cuda-downloads), put its bin/ on "
@@ -185,6 +186,11 @@ std::optional<BuildResult> build(const RunContext& ctx, const Prepared& p, RunRe
   report.grade.verdict = Verdict::compile_error;
   report.grade.verdict_reason = "the compiler rejected the lab";
   report.next_step = fmt::format("fix the first error above in {}, then run again", request.display_name);
+  report.compile_error_kind = built.toolchain_problem ? built.toolchain_problem->kind : "source";
+  if (built.toolchain_problem) {  // the machine's compiler pair, not the lab (build/toolchain_problem.hpp)
+    report.grade.verdict_reason = built.toolchain_problem->reason;
+    report.next_step = built.toolchain_problem->next_step;
+  }
   ctx.journal.finish_run(report.run_id, Verdict::compile_error, -1, report.build_diagnostics);
   return std::nullopt;
 }
@@ -263,6 +269,7 @@ void grade_and_record(const RunContext& ctx, const RunRequest& req, const Prepar
     report.grade.verdict_reason = report.process_summary;
   }
   apply_profile_verdict(report.profile, report.grade);
+  note_battery(report.grade, p.dev.power_source);  // clocks capped on battery (run/device_context.hpp)
   ctx.journal.record_grade(report.run_id, report.grade);
   record_gpu_state(ctx.journal, report.run_id, report.profile);
   ctx.journal.finish_run(report.run_id, report.grade.verdict, pr.exit_code, report.grade.verdict_reason);

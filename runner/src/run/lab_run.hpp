@@ -63,6 +63,7 @@ struct RunReport {
   long long run_id = 0;
   bool built = false, build_cached = false;
   std::string build_diagnostics;
+  std::string compile_error_kind;  // when the build failed: "source", or a ToolchainProblem's kind
   std::vector<std::string> build_command;
   bool ran = false;
   std::string not_run_reason;  // e.g. no GPU

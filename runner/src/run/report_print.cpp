@@ -146,6 +146,7 @@ json report_json(const RunReport& r) {
   j["params"] = r.params;
   j["build"] = {{"ok", r.built}, {"cached", r.build_cached}, {"command", r.build_command},
                 {"diagnostics", r.build_diagnostics}};
+  j["compile_error_kind"] = r.compile_error_kind.empty() ? json() : json(r.compile_error_kind);
   j["process"] = {{"ran", r.ran}, {"summary", r.process_summary}, {"wall_s", r.wall_s}, {"stdout", r.out},
                   {"stderr", r.err}, {"errors", r.errors}, {"protocol_problems", r.protocol_problems}};
   j["checks"] = json::array();
