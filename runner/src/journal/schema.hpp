@@ -14,6 +14,8 @@
 //   7  (add_solution_gate) solution_views and readings: what the learner was shown (journal/views.hpp)
 //   8  (add_run_machine) run_machine: driver, CUDA versions, toolkit, power source per
 //      run; the power limit on run_gpu_state
+//   9  (add_prediction_seen) predictions.after_measurement, prediction_grades.prediction_uid
+//      (version 10 once merged after another branch's 9)
 #pragma once
 
 #include <filesystem>
@@ -25,7 +27,7 @@ struct sqlite3;
 namespace workbook {
 
 // The schema version this runner writes and understands.
-inline constexpr int kSchemaVersion = 8;
+inline constexpr int kSchemaVersion = 9;
 // The first version whose rows carry uids: the oldest an export can have.
 inline constexpr int kFirstSyncedVersion = 3;
 
