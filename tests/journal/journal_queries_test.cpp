@@ -145,7 +145,7 @@ TEST_CASE("predictions of a run: every recorded one, or only the graded ones", "
   const auto graded = predictions_of_run(j, id, PredictionSet::graded);
   REQUIRE(graded.size() == 1);
   CHECK(graded[0].id == "t_guess");
-  CHECK(run_details(j, "module05/a", 1).front().predictions.size() == 1);  // history: the graded ones
+  CHECK(run_details(j, "module05/a", 1).front().predictions.size() == 2);  // history: every one (a run not run shows its own)
   CHECK(runs_in_scope(j, "module05").size() == 1);
   CHECK(runs_in_scope(j, "module0").empty());  // a module, not a prefix
 }

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <csignal>
 
+#include <unistd.h>
+
 #include "ui/prompt.hpp"
 #include "util/error.hpp"
 #include "util/quantity.hpp"
@@ -94,7 +96,11 @@ class PromptInterrupt {
   PromptInterrupt() {
     fired_ = 0;
     struct sigaction sa {};
-    sa.sa_handler = [](int) { fired_ = 1; };
+    // Closing stdin also ends a read that had not begun when the signal came (EBADF).
+    sa.sa_handler = [](int) {
+      fired_ = 1;
+      ::close(STDIN_FILENO);
+    };
     sigemptyset(&sa.sa_mask);
     sa.sa_flags = 0;
     installed_ = sigaction(SIGINT, &sa, &old_) == 0;
