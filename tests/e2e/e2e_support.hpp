@@ -265,11 +265,12 @@ struct Spawned {
   fs::path out_file, err_file;
   int stop_signal = SIGKILL;
 
-  Spawned(const Course& c, const std::vector<std::string>& args, bool pty, fs::path out = {}, fs::path err = {})
+  Spawned(const Course& c, const std::vector<std::string>& args, bool pty, fs::path out = {}, fs::path err = {},
+          const std::map<std::string, std::string>& extra_env = {})
       : out_file(std::move(out)), err_file(std::move(err)) {
     std::vector<std::string> argv{WORKBOOK_BINARY};
     argv.insert(argv.end(), args.begin(), args.end());
-    std::vector<std::string> envv = make_env(c.env());
+    std::vector<std::string> envv = make_env(c.env(extra_env));
     auto argv_c = c_strings(argv);
     auto env_c = c_strings(envv);
     posix_spawn_file_actions_t fa;
@@ -314,6 +315,68 @@ struct Spawned {
       }
     }
     if (master >= 0) ::close(master);
+  }
+};
+
+// The real binary, started with its stdin, stdout and stderr on a pseudo-terminal (so it
+// prompts, as for a learner) or with stdout and stderr on files (stdin /dev/null).
+struct Running : Spawned {
+  std::string out;  // what was read from the terminal so far (pty mode)
+
+  Running(const Course& c, const std::vector<std::string>& args, bool pty,
+          const std::map<std::string, std::string>& extra_env = {})
+      : Spawned(c, args, pty, {}, {}, extra_env) {}
+
+  // Reads what the terminal has, waiting up to `ms`.
+  void pump(int ms) {
+    pollfd p{master, POLLIN, 0};
+    if (::poll(&p, 1, ms) <= 0) return;
+    char buf[4096];
+    ssize_t got = ::read(master, buf, sizeof buf);
+    if (got > 0) out.append(buf, static_cast<std::size_t>(got));
+  }
+
+  // Pty mode: waits until the output shows `needle`.
+  bool wait_for_output(const std::string& needle, double limit_s = 60) {
+    auto t0 = std::chrono::steady_clock::now();
+    while (out.find(needle) == std::string::npos) {
+      if (std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() > limit_s) return false;
+      pump(20);
+    }
+    return true;
+  }
+
+  // Pty mode: types `text` at the terminal.
+  void send(const std::string& text) const { REQUIRE(::write(master, text.data(), text.size()) == static_cast<ssize_t>(text.size())); }
+
+  // Waits for the binary to end (draining the terminal) and returns how it ended.
+  CommandResult finish(double limit_s = 60) {
+    CommandResult r;
+    auto t0 = std::chrono::steady_clock::now();
+    int status = 0;
+    for (;;) {
+      if (master >= 0) pump(10);
+      else std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      pid_t w = ::waitpid(pid, &status, WNOHANG);
+      if (w == pid) break;
+      double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      if (elapsed > limit_s && !r.timed_out) {
+        r.timed_out = true;
+        ::kill(pid, SIGKILL);
+      }
+    }
+    pid = 0;
+    if (master >= 0) {
+      for (int i = 0; i < 20; ++i) pump(5);  // what is left in the terminal
+      r.out = out;
+    } else {
+      r.out = read_file(out_file);
+      r.err = read_file(err_file);
+    }
+    r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
+    if (WIFSIGNALED(status)) r.signal = WTERMSIG(status);
+    return r;
   }
 };
 

@@ -78,6 +78,31 @@ TEST_CASE("run_to_show: the latest pass, else the latest finished run", "[report
   CHECK(run_to_show(reference_only)->id == 2);
 }
 
+TEST_CASE("run_to_show: with the lab's defaults, the graded run at them comes first (not a sweep's last point)", "[report]") {
+  auto at = [](long long id, const std::string& verdict, const std::string& params) {
+    RunRow r = run(id, verdict);
+    r.params = params;
+    return r;
+  };
+  const Figures defaults{{"N", 1000}};
+  // A sweep N=10,1000,100: the latest pass is N=100, not graded; N=1000 is.
+  std::vector<RunRow> sweep{at(1, "pass", R"({"N":10})"), at(2, "pass", R"({"N":1000})"), at(3, "pass", R"({"N":100})")};
+  CHECK(run_to_show(sweep)->id == 3);
+  CHECK(run_to_show(sweep, defaults)->id == 2);
+  // A finished run at the defaults is shown before a pass elsewhere; an unfinished one is not.
+  std::vector<RunRow> failed{at(1, "pass", R"({"N":10})"), at(2, "fail", R"({"N":1000})")};
+  CHECK(run_to_show(failed, defaults)->id == 2);
+  std::vector<RunRow> open{at(1, "pass", R"({"N":10})"), at(2, "unfinished", R"({"N":1000})")};
+  CHECK(run_to_show(open, defaults)->id == 1);
+  // None at the defaults: as without them.
+  std::vector<RunRow> quick{at(1, "pass", R"({"N":10})")};
+  CHECK(run_to_show(quick, defaults)->id == 1);
+  CHECK(at_default_params(R"({"N":1000,"M":4})", defaults));
+  CHECK_FALSE(at_default_params(R"({"N":"1000"})", defaults));
+  CHECK_FALSE(at_default_params("not json", defaults));
+  CHECK(at_default_params("{}", {}));
+}
+
 TEST_CASE("roof_for: the calibration first, then the spec sheet", "[report]") {
   GpuSpec spec;
   spec.id = "h200";
@@ -131,8 +156,17 @@ TEST_CASE("render_markdown: figures, predictions, explanations, machine line, ro
   choice.graded = true;
   choice.correct = false;
   choice.right_answer = "memory";
-  e.predictions = {p, choice};
-  e.explanations = {{"Tiling cuts global loads by T.\nSo the time falls.", "2026-11-30T09:05:00Z"}};
+  p.first = choice.first = true;
+  p.recorded_at = choice.recorded_at = "2026-11-29T10:00:00.000Z";
+  choice.after_measurement = true;
+  PredictionRow later;  // given with a later run for an id the lab had predicted
+  later.id = "speedup";
+  later.answer = "1.5";
+  later.recorded_at = "2026-11-30T08:59:00.000Z";
+  later.after_measurement = true;
+  e.predictions = {p, choice, later};
+  e.explanations = {{"Tiling cuts global loads by T.\nSo the time falls.", "2026-11-30T09:05:00Z", 12},
+                    {"From the sweep.", "2026-11-30T08:00:00Z", 11}};
   d.labs.push_back(e);
   MachineLine m;
   m.gpu = "NVIDIA H200";
@@ -148,8 +182,11 @@ TEST_CASE("render_markdown: figures, predictions, explanations, machine line, ro
   CHECK(md.find("## module14/tiled_gemm · Tiled GEMM") != std::string::npos);
   CHECK(md.find("Run #12 (starter), 2026-11-30T09:00, on NVIDIA H200: **pass** · N=1024") != std::string::npos);
   CHECK(md.find("| speedup | 1.52 x | 1.2 - 4 x | in range |") != std::string::npos);
-  CHECK(md.find("| speedup | 3 | 1.52 | within 2x, off by 1.97x (2/3) |") != std::string::npos);
-  CHECK(md.find("| reason | compute |  | wrong (it was memory) |") != std::string::npos);
+  CHECK(md.find("| speedup | 3 | 2026-11-29, before any measurement | 1.52 | within 2x, off by 1.97x (2/3) |") != std::string::npos);
+  CHECK(md.find("| reason | compute | 2026-11-29, after a measurement was seen |  | wrong (it was memory) |") != std::string::npos);
+  CHECK(md.find("| speedup | 1.5 | 2026-11-30, after a measurement was seen |  | a later answer: not scored") != std::string::npos);
+  CHECK(md.find("Explanation (2026-11-30T09:05):") != std::string::npos);
+  CHECK(md.find("Explanation (2026-11-30T08:00, given with run #11):") != std::string::npos);
   CHECK(md.find("> Tiling cuts global loads by T.\n> So the time falls.\n") != std::string::npos);
   CHECK(md.find("![Roofline of NVIDIA H200](roofline-nvidia-h200.svg)") != std::string::npos);
   CHECK(md.find("ridge at 12.5 FLOP/byte") != std::string::npos);

@@ -1,6 +1,7 @@
 // Tests for run/params: a lab's parameters for one run, each value checked before the
 // build (a value the lab's wb::param would refuse, or misread, never reaches it).
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
 
 #include <string>
 #include <vector>
@@ -38,11 +39,11 @@ std::string refusal(const std::string& flag) {
 
 }  // namespace
 
-TEST_CASE("resolve_params: defaults, quick values, then -p overrides in order", "[run][params]") {
+TEST_CASE("resolve_params: defaults, quick values, then -p overrides", "[run][params]") {
   LabSpec lab = lab_with_n();
   CHECK(resolve_params(lab, {}, false) == Figures{{"N", 1000}, {"T", 16}});
   CHECK(resolve_params(lab, {}, true) == Figures{{"N", 10}, {"T", 16}});  // T has no quick value
-  CHECK(resolve_params(lab, {"N=512", "T=32", "N=4096"}, false) == Figures{{"N", 4096}, {"T", 32}});
+  CHECK(resolve_params(lab, {"T=32", "N=4096"}, true) == Figures{{"N", 4096}, {"T", 32}});  // a parameter once each
 }
 
 TEST_CASE("parse_param_value reads integers as the lab harness does: decimal or 0x-hex", "[run][params]") {
@@ -86,20 +87,51 @@ TEST_CASE("resolve_params: a bad -p is a UsageError naming the parameter and wha
   CHECK(refusal("M=4").find("has no parameter 'M'") != std::string::npos);
 }
 
-TEST_CASE("parse_timeout: finite seconds, more than 0, at most 24 h", "[run][params]") {
+TEST_CASE("parse_timeout: finite seconds, from 1 to 24 h", "[run][params]") {
   CHECK(parse_timeout("30") == 30);
-  CHECK(parse_timeout("0.5") == 0.5);
+  CHECK(parse_timeout("1") == 1);
   CHECK(parse_timeout("86400") == 86400);
-  CHECK(parse_timeout("500 ms") == Approx(0.5));
+  CHECK(parse_timeout("1500 ms") == Approx(1.5));
   CHECK(parse_timeout("90 s") == 90);
-  for (const char* bad : {"inf", "nan", "-inf", "1e12", "86401", "0", "-5", "1e999", "", "soon", "5 GB", "1,5"}) {
+  for (const char* bad : {"inf", "nan", "-inf", "1e12", "86401", "0", "-5", "1e999", "", "soon", "5 GB", "1,5", "1e-9",
+                          "0.5", "500 ms", "0.999"}) {
     INFO("'" << bad << "'");
     try {
       parse_timeout(bad);
       FAIL("accepted");
     } catch (const UsageError& e) {
       CHECK(std::string(e.what()).find("--timeout " + std::string(bad) + ":") == 0);
-      CHECK(std::string(e.what()).find("at most 86400") != std::string::npos);
+      CHECK(std::string(e.what()).find("from 1 to 86400") != std::string::npos);
+    }
+  }
+}
+
+TEST_CASE("resolve_params refuses a parameter given twice; a sweep refuses -p of its parameter", "[run][params]") {
+  LabSpec lab;
+  lab.id = "module01/pass_lab";
+  ParamSpec n;
+  n.name = "N";
+  n.default_value = 1000;
+  ParamSpec m = n;
+  m.name = "M";
+  lab.params = {n, m};
+  try {
+    resolve_params(lab, {"N=5", "M=2", "N=6"}, false);
+    FAIL("accepted");
+  } catch (const UsageError& e) {
+    CHECK(std::string(e.what()) == "-p N is given twice (-p N=5, then -p N=6)");
+    CHECK(e.hint().find("give each parameter once") != std::string::npos);
+  }
+  CHECK(resolve_params(lab, {"N=5", "M=6"}, false).at("M") == 6);
+  CHECK_NOTHROW(refuse_swept_param("N=1,2", {"M=5"}));
+  CHECK_NOTHROW(refuse_swept_param("N", {}));
+  for (const char* sweep : {"N=1,2", "N"}) {
+    try {
+      refuse_swept_param(sweep, {"M=3", "N=5"});
+      FAIL("accepted");
+    } catch (const UsageError& e) {
+      CHECK(std::string(e.what()) == fmt::format("-p N=5 and --sweep {} both set N", sweep));
+      CHECK(e.hint().find("drop -p N") == 0);
     }
   }
 }

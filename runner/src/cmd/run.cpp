@@ -93,6 +93,16 @@ void ask_explanation(Journal& journal, const RunReport& report, const Style& s) 
   }
 }
 
+// --predict, --no-predict, --repredict (run/lab_run.hpp: the lab's first predictions stand).
+void add_predict_options(CLI::App* cmd, RunOptions& o) {
+  cmd->add_option("--predict", o.req.predict, "Give a prediction: ID=VALUE (repeatable)");
+  auto* no_predict = cmd->add_flag("--no-predict", o.req.no_predict,
+                                   "Do not ask for predictions (those the lab has stand and are graded)");
+  cmd->add_flag("--repredict", o.req.repredict,
+                "Ask the lab's predictions again: kept beside your first ones, which stay the scored ones")
+      ->excludes(no_predict);
+}
+
 // --trace, --ncu [WHAT], --sanitize [TOOL] (profile/profile_run.hpp); one at a time.
 void add_profile_options(CLI::App* cmd, RunOptions& o) {
   auto* trace = cmd->add_flag("--trace", o.trace,
@@ -178,9 +188,13 @@ const char* const kRunExamples = R"(Examples:
   workbook run module12/coalescing --solution --quick --ncu
   workbook run module13/dot_reduction --solution --quick --sanitize=racecheck
   workbook run module14/tiled_gemm --slurm --partition gpu --gres gpu:1g.10gb:1 --time 20
+  workbook run module14/tiled_gemm --repredict                     (answer again, after seeing a result)
 Your copy of the starter lives in the workspace (labs/moduleNN/); predictions are
-recorded before the build and can never be changed. --solution before your first run of
-your copy asks first on a terminal; scripts pass --yes.)";
+recorded before the build and can never be changed. A lab's first prediction of each
+kind is its scored one: later runs show it and do not ask again; --repredict or
+--predict then adds a later answer, kept but not scored. Ctrl-C at a prompt runs and
+records nothing (exit 130). --solution before your first run of your copy asks first on
+a terminal; scripts pass --yes.)";
 
 void setup_run(CLI::App& app, CommandContext& ctx) {
   auto* cmd = app.add_subcommand("run", "Predict, build, run, grade and record a lab");
@@ -195,10 +209,9 @@ void setup_run(CLI::App& app, CommandContext& ctx) {
       ->excludes(sol)
       ->excludes(file);
   cmd->add_option("-p,--param", o->req.params, "Set a parameter: NAME=VALUE (repeatable)");
-  cmd->add_option("--predict", o->req.predict, "Give a prediction: ID=VALUE (repeatable)");
-  cmd->add_flag("--no-predict", o->req.no_predict, "Do not ask for predictions");
+  add_predict_options(cmd, *o);
   cmd->add_flag("--quick", o->req.quick, "Use each parameter's quick (small) value");
-  cmd->add_option("--timeout", o->timeout, "Time limit in seconds, at most 86400 (default: the lab's, usually 60)");
+  cmd->add_option("--timeout", o->timeout, "Time limit in seconds, from 1 to 86400 (default: the lab's, usually 60)");
   cmd->add_option("--arch", o->req.arch, "Compile for this GPU architecture, e.g. sm_90 (default: detected)");
   cmd->add_option("--gpu", o->req.gpu, "Take expected ranges from this spec sheet id (data/gpus.yaml)");
   cmd->add_option("--seed", o->seed, "Seed for the random inputs (default: fresh each run)");
@@ -231,6 +244,7 @@ void setup_run(CLI::App& app, CommandContext& ctx) {
     const bool on_slurm = o->slurm || o->slurm_run.dry_run || o->slurm_continue != 0 || f.partition || f.gres || f.time || f.account;
     // The compute node's side and a dry run pass no gate: the login node asked, or nothing runs.
     if (o->solution && o->slurm_continue == 0 && !o->slurm_run.dry_run && !open_solution_gate(ctx, *o, req)) return;
+    if (!o->sweep.empty()) refuse_swept_param(o->sweep, req.params);
     if (!o->sweep.empty() || o->compare) {
       if (on_slurm) throw UsageError("--sweep and --compare run on this machine: they do not go with the Slurm options");
       return run_several(ctx, *o, req);
@@ -246,6 +260,8 @@ void setup_run(CLI::App& app, CommandContext& ctx) {
     if (o->json) {
       nlohmann::json j = report_json(report);
       if (o->explain) j["explanation"] = valid_utf8(*o->explain);
+      j["later_predictions"] = nlohmann::json::array();  // kept, not scored (run/lab_run.hpp)
+      for (const auto& p : report.later_predictions) j["later_predictions"].push_back({{"id", p.id}, {"answer", valid_utf8(p.text)}});
       j["profile"] = profile_json(report.profile);
       print_json(j);
     } else {

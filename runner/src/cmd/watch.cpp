@@ -2,6 +2,7 @@
 #include <unistd.h>
 
 #include "cmd/registry.hpp"
+#include "ui/style.hpp"
 #include "watch/watch_session.hpp"
 
 namespace workbook {
@@ -15,8 +16,8 @@ const char* const kWatchExamples = R"(Examples:
   workbook watch --manual-run                 Enter runs it again, q then Enter stops
   WORKBOOK_WATCH_POLL=1 workbook watch        poll the file (network mounts) instead of inotify
   workbook watch module14/tiled_gemm --json   one JSON object per run, one per line
-Each run is `workbook run LAB --no-predict`: built, run, graded (expected ranges too) and
-recorded. A pass moves on to the lab `workbook next` points to. Ctrl-C stops (exit 130);
+Each run is `workbook run LAB`: built, run, graded (expected ranges too) and recorded; on
+a terminal a lab's first run asks the predictions it has none of yet. A pass moves on to the lab `workbook next` points to. Ctrl-C stops (exit 130);
 q in --manual-run ends with the last run's exit code.)";
 
 }  // namespace
@@ -36,6 +37,7 @@ void setup_watch(CLI::App& app, CommandContext& ctx) {
   cmd->callback([&ctx, req] {
     OpenedCourse opened(ctx.global);
     const Style style = req->json ? Style(false) : ctx.global.style();
+    req->interactive = !req->json && interactive_terminal();
     ctx.exit_code = watch_labs({opened.catalog, opened.workspace, opened.journal, style, STDIN_FILENO}, *req);
   });
 }

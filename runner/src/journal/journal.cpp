@@ -89,9 +89,14 @@ long long Journal::begin_run(const RunRecord& r) {
   return sqlite3_last_insert_rowid(db_);
 }
 
-void Journal::record_prediction(long long run_id, const std::string& lab, const RecordedPrediction& p) {
-  Stmt(db_, "INSERT INTO predictions(run_id, lab, prediction, answer, number, recorded_at) VALUES(?,?,?,?,?,?)")
-      .bind(run_id).bind(lab).bind(p.id).bind(valid_utf8(p.text)).bind(p.number).bind(utc_now()).run();
+std::string Journal::record_prediction(long long run_id, const std::string& lab, const RecordedPrediction& p,
+                                       bool after_measurement) {
+  Stmt(db_, "INSERT INTO predictions(run_id, lab, prediction, answer, number, recorded_at, after_measurement) "
+            "VALUES(?,?,?,?,?,?,?)")
+      .bind(run_id).bind(lab).bind(p.id).bind(valid_utf8(p.text)).bind(p.number).bind(utc_now()).bind(after_measurement).run();
+  Stmt uid(db_, "SELECT uid FROM predictions WHERE id=?");
+  uid.bind(static_cast<long long>(sqlite3_last_insert_rowid(db_)));
+  return uid.next() ? uid.text(0) : std::string();
 }
 
 void Journal::record_build(long long run_id, const std::string& key, bool cached, bool ok) {
@@ -99,7 +104,7 @@ void Journal::record_build(long long run_id, const std::string& key, bool cached
       .bind(key).bind(cached).bind(ok).bind(run_id).run();
 }
 
-void Journal::record_grade(long long run_id, const Grade& g) {
+void Journal::record_grade(long long run_id, const Grade& g, const std::map<std::string, std::string>& prediction_uids) {
   sql::Transaction transaction(db_);
   for (const auto& c : g.checks) {
     Stmt(db_, "INSERT INTO checks(run_id, name, reported, pass, value, lim, detail) VALUES(?,?,?,?,?,?,?)")
@@ -122,10 +127,12 @@ void Journal::record_grade(long long run_id, const Grade& g) {
   for (const auto& p : g.predictions) {
     std::optional<long long> correct;
     if (p.correct) correct = *p.correct ? 1 : 0;
+    std::optional<std::string> of;
+    if (auto it = prediction_uids.find(p.id); it != prediction_uids.end()) of = it->second;
     Stmt(db_, "INSERT INTO prediction_grades(run_id, prediction, measured, factor, band, score, max_score, correct, "
-              "right_answer) VALUES(?,?,?,?,?,?,?,?,?)")
+              "right_answer, prediction_uid) VALUES(?,?,?,?,?,?,?,?,?,?)")
         .bind(run_id).bind(p.id).bind(p.measured).bind(p.factor).bind(p.band).bind(p.score).bind(p.max_score)
-        .bind(correct).bind(p.right_answer).run();
+        .bind(correct).bind(p.right_answer).bind(of).run();
   }
   transaction.commit();
 }

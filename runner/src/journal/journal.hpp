@@ -4,6 +4,7 @@
 #pragma once
 
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -39,9 +40,15 @@ class Journal {
   Journal& operator=(const Journal&) = delete;
 
   long long begin_run(const RunRecord& run);
-  void record_prediction(long long run_id, const std::string& lab, const RecordedPrediction& p);
+  // `after_measurement`: a figure of this lab had already been measured and shown.
+  // Returns the prediction's uid (what a grade of it names, see record_grade).
+  std::string record_prediction(long long run_id, const std::string& lab, const RecordedPrediction& p,
+                                bool after_measurement = false);
   void record_build(long long run_id, const std::string& key, bool cached, bool ok);
-  void record_grade(long long run_id, const Grade& grade);
+  // `prediction_uids`: prediction id -> the uid of the recorded prediction each grade is
+  // of (a lab's first prediction may come from an earlier run); none: this run's own.
+  void record_grade(long long run_id, const Grade& grade,
+                    const std::map<std::string, std::string>& prediction_uids = {});
   void finish_run(long long run_id, Verdict verdict, int exit_code, const std::string& detail);
   void record_explanation(long long run_id, const std::string& text);
 

@@ -1,6 +1,8 @@
 // Read-only journal queries (see journal_queries.hpp).
 #include "journal/journal_queries.hpp"
 
+#include <fmt/format.h>
+
 #include "journal/hint_log.hpp"
 
 #include "journal/sqlite_statement.hpp"
@@ -69,12 +71,35 @@ std::vector<MetricRow> metrics_of_run(Journal& journal, long long run_id) {
   return out;
 }
 
+namespace {
+
+// Whether grade row g is of prediction p: named by its uid, or (older rows) the run's own.
+constexpr const char* kGradeOf =
+    "(g.prediction_uid = p.uid OR (g.prediction_uid IS NULL AND g.run_id = p.run_id AND g.prediction = p.prediction))";
+
+// p is its lab's first prediction of its id.
+constexpr const char* kIsFirst =
+    "p.id = (SELECT q.id FROM predictions q WHERE q.lab = p.lab AND q.prediction = p.prediction "
+    "ORDER BY q.recorded_at, q.id LIMIT 1)";
+
+}  // namespace
+
 std::vector<PredictionRow> predictions_of_run(Journal& journal, long long run_id, PredictionSet which) {
-  Stmt s(journal.store_connection(),
-         "SELECT p.prediction, p.answer, p.number, g.run_id IS NOT NULL, g.measured, g.factor, COALESCE(g.band, ''), "
-         "COALESCE(g.right_answer, ''), COALESCE(g.score, 0), COALESCE(g.max_score, 0), g.correct "
-         "FROM predictions p LEFT JOIN prediction_grades g ON g.run_id = p.run_id AND g.prediction = p.prediction "
-         "WHERE p.run_id = ?1 AND (?2 = 0 OR g.run_id IS NOT NULL) ORDER BY p.id");
+  // A carried prediction (given with an earlier run): shown when this run graded it, or when
+  // this run neither holds nor graded an answer of that id (it stood, e.g. a run not run).
+  const std::string sql = fmt::format(
+      "SELECT p.prediction, p.answer, p.number, g.run_id IS NOT NULL, g.measured, g.factor, COALESCE(g.band, ''), "
+      "COALESCE(g.right_answer, ''), COALESCE(g.score, 0), COALESCE(g.max_score, 0), g.correct, p.run_id, "
+      "p.recorded_at, {1}, p.after_measurement "
+      "FROM runs r JOIN predictions p ON p.lab = r.lab JOIN runs pr ON pr.id = p.run_id "
+      "LEFT JOIN prediction_grades g ON g.run_id = r.id AND {0} "
+      "WHERE r.id = ?1 AND (p.run_id = r.id OR ({1} AND (pr.started_at < r.started_at OR "
+      "(pr.started_at = r.started_at AND pr.id < r.id)) AND (g.run_id IS NOT NULL OR (NOT EXISTS (SELECT 1 FROM "
+      "predictions o WHERE o.run_id = r.id AND o.prediction = p.prediction) AND NOT EXISTS (SELECT 1 FROM "
+      "prediction_grades h WHERE h.run_id = r.id AND h.prediction = p.prediction))))) "
+      "AND (?2 = 0 OR g.run_id IS NOT NULL) ORDER BY p.run_id = r.id, p.recorded_at, p.id",
+      kGradeOf, kIsFirst);
+  Stmt s(journal.store_connection(), sql.c_str());
   s.bind(run_id).bind(which == PredictionSet::graded ? 1 : 0);
   std::vector<PredictionRow> out;
   while (s.next()) {
@@ -90,6 +115,10 @@ std::vector<PredictionRow> predictions_of_run(Journal& journal, long long run_id
     p.score = s.int32(8);
     p.max_score = s.int32(9);
     if (!s.null(10)) p.correct = s.integer(10) != 0;
+    p.run_id = s.integer(11);
+    p.recorded_at = s.text(12);
+    p.first = s.integer(13) != 0;
+    p.after_measurement = s.integer(14) != 0;
     out.push_back(p);
   }
   return out;
@@ -99,7 +128,7 @@ std::vector<ExplanationRow> explanations_of_run(Journal& journal, long long run_
   Stmt s(journal.store_connection(), "SELECT text, recorded_at FROM explanations WHERE run_id=? ORDER BY id");
   s.bind(run_id);
   std::vector<ExplanationRow> out;
-  while (s.next()) out.push_back({s.learner_text(0), s.text(1)});
+  while (s.next()) out.push_back({s.learner_text(0), s.text(1), run_id});
   return out;
 }
 
@@ -151,7 +180,7 @@ std::vector<RunDetail> run_details(Journal& journal, const std::string& lab, int
     RunDetail r;
     static_cast<RunRow&>(r) = std::move(row);
     r.figures = metrics_of_run(journal, r.id);
-    r.predictions = predictions_of_run(journal, r.id, PredictionSet::graded);
+    r.predictions = predictions_of_run(journal, r.id);  // a run not run shows what was predicted for it
     r.explanation = journal.explanation_of(r.id);
     r.hints_used = hints_used_before(journal, r.lab, r.started_at);
     r.machine = machine_of_run(journal, r.id);
@@ -161,11 +190,14 @@ std::vector<RunDetail> run_details(Journal& journal, const std::string& lab, int
 }
 
 std::vector<PredictionOutcome> prediction_outcomes(Journal& journal) {
-  Stmt s(journal.store_connection(),
-         "SELECT g.run_id, r.lab, g.prediction, p.recorded_at, COALESCE(g.band, ''), p.number, g.measured, g.factor "
-         "FROM prediction_grades g JOIN runs r ON r.id = g.run_id "
-         "JOIN predictions p ON p.run_id = g.run_id AND p.prediction = g.prediction "
-         "WHERE g.factor IS NOT NULL AND p.number IS NOT NULL AND g.measured IS NOT NULL ORDER BY p.id");
+  const std::string sql = fmt::format(
+      "SELECT g.run_id, p.lab, p.prediction, p.recorded_at, COALESCE(g.band, ''), p.number, g.measured, g.factor "
+      "FROM predictions p JOIN prediction_grades g ON g.rowid = (SELECT g.rowid FROM prediction_grades g "
+      "JOIN runs gr ON gr.id = g.run_id WHERE {0} AND g.factor IS NOT NULL AND g.measured IS NOT NULL "
+      "ORDER BY gr.started_at, gr.id LIMIT 1) "
+      "WHERE {1} AND p.after_measurement = 0 AND p.number IS NOT NULL ORDER BY p.recorded_at, p.id",
+      kGradeOf, kIsFirst);
+  Stmt s(journal.store_connection(), sql.c_str());
   std::vector<PredictionOutcome> out;
   while (s.next()) {
     out.push_back({s.integer(0), s.text(1), s.text(2), s.text(3), s.text(4), s.real(5), s.real(6), s.real(7)});

@@ -43,7 +43,11 @@ struct MetricRow {
 struct PredictionRow {
   std::string id, answer;                      // as the learner gave it
   std::optional<double> predicted;             // a numeric answer
-  bool graded = false;                         // a prediction_grades row exists
+  long long run_id = 0;                        // the run it was given with (an earlier one: carried)
+  std::string recorded_at;
+  bool first = false;                          // the lab's first of this id: its scored prediction
+  bool after_measurement = false;              // given once a figure of the lab had been measured
+  bool graded = false;                         // a prediction_grades row of the run is of it
   std::optional<double> measured, factor;
   std::string band, right_answer;
   int score = 0, max_score = 0;
@@ -52,6 +56,7 @@ struct PredictionRow {
 
 struct ExplanationRow {
   std::string text, recorded_at;
+  long long run_id = 0;  // the run it explains
 };
 
 struct CalibrationRow {
@@ -69,8 +74,10 @@ std::vector<RunRow> latest_runs(Journal& journal, const std::string& lab, int li
 
 std::vector<MetricRow> metrics_of_run(Journal& journal, long long run_id);
 
-// Which predictions of a run: every recorded one (a report shows the ungraded ones too),
-// or only those with a grade (history's calibration view).
+// Which predictions of a run: those given with it, and the lab's first predictions
+// (journal/lab_predictions.hpp) given with an earlier run that this run graded or, when
+// the run holds no answer of that id, that stood when it ran; every one (a report shows
+// the ungraded ones too), or only those with a grade.
 enum class PredictionSet { all, graded };
 std::vector<PredictionRow> predictions_of_run(Journal& journal, long long run_id,
                                               PredictionSet which = PredictionSet::all);
@@ -105,7 +112,8 @@ struct RunDetail : RunRow {
 // latest_runs with their details.
 std::vector<RunDetail> run_details(Journal& journal, const std::string& lab, int limit);
 
-// A numeric prediction graded against its measurement.
+// A numeric prediction graded against its measurement: the lab's first prediction of each
+// id, unless it was made after a measurement, against the first run that graded it.
 struct PredictionOutcome {
   long long run_id = 0;
   std::string lab, prediction, recorded_at, band;

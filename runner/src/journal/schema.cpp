@@ -259,6 +259,19 @@ CREATE INDEX IF NOT EXISTS runs_by_lab ON runs(lab, id);
 )sql");
 }
 
+// Migration "predictions of a lab" (version 10). A lab's first prediction of each id is its scored one
+// (journal_queries.hpp): later runs grade it instead of asking again. after_measurement:
+// a figure of the lab had been measured when the prediction was recorded (older rows say
+// 0: not known); such a prediction is never calibrated. prediction_uid: the uid of the
+// prediction a grade is of (NULL in older rows: the run's own prediction of that id).
+void add_prediction_seen(sqlite3* db) {
+  sql::exec(db, R"sql(
+ALTER TABLE predictions ADD COLUMN after_measurement INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE prediction_grades ADD COLUMN prediction_uid TEXT;
+CREATE INDEX predictions_by_lab ON predictions(lab, prediction);
+)sql");
+}
+
 using Migration = void (*)(sqlite3*);
 
 // migrations[i] brings a journal from version i to version i + 1.
@@ -272,6 +285,7 @@ const Migration kMigrations[] = {
     add_solution_gate,
     add_run_machine,
     add_handins,
+    add_prediction_seen,
 };
 static_assert(static_cast<int>(std::size(kMigrations)) == kSchemaVersion, "one migration per version");
 

@@ -16,6 +16,7 @@
 //      run; the power limit on run_gpu_state
 //   9  (add_handins) handins: what the learner marked handed in (journal/handins.hpp);
 //      indexes on metrics(run_id), explanations(run_id), runs(lab, id)
+//   10 (add_prediction_seen) predictions.after_measurement, prediction_grades.prediction_uid
 #pragma once
 
 #include <filesystem>
@@ -27,7 +28,7 @@ struct sqlite3;
 namespace workbook {
 
 // The schema version this runner writes and understands.
-inline constexpr int kSchemaVersion = 9;
+inline constexpr int kSchemaVersion = 10;
 // The first version whose rows carry uids: the oldest an export can have.
 inline constexpr int kFirstSyncedVersion = 3;
 

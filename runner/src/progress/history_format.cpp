@@ -30,7 +30,9 @@ json run_json(const RunDetail& r, int hints_total) {
     predictions.push_back({{"prediction", p.id}, {"answer", p.answer}, {"predicted", opt(p.predicted)},
                            {"measured", opt(p.measured)}, {"factor", opt(p.factor)}, {"band", p.band},
                            {"score", p.score}, {"max_score", p.max_score},
-                           {"correct", p.correct ? json(*p.correct) : json(nullptr)}});
+                           {"correct", p.correct ? json(*p.correct) : json(nullptr)}, {"graded", p.graded},
+                           {"first", p.first}, {"after_measurement", p.after_measurement},
+                           {"recorded_at", p.recorded_at}});
   }
   json params = json::parse(r.params, nullptr, false);
   return {{"id", r.id}, {"lab", r.lab}, {"variant", r.variant}, {"started_at", r.started_at},
@@ -86,6 +88,9 @@ std::string run_text(const RunDetail& r, int hints_total, const Style& s) {
                          p.measured ? format_figure(*p.measured, "") : "-", *p.factor, p.band);
     } else if (p.correct) {
       out += fmt::format("      predicted {}: {} ({})\n", p.id, p.answer, *p.correct ? "right" : "wrong");
+    } else {  // not graded with this run (it did not run, or a later answer)
+      out += fmt::format("      predicted {}: {} ({}{})\n", p.id, p.answer, p.first ? "made " : "a later answer, made ",
+                         p.recorded_at.substr(0, 10) + (p.after_measurement ? ", after a measurement" : ""));
     }
   }
   if (hints_total > 0 || r.hints_used > 0) {

@@ -29,13 +29,31 @@ const RunRow* latest_best(const std::vector<const RunRow*>& runs) {
 
 }  // namespace
 
-const RunRow* run_to_show(const std::vector<RunRow>& runs) {
+bool at_default_params(const std::string& params_json, const Figures& defaults) {
+  const nlohmann::json j = nlohmann::json::parse(params_json, nullptr, false);
+  if (!j.is_object()) return false;
+  return std::all_of(defaults.begin(), defaults.end(), [&](const auto& kv) {
+    auto it = j.find(kv.first);
+    return it != j.end() && it->is_number() && it->template get<double>() == kv.second;
+  });
+}
+
+const RunRow* run_to_show(const std::vector<RunRow>& runs, const std::optional<Figures>& defaults) {
   std::vector<const RunRow*> mine, all;
   for (const auto& r : runs) {
     all.push_back(&r);
     if (r.variant == "starter" || r.variant == "file") mine.push_back(&r);
   }
-  return latest_best(mine.empty() ? all : mine);
+  const std::vector<const RunRow*>& pool = mine.empty() ? all : mine;
+  if (defaults) {
+    std::vector<const RunRow*> graded;
+    for (const RunRow* r : pool) {
+      if (at_default_params(r->params, *defaults)) graded.push_back(r);
+    }
+    const RunRow* best = latest_best(graded);
+    if (best && best->verdict != "unfinished") return best;
+  }
+  return latest_best(pool);
 }
 
 std::optional<plot::Roof> roof_for(const std::string& gpu, const std::optional<CalibrationRow>& calibration,
@@ -65,10 +83,10 @@ std::optional<plot::Roof> roof_for(const std::string& gpu, const std::optional<C
 
 namespace {
 
-// "module14/tiled_gemm" -> its title in the content ("" when it is gone).
-std::string lab_title(const Catalog& catalog, const std::string& lab, std::map<int, std::optional<Module>>& cache) {
+// "module14/tiled_gemm" -> its manifest in the content (nullptr when it is gone).
+const LabSpec* lab_spec(const Catalog& catalog, const std::string& lab, std::map<int, std::optional<Module>>& cache) {
   auto ref = parse_lab_ref(lab);
-  if (!ref || ref->name.empty()) return "";
+  if (!ref || ref->name.empty()) return nullptr;
   auto it = cache.find(ref->module);
   if (it == cache.end()) {
     std::optional<Module> m;
@@ -79,11 +97,29 @@ std::string lab_title(const Catalog& catalog, const std::string& lab, std::map<i
     }
     it = cache.emplace(ref->module, std::move(m)).first;
   }
-  if (!it->second) return "";
+  if (!it->second) return nullptr;
   for (const auto& l : it->second->labs) {
-    if (l.id == lab) return l.title;
+    if (l.id == lab) return &l;
   }
-  return "";
+  return nullptr;
+}
+
+// The lab's default parameters, as a run at them records them.
+std::optional<Figures> default_params(const LabSpec* spec) {
+  if (!spec) return std::nullopt;
+  Figures f;
+  for (const auto& p : spec->params) f[p.name] = p.default_value;
+  return f;
+}
+
+// The explanations of the shown run; else those of the lab's latest run that has any (a
+// sweep keeps its explanation with its first point, not with the graded one).
+std::vector<ExplanationRow> lab_explanations(Journal& journal, const RunRow& shown, const std::vector<RunRow>& runs) {
+  std::vector<ExplanationRow> out = explanations_of_run(journal, shown.id);
+  for (auto it = runs.rbegin(); out.empty() && it != runs.rend(); ++it) {
+    if (it->variant == "starter" || it->variant == "file" || it->variant == shown.variant) out = explanations_of_run(journal, it->id);
+  }
+  return out;
 }
 
 std::string normalised_scope(const Catalog& catalog, const std::string& scope) {
@@ -155,12 +191,13 @@ ReportData collect_report(Journal& journal, const Catalog& catalog, const std::s
   for (const auto& [lab, runs] : by_lab) {
     LabEvidence e;
     e.lab = lab;
-    e.title = lab_title(catalog, lab, modules);
-    e.run = *run_to_show(runs);
+    const LabSpec* spec = lab_spec(catalog, lab, modules);
+    e.title = spec ? spec->title : "";
+    e.run = *run_to_show(runs, default_params(spec));
     e.runs_total = static_cast<int>(runs.size());
     e.metrics = metrics_of_run(journal, e.run.id);
     e.predictions = predictions_of_run(journal, e.run.id);
-    e.explanations = explanations_of_run(journal, e.run.id);
+    e.explanations = lab_explanations(journal, e.run, runs);
     e.kernels = kernels_of(e.metrics);
     for (const auto& n : e.kernels.not_placed) data.notes.push_back(fmt::format("{} (run #{}): {}", lab, e.run.id, n));
     if (!e.run.device.empty() && std::find(gpus.begin(), gpus.end(), e.run.device) == gpus.end()) gpus.push_back(e.run.device);

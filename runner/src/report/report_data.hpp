@@ -27,7 +27,7 @@ struct LabEvidence {
   int runs_total = 0;      // runs of this lab in the journal
   std::vector<MetricRow> metrics;
   std::vector<PredictionRow> predictions;
-  std::vector<ExplanationRow> explanations;
+  std::vector<ExplanationRow> explanations;  // the run's, else the lab's latest run with one (run_id says which)
   RunKernels kernels;
 };
 
@@ -60,8 +60,14 @@ struct ReportData {
 
 // The run a report shows among a lab's runs (oldest first): the learner's own (starter
 // or --file runs; any run when there is none of those), the latest pass among them, else
-// the latest finished one, else the latest. Pure; nullptr when `runs` is empty.
-const RunRow* run_to_show(const std::vector<RunRow>& runs);
+// the latest finished one, else the latest. With the lab's default parameters
+// (`defaults`), a run at them (graded against the expected ranges, unlike a sweep's other
+// points or a --quick run) comes first: the latest pass at them, else the latest finished
+// run at them, then the order above. Pure; nullptr when `runs` is empty.
+const RunRow* run_to_show(const std::vector<RunRow>& runs, const std::optional<Figures>& defaults = std::nullopt);
+
+// Whether a run's parameters (its JSON object) are `defaults`, every one. Pure.
+bool at_default_params(const std::string& params_json, const Figures& defaults);
 
 // The roof of a GPU: the latest calibration's fp32_tflops and d2d_gbps, else the spec
 // sheet's fp32_tflops and dram_gbps; nullopt when neither is known. Pure.

@@ -47,6 +47,7 @@ std::string range_text(const MetricRow& m) {
 }
 
 std::string prediction_result(const PredictionRow& p) {
+  if (!p.graded && !p.first) return "a later answer: not scored (the first stays the scored one)";
   if (!p.graded) return "not graded (the run gave no verdict on it)";
   if (p.correct) return *p.correct ? "right" : "wrong (it was " + p.right_answer + ")";
   if (p.factor) return fmt::format("{}, off by {:.3g}x ({}/{})", p.band, *p.factor, p.score, p.max_score);
@@ -100,13 +101,16 @@ void figures_table(const LabEvidence& e, std::string& out) {
 
 void predictions_table(const LabEvidence& e, std::string& out) {
   if (e.predictions.empty()) {
-    out += "No predictions were recorded before this run.\n\n";
+    out += "No predictions were recorded for this lab before this run.\n\n";
     return;
   }
-  out += "Predictions, recorded before the build:\n\n| prediction | predicted | measured | result |\n|---|---|---:|---|\n";
+  out += "Predictions, recorded before the build (a lab's first of each is the scored one):\n\n"
+         "| prediction | predicted | made | measured | result |\n|---|---|---|---:|---|\n";
   for (const auto& p : e.predictions) {
-    out += fmt::format("| {} | {} | {} | {} |\n", cell(p.id), cell(p.answer), p.measured ? format_figure(*p.measured, "") : "",
-                       cell(prediction_result(p)));
+    const std::string made = p.recorded_at.substr(0, 10) +
+                             (p.after_measurement ? ", after a measurement was seen" : ", before any measurement");
+    out += fmt::format("| {} | {} | {} | {} | {} |\n", cell(p.id), cell(p.answer), made,
+                       p.measured ? format_figure(*p.measured, "") : "", cell(prediction_result(p)));
   }
   out += "\n";
 }
@@ -119,7 +123,8 @@ void lab_section(const LabEvidence& e, std::string& out) {
   figures_table(e, out);
   predictions_table(e, out);
   for (const auto& x : e.explanations) {
-    out += "Explanation (" + x.recorded_at.substr(0, 16) + "):\n\n";
+    out += "Explanation (" + x.recorded_at.substr(0, 16) +
+           (x.run_id != 0 && x.run_id != e.run.id ? fmt::format(", given with run #{}", x.run_id) : "") + "):\n\n";
     for (const auto& line : split_lines(x.text)) out += "> " + line + "\n";
     out += "\n";
   }
@@ -179,9 +184,12 @@ nlohmann::json lab_json(const LabEvidence& e) {
   for (const auto& p : e.predictions)
     j["predictions"].push_back({{"id", p.id}, {"answer", p.answer}, {"graded", p.graded}, {"measured", opt(p.measured)},
                                 {"factor", opt(p.factor)}, {"band", p.band}, {"score", p.score}, {"max_score", p.max_score},
-                                {"correct", p.correct ? nlohmann::json(*p.correct) : nlohmann::json()}, {"right_answer", p.right_answer}});
+                                {"correct", p.correct ? nlohmann::json(*p.correct) : nlohmann::json()}, {"right_answer", p.right_answer},
+                                {"first", p.first}, {"after_measurement", p.after_measurement},
+                                {"recorded_at", p.recorded_at}, {"run_id", p.run_id}});
   j["explanations"] = nlohmann::json::array();
-  for (const auto& x : e.explanations) j["explanations"].push_back({{"text", x.text}, {"recorded_at", x.recorded_at}});
+  for (const auto& x : e.explanations)
+    j["explanations"].push_back({{"text", x.text}, {"recorded_at", x.recorded_at}, {"run_id", x.run_id}});
   return j;
 }
 

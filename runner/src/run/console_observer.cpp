@@ -42,6 +42,8 @@ void ConsoleObserver::started(const RunReport& report, const DeviceContext& dev)
   fmt::print("{} {} ({})\n", style_.dim("Source:"), display_path(roots_, report.source), to_string(report.variant));
 }
 
+void ConsoleObserver::notice(const std::string& line) { fmt::print("{} {}\n", style_.yellow("!"), line); }
+
 void ConsoleObserver::ask_predictions(const LabSpec& lab, std::vector<RecordedPrediction>& answers,
                                       const RecordPrediction& record) {
   if (interactive_) ask_missing_predictions(lab, answers, style_, record);

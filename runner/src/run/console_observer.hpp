@@ -15,6 +15,7 @@ class ConsoleObserver : public RunObserver {
 
   void starter_copied(const std::filesystem::path& copy) override;
   void started(const RunReport& report, const DeviceContext& dev) override;
+  void notice(const std::string& line) override;
   void ask_predictions(const LabSpec& lab, std::vector<RecordedPrediction>& answers,
                        const RecordPrediction& record) override;
   void building(const std::string& what, const std::string& target) override;

@@ -14,6 +14,7 @@
 #include "run/console_observer.hpp"
 #include "run/params.hpp"
 #include "profile/gpu_state_store.hpp"
+#include "journal/lab_predictions.hpp"
 #include "run/predictions.hpp"
 #include "util/error.hpp"
 #include "util/text.hpp"
@@ -142,25 +143,69 @@ Prepared prepare(const RunContext& ctx, const RunRequest& req, RunReport& report
   return p;
 }
 
-// Step 1: the run is opened in the journal and each prediction is written as soon as it
-// is given (a Ctrl-C at a later prompt keeps the earlier ones), all before the build.
+// Step 1, before the run is opened: the lab's standing predictions (its first of each id,
+// journal/lab_predictions.hpp) are shown, not asked again (unless --repredict); the others
+// are asked. A Ctrl-C at a prompt leaves no run and no prediction behind.
+std::vector<RecordedPrediction> collect_predictions(const RunContext& ctx, const RunRequest& req, const Prepared& p,
+                                                    const LabSpec& lab, const std::vector<LabPrediction>& standing,
+                                                    bool seen) {
+  for (const auto& s : standing) ctx.observer->notice(standing_line(lab, s));
+  std::vector<RecordedPrediction> known = p.predictions;  // --predict
+  if (!req.repredict) {
+    for (const auto& s : standing) {
+      if (std::none_of(known.begin(), known.end(), [&](const RecordedPrediction& r) { return r.id == s.answer.id; }))
+        known.push_back(s.answer);
+    }
+  }
+  const std::size_t before = known.size();
+  if (!req.no_predict && req.interactive && known.size() < lab.predictions.size()) {
+    if (req.repredict && !standing.empty())
+      ctx.observer->notice("--repredict: your first predictions stay the scored ones; the answers you give now are kept beside them");
+    else if (seen) ctx.observer->notice("A figure of this lab has been measured already: these predictions are recorded as made after it");
+  }
+  if (!req.no_predict) ctx.observer->ask_predictions(lab, known, [](const RecordedPrediction&) {});
+  std::vector<RecordedPrediction> given = p.predictions;
+  given.insert(given.end(), known.begin() + static_cast<std::ptrdiff_t>(before), known.end());
+  return given;
+}
+
+// Step 1: the run is opened in the journal and the predictions given are written, all
+// before the build. An answer for an id the lab has predicted before is kept as a later
+// one (not scored); the lab's scored predictions are graded with this run.
 void predict(const RunContext& ctx, const RunRequest& req, Prepared& p, RunReport& report) {
   const LabSpec& lab = report.lab;
+  const bool seen = measurement_seen(ctx.journal, lab.id);
+  const std::vector<LabPrediction> standing = standing_predictions(lab, first_predictions(ctx.journal, lab.id));
+  const std::vector<RecordedPrediction> given = collect_predictions(ctx, req, p, lab, standing, seen);
   nlohmann::json params_json = nlohmann::json::object();
   for (const auto& [k, v] : report.params) params_json[k] = v;
   report.run_id = ctx.journal.begin_run({lab.id, to_string(req.variant), report.source.string(), params_json.dump(),
                                          report.seed, p.dev.gpu ? p.dev.gpu->name : "", report.arch});
-  auto record = [&](const RecordedPrediction& r) { ctx.journal.record_prediction(report.run_id, lab.id, r); };
-  for (const auto& r : p.predictions) record(r);
-  if (!req.no_predict) ctx.observer->ask_predictions(lab, p.predictions, record);
-  report.predictions = p.predictions;
+  for (const auto& s : standing) {
+    report.predictions.push_back(s.answer);
+    report.prediction_uids[s.answer.id] = s.uid;
+  }
+  for (const auto& r : given) {
+    const std::string uid = ctx.journal.record_prediction(report.run_id, lab.id, r, seen);
+    if (report.prediction_uids.count(r.id)) {
+      report.later_predictions.push_back(r);
+      ctx.observer->notice(fmt::format("{} = {}: kept as a later answer{}; your first stays the scored one", r.id, r.text,
+                                       seen ? ", made after a measurement was seen" : ""));
+    } else {
+      report.predictions.push_back(r);
+      report.prediction_uids[r.id] = uid;
+    }
+  }
 }
 
 // Step 1, on a Slurm compute node: the run opened on the login node, with the predictions
-// recorded there (run/slurm_submit.hpp).
+// recorded there (run/slurm_submit.hpp); the lab's scored ones are graded.
 void resume(const RunContext& ctx, const RunRequest& req, RunReport& report) {
   report.run_id = req.continue_run_id;
-  report.predictions = ctx.journal.predictions_of(report.run_id);
+  for (const auto& s : standing_predictions(report.lab, first_predictions(ctx.journal, report.lab.id))) {
+    report.predictions.push_back(s.answer);
+    report.prediction_uids[s.answer.id] = s.uid;
+  }
 }
 
 // Step 2: the build (content-hash cached). Returns the result when there is something to
@@ -270,7 +315,7 @@ void grade_and_record(const RunContext& ctx, const RunRequest& req, const Prepar
   }
   apply_profile_verdict(report.profile, report.grade);
   note_battery(report.grade, p.dev.power_source);  // clocks capped on battery (run/device_context.hpp)
-  ctx.journal.record_grade(report.run_id, report.grade);
+  ctx.journal.record_grade(report.run_id, report.grade, report.prediction_uids);
   record_gpu_state(ctx.journal, report.run_id, report.profile);
   ctx.journal.finish_run(report.run_id, report.grade.verdict, pr.exit_code, report.grade.verdict_reason);
 }
@@ -310,6 +355,8 @@ RunReport run_lab(const RunContext& outer, const RunRequest& req) {
   RunReport report;
   Prepared p = prepare(ctx, req, report);
   ctx.observer->started(report, p.dev);
+  if (report.lab.language == LabLanguage::cuda && !p.dev.gpu && !req.stop_after_predict && req.continue_run_id == 0)
+    ctx.observer->notice(no_gpu_notice(report.lab));  // before any prediction is asked
   if (req.continue_run_id != 0) {
     resume(ctx, req, report);
   } else {
@@ -322,7 +369,9 @@ RunReport run_lab(const RunContext& outer, const RunRequest& req) {
     report.not_run_reason = "no NVIDIA GPU was found (nvidia-smi lists none), so the lab was compiled but not run";
     report.grade.verdict = Verdict::not_run;
     report.grade.verdict_reason = report.not_run_reason;
-    report.next_step = "run it on a machine with a GPU (Colab, the cluster), or by hand there with the nvcc line in the lab's header";
+    report.next_step = fmt::format("run it on a machine with a GPU (Colab, or `workbook run {} --slurm` on a cluster), or by "
+                                   "hand there with the nvcc line in the lab's header; your predictions stand for that run",
+                                   report.lab.id);
     ctx.journal.finish_run(report.run_id, Verdict::not_run, -1, report.not_run_reason);
     return report;
   }

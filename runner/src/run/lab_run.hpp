@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,7 +32,8 @@ struct RunRequest {
   std::string variant_id;                       // LabVariant::variant: a manifest variant of the solution
   std::vector<std::string> params;              // -p NAME=VALUE
   std::vector<std::string> predict;             // --predict ID=VALUE
-  bool no_predict = false;
+  bool no_predict = false;                      // ask nothing (the lab's standing predictions are still graded)
+  bool repredict = false;                       // ask again: answers kept beside the lab's first ones, not scored
   bool quick = false;                           // each parameter's quick value
   // Grade on the spec sheet's and the nominal figures even where the workspace holds a
   // calibration: the basis an uncalibrated workspace grades on (dev check's second solution row).
@@ -59,7 +61,9 @@ struct RunReport {
   std::string arch;
   std::uint64_t seed = 0;
   Figures params;              // as passed to the lab
-  std::vector<RecordedPrediction> predictions;
+  std::vector<RecordedPrediction> predictions;        // the lab's scored ones: graded with this run
+  std::vector<RecordedPrediction> later_predictions;  // given with this run for ids the lab had predicted: kept, not scored
+  std::map<std::string, std::string> prediction_uids; // id -> uid of the recorded prediction graded
   long long run_id = 0;
   bool built = false, build_cached = false;
   std::string build_diagnostics;

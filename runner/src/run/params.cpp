@@ -7,6 +7,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <map>
 
 #include "util/error.hpp"
 #include "util/quantity.hpp"
@@ -74,12 +75,15 @@ std::optional<double> parse_param_value(const std::string& text, std::string& wh
 }
 
 double parse_timeout(const std::string& text) {
-  const std::string why = fmt::format("--timeout {}: a time limit is a number of seconds, more than 0 and at most {:g} (24 h)",
-                                      text, kMaxTimeoutSeconds);
+  const std::string why = fmt::format("--timeout {}: a time limit is a number of seconds from {:g} to {:g} (24 h)", text,
+                                      kMinTimeoutSeconds, kMaxTimeoutSeconds);
   auto q = parse_quantity(text);
   if (!q || (!q->unit_text.empty() && (!q->unit || q->unit->dimension != Dimension::time))) throw UsageError(why);
   const double seconds = q->unit ? q->value * q->unit->factor : q->value;
   if (!std::isfinite(seconds) || seconds <= 0 || seconds > kMaxTimeoutSeconds) throw UsageError(why);
+  if (seconds < kMinTimeoutSeconds) {
+    throw UsageError(why, "a shorter limit would time out the runner's own start of the lab, not the lab: give 1 or more");
+  }
   return seconds;
 }
 
@@ -97,12 +101,31 @@ std::uint64_t parse_seed(const std::string& text) {
   return seed;
 }
 
+void refuse_swept_param(const std::string& sweep_flag, const std::vector<std::string>& param_flags) {
+  const std::string swept = trim(sweep_flag.substr(0, sweep_flag.find('=')));
+  for (const auto& flag : param_flags) {
+    auto kv = split_assignment(flag);
+    if (kv && kv->first == swept) {
+      throw UsageError(fmt::format("-p {} and --sweep {} both set {}", flag, sweep_flag, swept),
+                       fmt::format("drop -p {0}: the sweep runs {0} at each of its values (or drop --sweep to run once "
+                                   "with -p {1})",
+                                   swept, flag));
+    }
+  }
+}
+
 Figures resolve_params(const LabSpec& lab, const std::vector<std::string>& flags, bool quick) {
   Figures params;
   for (const auto& p : lab.params) params[p.name] = quick && p.quick ? *p.quick : p.default_value;
+  std::map<std::string, std::string> given;  // name -> the flag that set it
   for (const auto& flag : flags) {
     auto kv = split_assignment(flag);
     if (!kv) throw UsageError(fmt::format("-p '{}': write NAME=VALUE", flag));
+    if (auto earlier = given.find(kv->first); earlier != given.end()) {
+      throw UsageError(fmt::format("-p {} is given twice (-p {}, then -p {})", kv->first, earlier->second, flag),
+                       fmt::format("give each parameter once: keep the -p {}=... you mean", kv->first));
+    }
+    given[kv->first] = flag;
     if (!params.count(kv->first)) {
       std::string names;
       for (const auto& p : lab.params) names += (names.empty() ? "" : ", ") + p.name;

@@ -18,6 +18,8 @@ inline constexpr double kMaxParamMagnitude = 9007199254740992.0;  // 2^53
 
 // The longest time limit a run may have (--timeout): 24 hours.
 inline constexpr double kMaxTimeoutSeconds = 86400;
+// The shortest (--timeout): below a second the runner's own start-up decides the verdict.
+inline constexpr double kMinTimeoutSeconds = 1;
 
 // Reads one integer parameter value as `wb::param` in the lab harness does
 // (labs/common/wb_host.hpp parse_int): decimal or 0x-hexadecimal, with an optional sign;
@@ -28,11 +30,17 @@ std::optional<double> parse_param_value(const std::string& text, std::string& wh
 
 // The parameters of a run of `lab`: each default (its quick value with `quick`), then
 // each NAME=VALUE of `flags` in order. Throws UsageError for a flag that is not
-// NAME=VALUE, names no parameter of the lab, or whose value is not a whole number in range.
+// NAME=VALUE, names no parameter of the lab or one an earlier flag set, or whose value is
+// not a whole number in range.
 Figures resolve_params(const LabSpec& lab, const std::vector<std::string>& flags, bool quick);
 
-// --timeout: a number of seconds (or with a time unit: "500 ms"), finite, more than 0 and
-// at most kMaxTimeoutSeconds. Throws UsageError otherwise ("inf", "nan", "1e12", "0").
+// `--sweep FLAG` with `-p` flags: throws UsageError when a -p sets the swept parameter
+// (the sweep would silently override it). FLAG is "NAME=v1,v2,..." or "NAME".
+void refuse_swept_param(const std::string& sweep_flag, const std::vector<std::string>& param_flags);
+
+// --timeout: a number of seconds (or with a time unit: "1500 ms"), finite, from
+// kMinTimeoutSeconds to kMaxTimeoutSeconds. Throws UsageError otherwise ("inf", "nan",
+// "1e12", "0", "1e-9", "500 ms").
 double parse_timeout(const std::string& text);
 
 // --seed: a whole number from 0 to 2^64 - 1, decimal or 0x-hexadecimal (as the lab

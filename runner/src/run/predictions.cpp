@@ -4,6 +4,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <csignal>
+
+#include <unistd.h>
 
 #include "ui/prompt.hpp"
 #include "util/error.hpp"
@@ -11,6 +14,14 @@
 #include "util/text.hpp"
 
 namespace workbook {
+
+namespace {
+
+bool answered(const std::vector<RecordedPrediction>& answers, const std::string& id) {
+  return std::any_of(answers.begin(), answers.end(), [&](const RecordedPrediction& r) { return r.id == id; });
+}
+
+}  // namespace
 
 RecordedPrediction parse_prediction(const PredictionSpec& spec, const std::string& value) {
   RecordedPrediction r{spec.id, trim(value), std::nullopt};
@@ -68,7 +79,7 @@ std::vector<RecordedPrediction> predictions_from_flags(const LabSpec& lab, const
       throw UsageError(fmt::format("{} has no prediction '{}'", lab.id, kv->first),
                        fmt::format("its predictions: {}", ids.empty() ? "(none)" : ids));
     }
-    if (std::any_of(out.begin(), out.end(), [&](const RecordedPrediction& r) { return r.id == kv->first; })) {
+    if (answered(out, kv->first)) {
       throw UsageError(fmt::format("--predict {} given twice", kv->first));
     }
     out.push_back(parse_prediction(*spec, kv->second));
@@ -76,19 +87,59 @@ std::vector<RecordedPrediction> predictions_from_flags(const LabSpec& lab, const
   return out;
 }
 
+namespace {
+
+// While it lives, SIGINT (Ctrl-C) ends a blocked read of the terminal (no SA_RESTART)
+// instead of the runner, and is remembered; a SIGINT the runner ignores stays ignored.
+class PromptInterrupt {
+ public:
+  PromptInterrupt() {
+    fired_ = 0;
+    struct sigaction sa {};
+    // Closing stdin also ends a read that had not begun when the signal came (EBADF).
+    sa.sa_handler = [](int) {
+      fired_ = 1;
+      ::close(STDIN_FILENO);
+    };
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = 0;
+    installed_ = sigaction(SIGINT, &sa, &old_) == 0;
+    if (installed_ && old_.sa_handler == SIG_IGN) {  // nohup, a background job: leave it ignored
+      sigaction(SIGINT, &old_, nullptr);
+      installed_ = false;
+    }
+  }
+  ~PromptInterrupt() {
+    if (installed_) sigaction(SIGINT, &old_, nullptr);
+  }
+  PromptInterrupt(const PromptInterrupt&) = delete;
+  PromptInterrupt& operator=(const PromptInterrupt&) = delete;
+  // Throws when Ctrl-C came.
+  void check() const {
+    if (fired_) throw PredictionPromptInterrupted();
+  }
+
+ private:
+  static inline volatile std::sig_atomic_t fired_ = 0;
+  struct sigaction old_ {};
+  bool installed_ = false;
+};
+
+}  // namespace
+
 void ask_missing_predictions(const LabSpec& lab, std::vector<RecordedPrediction>& answers, const Style& style,
                              const std::function<void(const RecordedPrediction&)>& record) {
+  const PromptInterrupt interrupt;
   bool header = false;
   for (const auto& spec : lab.predictions) {
-    if (std::any_of(answers.begin(), answers.end(), [&](const RecordedPrediction& r) { return r.id == spec.id; })) {
-      continue;
-    }
+    if (answered(answers, spec.id)) continue;
     if (!header) {
       fmt::print("\n{}\n", style.bold("Predict first. Your answers are recorded before anything is built, and cannot be changed."));
       header = true;
     }
     if (spec.kind == PredictionKind::choice) {
       auto choice = ask_choice(style.cyan("? ") + spec.prompt, spec.choices, true);
+      interrupt.check();
       if (choice) {
         answers.push_back({spec.id, *choice, std::nullopt});
         record(answers.back());
@@ -98,6 +149,7 @@ void ask_missing_predictions(const LabSpec& lab, std::vector<RecordedPrediction>
     std::string suffix = spec.kind == PredictionKind::yesno ? " [yes/no]" : spec.unit.empty() ? "" : fmt::format(" [{}]", spec.unit);
     while (true) {
       auto line = ask_line(fmt::format("{}{}{} (Enter to skip): ", style.cyan("? "), spec.prompt, suffix));
+      interrupt.check();
       if (!line) return;  // end of input: stop asking
       if (line->empty()) break;
       try {
@@ -109,6 +161,35 @@ void ask_missing_predictions(const LabSpec& lab, std::vector<RecordedPrediction>
       }
     }
   }
+}
+
+std::string standing_line(const LabSpec& lab, const LabPrediction& standing) {
+  std::string prompt = standing.answer.id;
+  for (const auto& spec : lab.predictions) {
+    if (spec.id == standing.answer.id) prompt = spec.prompt;
+  }
+  return fmt::format("{} your prediction (made {}, {}): {}", prompt, standing.recorded_at.substr(0, 10),
+                     standing.after_measurement ? "after a measurement was seen" : "before any measurement",
+                     standing.answer.text);
+}
+
+std::string no_gpu_notice(const LabSpec& lab) {
+  return fmt::format(
+      "This machine has no NVIDIA GPU (nvidia-smi lists none): {} will be built but not run. To run it, use a "
+      "machine with a GPU: Google Colab (docs/colab.md), or a Slurm cluster's login node with `workbook run {} "
+      "--slurm`. Predictions you give now are kept: the lab's next run shows them instead of asking again.",
+      lab.id, lab.id);
+}
+
+std::vector<LabPrediction> standing_predictions(const LabSpec& lab, const std::vector<LabPrediction>& first) {
+  std::vector<LabPrediction> out;
+  for (const auto& f : first) {
+    if (std::any_of(lab.predictions.begin(), lab.predictions.end(),
+                    [&](const PredictionSpec& p) { return p.id == f.answer.id; })) {
+      out.push_back(f);
+    }
+  }
+  return out;
 }
 
 }  // namespace workbook

@@ -8,7 +8,9 @@
 
 #include "content/manifest.hpp"
 #include "grade/grade.hpp"
+#include "journal/lab_predictions.hpp"
 #include "ui/style.hpp"
+#include "util/error.hpp"
 
 namespace workbook {
 
@@ -18,10 +20,27 @@ RecordedPrediction parse_prediction(const PredictionSpec& spec, const std::strin
 // Parses every `--predict ID=VALUE`; unknown ids and bad values throw UsageError.
 std::vector<RecordedPrediction> predictions_from_flags(const LabSpec& lab, const std::vector<std::string>& flags);
 
+// Ctrl-C at a prediction prompt: nothing was run, and nothing of it is recorded (exit 130).
+class PredictionPromptInterrupted : public Error {
+ public:
+  PredictionPromptInterrupted()
+      : Error(Exit::interrupted, "nothing was run; your predictions so far were not recorded (Ctrl-C at a prediction prompt)") {}
+};
+
 // Asks each prediction not already given, on the terminal, and hands each answer to
 // `record` as soon as it is given. The learner may skip one with an empty line; end of
-// input stops asking.
+// input stops asking. Ctrl-C at a prompt throws PredictionPromptInterrupted.
 void ask_missing_predictions(const LabSpec& lab, std::vector<RecordedPrediction>& answers, const Style& style,
                              const std::function<void(const RecordedPrediction&)>& record);
+
+// The line a later run shows instead of asking again (pure): "How many ...? your
+// prediction (made 2026-11-30, before any measurement): 900".
+std::string standing_line(const LabSpec& lab, const LabPrediction& standing);
+
+// What a run of `lab` on a machine without a GPU says before any prediction is asked.
+std::string no_gpu_notice(const LabSpec& lab);
+
+// Of the lab's first predictions, those the lab still asks (content may drop one).
+std::vector<LabPrediction> standing_predictions(const LabSpec& lab, const std::vector<LabPrediction>& first);
 
 }  // namespace workbook

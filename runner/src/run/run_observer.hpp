@@ -28,8 +28,13 @@ class RunObserver {
   virtual void starter_copied(const std::filesystem::path& /*copy*/) {}
   // The lab, its source and the device are known; nothing is recorded yet.
   virtual void started(const RunReport& /*report*/, const DeviceContext& /*dev*/) {}
-  // Predictions not given as flags may be asked here; each answer goes to `record`
-  // as soon as it is given (before the build).
+  // Something to know before predicting: the lab will not run here (no GPU), a prediction
+  // of the lab that stands. One line each.
+  virtual void notice(const std::string& /*line*/) {}
+  // Predictions not in `answers` (given as flags, or standing) may be asked here; each is
+  // appended to `answers` (and handed to `record`) as it is given. The run records them
+  // once every prompt is answered; Ctrl-C at a prompt throws PredictionPromptInterrupted
+  // (run/predictions.hpp) and nothing is recorded.
   virtual void ask_predictions(const LabSpec& /*lab*/, std::vector<RecordedPrediction>& /*answers*/,
                                const RecordPrediction& /*record*/) {}
   // The build starts: `what` is the source's display name, `target` e.g. "for sm_90".

@@ -13,6 +13,7 @@
 #include "progress/commands.hpp"
 #include "run/console_observer.hpp"
 #include "run/lab_run.hpp"
+#include "run/predictions.hpp"
 #include "run/report_print.hpp"
 #include "util/error.hpp"
 #include "util/text.hpp"
@@ -33,6 +34,16 @@ class WatchObserver : public ConsoleObserver {
     else fmt::print("{} {}\n", style_.bold(report.lab.id), style_.dim("· " + report.lab.title));
     first_ = false;
   }
+  // Notices (no GPU here, the lab's standing predictions) come with a lab's first run only.
+  void notice(const std::string& line) override {
+    if (first_run_) ConsoleObserver::notice(line);
+  }
+  void ask_predictions(const LabSpec& lab, std::vector<RecordedPrediction>& answers,
+                       const RecordPrediction& record) override {
+    if (ask_) ask_missing_predictions(lab, answers, style_, record);
+  }
+  bool first_run_ = false;  // this run is the lab's first in this watch
+  bool ask_ = false;        // this run may ask (its first, on a terminal)
 
  private:
   Style style_;
@@ -71,13 +82,17 @@ LabSpec lab_spec(const Catalog& catalog, const std::string& lab) {
   return catalog.find_lab(ref);
 }
 
-// Builds, runs, grades and records the lab once (as `run LAB --no-predict`), and prints it.
-RunReport run_once(Watching& w, const std::string& lab, WatchObserver& console) {
+// Builds, runs, grades and records the lab once (as `run LAB`; the lab's first run in this
+// watch asks the missing predictions on a terminal), and prints it.
+RunReport run_once(Watching& w, const std::string& lab, WatchObserver& console, bool first) {
+  const bool ask = first && w.req.interactive && !w.req.json;
+  console.first_run_ = first;
   RunRequest r;
   r.lab = lab;
-  r.no_predict = true;
+  r.no_predict = !ask;
   r.quick = w.req.quick;
-  r.interactive = false;
+  r.interactive = ask;
+  console.ask_ = ask;
   r.verbose = !w.req.json;
   RunObserver quiet;
   RunObserver* observer = w.req.json ? &quiet : static_cast<RunObserver*>(&console);
@@ -125,8 +140,8 @@ std::optional<int> watch_until_pass(Watching& w, const std::string& lab) {
   else w.say(s.dim(fmt::format("Watching {}: each save runs {} again{}; Ctrl-C stops.", shown, spec.id,
                                files->polling() ? " (polling every 0.5 s)" : "")));
   WatchObserver console(s, w.roots());
-  for (;;) {
-    const RunReport report = run_once(w, spec.id, console);
+  for (bool first = true;; first = false) {
+    const RunReport report = run_once(w, spec.id, console, first);
     if (report.grade.verdict == Verdict::interrupted || w.stop_asked()) return static_cast<int>(Exit::interrupted);
     if (report.grade.verdict == Verdict::pass) return std::nullopt;
     w.say(s.dim(w.req.manual ? "Press Enter to run it again (q to stop)."
@@ -152,6 +167,8 @@ int watch_labs(const WatchContext& ctx, const WatchRequest& req) {
     std::optional<int> end;
     try {
       end = watch_until_pass(w, lab);
+    } catch (const PredictionPromptInterrupted&) {
+      throw;  // Ctrl-C at a prediction prompt: nothing was run (main says so)
     } catch (const Error& e) {  // Ctrl-C during a build: recorded as interrupted (run/lab_run.cpp)
       if (e.code() != Exit::interrupted) throw;
       w.say(ctx.style.dim("Stopped during the build; that run is recorded as interrupted."));

@@ -3,9 +3,11 @@
 // passes, the lab `workbook next` points to is watched, until none is left open (--once:
 // the first pass ends it).
 //
-// Each run is `workbook run LAB --no-predict`: built, run, graded (timing ranges too: a
-// figure out of range is not a pass, as in `run`) and recorded in the journal; no
-// prediction is asked. A compile error is shown and the next save is awaited.
+// Each run is `workbook run LAB`: built, run, graded (timing ranges too: a figure out of
+// range is not a pass, as in `run`) and recorded in the journal. On a terminal the first
+// run of a lab asks the predictions the lab has none of yet (later runs ask nothing; the
+// lab's standing predictions are graded). A compile error is shown and the next save is
+// awaited. Ctrl-C at a prediction prompt ends the watch: nothing of that run is recorded.
 //
 // Ends with: 0 after a pass with --once, or when no lab is left open; with q (or the end
 // of the input) in --manual-run, the exit code of the last run (0 if it passed); 130 on
@@ -28,6 +30,7 @@ struct WatchRequest {
   bool manual = false;      // re-run on Enter instead of on a save
   bool json = false;        // one JSON object per run, one per line (`run --json`'s shape)
   bool quick = false;       // each parameter's quick value
+  bool interactive = false; // a terminal: a lab's first run asks its missing predictions
   FileWatchOptions files;   // poll, debounce
 };
 
