@@ -317,8 +317,7 @@ std::optional<DrillResult> PracticeSession::drill(int module, const DrillItem& d
   r.drill = d.id;
   r.total = static_cast<int>(d.covers.size());
   in_.say("\n" + rule(s_, fmt::format("module{:02} drill · {}", module, d.id)) + "\n");
-  in_.say(s_.bold(wrap_text(d.question, text_width())) + "
-");
+  in_.say(s_.bold(wrap_text(d.question, text_width())) + "\n");
   in_.say(s_.dim(fmt::format("Answer out loud in {} seconds, as in the oral exam; press Enter when done (q stops).",
                              d.seconds)) +
           "\n");
