@@ -128,7 +128,7 @@ TEST_CASE("e2e: an explanation with bytes that are not UTF-8 is exported and rep
   CHECK(md.find('\xFF') == std::string::npos);
 }
 
-TEST_CASE("e2e: journal export refuses the journal itself, devices, pipes and links; - is stdout",
+TEST_CASE("e2e: journal export refuses the journal itself, devices, pipes and links, - is stdout",
           "[e2e][journal][hostile]") {
   Course c;
   REQUIRE(c.run({"run", "module01/pass_lab", "--no-predict"}).exit_code == 0);

@@ -34,7 +34,7 @@ std::vector<std::string> with(std::vector<std::string> a, const std::vector<std:
 
 }  // namespace
 
-TEST_CASE("predictions e2e: no GPU is said before the prompt; the prediction stands for the next run, history and report",
+TEST_CASE("predictions e2e: no GPU is said before the prompt, the prediction stands for the next run, history and report",
           "[e2e][predictions]") {
   const char* nvcc_env = std::getenv("WORKBOOK_NVCC");
   const fs::path nvcc = nvcc_env && *nvcc_env ? fs::path(nvcc_env) : fs::path("/usr/local/cuda/bin/nvcc");
@@ -92,7 +92,7 @@ TEST_CASE("predictions e2e: no GPU is said before the prompt; the prediction sta
   CHECK(md.find("No predictions were recorded") == std::string::npos);
 }
 
-TEST_CASE("predictions e2e: the first prediction is the scored one; later runs show it; later answers are kept, not scored",
+TEST_CASE("predictions e2e: the first prediction is the scored one, later runs show it, later answers are kept, not scored",
           "[e2e][predictions]") {
   Course c;
   CommandResult r = c.run(with({"run", "module01/pass_lab", "--json"}, kAllThree));

@@ -220,7 +220,7 @@ TEST_CASE("a metric inside its range is in range, the range comes from device fi
   CHECK(m.hi == std::optional<double>(4000));
   CHECK(m.value == std::optional<double>(2));
   CHECK(m.note.empty());
-  CHECK(m.reference == "T4: 0.001-1 ms");
+  CHECK(m.reference == "T4: 0.001 to 1 ms");
   REQUIRE(m.stats);
   CHECK(m.stats->samples == std::optional<int>(5));
   // Exactly on the ends is still in range.
@@ -322,7 +322,7 @@ TEST_CASE("expression_scope: device figures, then parameters, then vars in order
 }
 
 TEST_CASE("format_reference writes ranges, values and open ends", "[grade]") {
-  CHECK(format_reference({"t4", 8, 15, std::nullopt, ""}, "ms", "T4") == "T4: 8-15 ms");
+  CHECK(format_reference({"t4", 8, 15, std::nullopt, ""}, "ms", "T4") == "T4: 8 to 15 ms");
   CHECK(format_reference({"t4", std::nullopt, std::nullopt, 2.5, ""}, "x", "T4") == "T4: 2.5 x");
   CHECK(format_reference({"t4", 3, std::nullopt, std::nullopt, ""}, "GB/s", "") == "t4: >= 3 GB/s");
   CHECK(format_reference({"t4", std::nullopt, 7, std::nullopt, ""}, "", "T4") == "T4: <= 7");

@@ -58,7 +58,7 @@ std::string one(sqlite3* db, const std::string& sql) {
 
 }  // namespace
 
-TEST_CASE("a lab's first prediction stands, is carried into later runs and graded there; later answers are not scored",
+TEST_CASE("a lab's first prediction stands, is carried into later runs and graded there, later answers are not scored",
           "[journal][predictions]") {
   TempDir dir;
   Journal j(dir.path / "journal.db");
@@ -121,7 +121,7 @@ TEST_CASE("a lab's first prediction stands, is carried into later runs and grade
   CHECK(first_predictions(j, "module05/b").empty());
 }
 
-TEST_CASE("a grade from before prediction_uid stays with the run's own prediction; a first made after a measurement "
+TEST_CASE("a grade from before prediction_uid stays with the run's own prediction, a first made after a measurement "
           "is not calibrated",
           "[journal][predictions]") {
   TempDir dir;
@@ -149,7 +149,7 @@ TEST_CASE("a grade from before prediction_uid stays with the run's own predictio
   CHECK(prediction_outcomes(j).size() == 1);  // still only module05/a's
 }
 
-TEST_CASE("a version-8 journal gains after_measurement and prediction_uid; an export carries them",
+TEST_CASE("a version-8 journal gains after_measurement and prediction_uid, an export carries them",
           "[journal][predictions][schema]") {
   TempDir dir;
   const fs::path file = dir.path / "journal.db";
@@ -159,7 +159,7 @@ TEST_CASE("a version-8 journal gains after_measurement and prediction_uid; an ex
     j.record_prediction(run, kLab, {"t_guess", "20", 20.0});
     j.record_grade(run, grade_of(20));
     REQUIRE(sqlite3_exec(j.store_connection(),
-                         "DROP INDEX predictions_by_lab; ALTER TABLE predictions DROP COLUMN after_measurement; "
+                         "DROP TABLE handins; DROP INDEX predictions_by_lab; ALTER TABLE predictions DROP COLUMN after_measurement; "
                          "ALTER TABLE prediction_grades DROP COLUMN prediction_uid; "
                          "UPDATE meta SET value='8' WHERE key='schema_version';",
                          nullptr, nullptr, nullptr) == SQLITE_OK);

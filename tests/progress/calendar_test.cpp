@@ -123,7 +123,7 @@ TEST_CASE("overridden dates move the plan", "[calendar]") {
   CHECK(status(default_plan, "a3").state == AssignmentState::behind);
 }
 
-TEST_CASE("the assignment due next is the focus; once none is due, the earliest behind", "[calendar]") {
+TEST_CASE("the assignment due next is the focus, once none is due, the earliest behind", "[calendar]") {
   // An empty record, the learner's real week: A1 and A2 past due, A3 due in 3 days.
   struct Day {
     const char* date;

@@ -71,7 +71,7 @@ TEST_CASE("progress text: readiness says over how many drills it is taken", "[pr
   CHECK(has(s, "Exercise reviews due: 0\n"));
 }
 
-TEST_CASE("progress text: behind, with the command that marks it; handed in once marked", "[progress][progress-text][handin]") {
+TEST_CASE("progress text: behind, with the command that marks it, handed in once marked", "[progress][progress-text][handin]") {
   const std::string s = screen(sample(), 0);
   CHECK(has(s, "Behind:  Assignment 1 was due 2026-11-06 (25 days ago); modules open: 5"));
   CHECK(has(s, "Handed in already? Mark it done: workbook handin a1"));

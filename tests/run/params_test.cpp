@@ -106,7 +106,7 @@ TEST_CASE("parse_timeout: finite seconds, from 1 to 24 h", "[run][params]") {
   }
 }
 
-TEST_CASE("resolve_params refuses a parameter given twice; a sweep refuses -p of its parameter", "[run][params]") {
+TEST_CASE("resolve_params refuses a parameter given twice, a sweep refuses -p of its parameter", "[run][params]") {
   LabSpec lab;
   lab.id = "module01/pass_lab";
   ParamSpec n;

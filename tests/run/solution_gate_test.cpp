@@ -25,7 +25,7 @@ SolutionGateRequest request(const wbtest::TempDir& dir) {
 
 }  // namespace
 
-TEST_CASE("gate: a NOT RUN of the copy is no attempt; a run that reached the GPU is", "[gate]") {
+TEST_CASE("gate: a NOT RUN of the copy is no attempt, a run that reached the GPU is", "[gate]") {
   wbtest::TempDir dir;
   std::ofstream(dir.path / "starter.cu") << "// TODO\n";
   std::ofstream(dir.path / "copy.cu") << "// my kernel\n";
