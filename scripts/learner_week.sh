@@ -14,7 +14,7 @@ ws=$(mktemp -d /tmp/wb-week.XXXXXX)
 session=wbweek$$
 trap 'tmux kill-session -t "$session" 2>/dev/null || true; rm -rf "$ws"' EXIT
 
-tmux new-session -d -s "$session" -x 80 -y 50 "env -i HOME=$ws TERM=xterm-256color PATH=/usr/bin:/bin \
+tmux new-session -d -s "$session" -x 80 -y 50 "env -i HOME=$ws TERM=xterm-256color PATH=/usr/bin:/bin LANG=C.UTF-8 \
   NO_COLOR=1 WORKBOOK_WORKSPACE=$ws/workbook WORKBOOK_CONTENT=$PWD PS1='$ ' bash --norc --noprofile"
 sleep 0.5
 tmux send-keys -t "$session" "alias workbook=$bin" Enter
@@ -38,6 +38,15 @@ settle() {
     n=$((n + 1))
   done
 }
+# wait_prompt: until the shell's prompt is back (the command ended), at most 240 s.
+wait_prompt() {
+  local n=0
+  sleep 0.5
+  while [[ "$(screen | tail -1)" != '$' && $n -lt 480 ]]; do sleep 0.5; n=$((n + 1)); done
+}
+# cmd TEXT: a command typed at the prompt; returns when it has ended.
+cmd() { tmux send-keys -t "$session" -l "$1"; tmux send-keys -t "$session" Enter; wait_prompt; }
+
 # step TITLE DATE: a new section; the pane is cleared and the date set for what follows.
 step() {
   tmux send-keys -t "$session" "clear; export WORKBOOK_NOW=$2" Enter

@@ -5,6 +5,7 @@
 // never calibrated); `watch` asks on a terminal; Ctrl-C at a prompt runs and records
 // nothing; the report shows the graded run at the default parameters with the lab's
 // predictions; and the flags that used to be dropped silently are refused.
+#include <algorithm>
 #include <csignal>
 
 #include "e2e_support.hpp"
@@ -17,6 +18,14 @@ using nlohmann::json;
 namespace fs = std::filesystem;
 
 namespace {
+
+// Output with the terminal's carriage returns dropped and wrapped lines joined again.
+std::string flat(std::string s) {
+  s.erase(std::remove(s.begin(), s.end(), '\r'), s.end());
+  for (std::size_t at; (at = s.find("\n  ")) != std::string::npos;) s.replace(at, 3, " ");
+  return s;
+}
+
 
 constexpr double kLimit_s = 240;  // nvcc and the builds are slow on a loaded machine
 
@@ -55,8 +64,12 @@ TEST_CASE("predictions e2e: no GPU is said before the prompt, the prediction sta
 
   Running first(c, {"run", "module01/gpu_lab"}, true, no_gpu);
   REQUIRE(first.wait_for_output("Your choice", kLimit_s));
-  const std::string before_prompt = first.out.substr(0, first.out.find("Which is faster?"));
+  // Notices are wrapped to the terminal: read them with their continuation lines joined.
+  const std::string shown = flat(first.out);
+  const std::string before_prompt = shown.substr(0, shown.find("Which is faster?"));
   CHECK(before_prompt.find("This machine has no NVIDIA GPU") != std::string::npos);
+  // Said first: before the lab's own description.
+  CHECK(before_prompt.find("This machine has no NVIDIA GPU") < before_prompt.find("Needs a GPU."));
   CHECK(before_prompt.find("workbook run module01/gpu_lab --slurm") != std::string::npos);
   CHECK(before_prompt.find("Colab") != std::string::npos);
   first.send("1\n");
@@ -76,8 +89,8 @@ TEST_CASE("predictions e2e: no GPU is said before the prompt, the prediction sta
   r = second.finish(kLimit_s);
   SHOW(r);
   CHECK(r.exit_code == 2);
-  CHECK(r.out.find("Which is faster? your prediction (made ") != std::string::npos);
-  CHECK(r.out.find("before any measurement): the GPU") != std::string::npos);
+  CHECK(flat(r.out).find("Which is faster? your prediction (made ") != std::string::npos);
+  CHECK(flat(r.out).find("before any measurement): the GPU") != std::string::npos);
   CHECK(r.out.find("Your choice") == std::string::npos);
   CHECK(count_of(c, "predictions") == "1");
   h = c.run_json({"history", "module01/gpu_lab", "--json"});
@@ -120,8 +133,8 @@ TEST_CASE("predictions e2e: the first prediction is the scored one, later runs s
   r = third.finish(kLimit_s);
   SHOW(r);
   CHECK(r.exit_code == 0);
-  CHECK(r.out.find("How many numbers are summed? your prediction (made ") != std::string::npos);
-  CHECK(r.out.find("before any measurement): 900") != std::string::npos);
+  CHECK(flat(r.out).find("How many numbers are summed? your prediction (made ") != std::string::npos);
+  CHECK(flat(r.out).find("before any measurement): 900") != std::string::npos);
   CHECK(r.out.find("Predict first") == std::string::npos);
 
   // --repredict asks again; the answer is kept beside the first, after a measurement.
@@ -137,7 +150,7 @@ TEST_CASE("predictions e2e: the first prediction is the scored one, later runs s
   r = again.finish(kLimit_s);
   SHOW(r);
   CHECK(r.exit_code == 0);
-  CHECK(r.out.find("count_guess = 5: kept as a later answer, made after a measurement was seen") != std::string::npos);
+  CHECK(flat(r.out).find("count_guess = 5: kept as a later answer, made after a measurement was seen") != std::string::npos);
   CHECK(journal_value(c.journal(), "SELECT after_measurement FROM predictions WHERE answer = '5'") == "1");
   CHECK(count_of(c, "predictions") == "5");
 

@@ -42,7 +42,11 @@ void ConsoleObserver::started(const RunReport& report, const DeviceContext& dev)
   fmt::print("{} {} ({})\n", style_.dim("Source:"), display_path(roots_, report.source), to_string(report.variant));
 }
 
-void ConsoleObserver::notice(const std::string& line) { fmt::print("{} {}\n", style_.yellow("!"), line); }
+void ConsoleObserver::notice(const std::string& line) {
+  // Wrapped to the terminal, continuation lines under the text, not under the mark.
+  const std::string text = wrap_text(line, text_width(), "  ", "  ");
+  fmt::print("{}{}\n", style_.yellow("!"), text.substr(1));
+}
 
 void ConsoleObserver::ask_predictions(const LabSpec& lab, std::vector<RecordedPrediction>& answers,
                                       const RecordPrediction& record) {

@@ -354,9 +354,10 @@ RunReport run_lab(const RunContext& outer, const RunRequest& req) {
   if (!ctx.observer) ctx.observer = req.verbose ? static_cast<RunObserver*>(&console) : &quiet;
   RunReport report;
   Prepared p = prepare(ctx, req, report);
-  ctx.observer->started(report, p.dev);
+  // No GPU is said first, before the lab's description and before any prediction is asked.
   if (report.lab.language == LabLanguage::cuda && !p.dev.gpu && !req.stop_after_predict && req.continue_run_id == 0)
-    ctx.observer->notice(no_gpu_notice(report.lab));  // before any prediction is asked
+    ctx.observer->notice(no_gpu_notice(report.lab));
+  ctx.observer->started(report, p.dev);
   if (req.continue_run_id != 0) {
     resume(ctx, req, report);
   } else {
