@@ -35,22 +35,21 @@ shot
 cmd "workbook history module16/streams_pipeline --limit 2 | head -30"
 shot
 
-step "Dec 1: exercises of module 16 (one item, then q)" 2026-12-01T10:00:00Z
+step "Dec 1: exercises of module 16: Again keeps an item in the session; q stops" 2026-12-01T10:00:00Z
 type_line "workbook exercises 16"
 type_line "Pinned memory can be copied by DMA while the CPU works; pageable memory is staged through a pinned buffer first."
 type_line "1"
-key q
-wait_prompt
+type_line "It waits for the whole device."
+cmd "q"
 shot
 
-step "Dec 1: review: Again shows the item again in the same session" 2026-12-01T10:20:00Z
-type_line "workbook review --limit 1"
-type_line ""
+step "Dec 1: review: the item answered Again is due; Again asks it again at once" 2026-12-01T10:20:00Z
+type_line "workbook review --new 1 --limit 1"
+type_line "No idea yet."
 type_line "1"
-settle
+type_line "Now I remember the model answer."
+cmd "4"
 shot
-key q
-wait_prompt
 
 step "Dec 4, the due day" 2026-12-04T09:00:00Z
 cmd "workbook next"

@@ -17,7 +17,7 @@ echo "runner: $W   g++: $gxx ($("$gxx" --version | head -1))"
 "$W" --ccbin "$gxx" device --toolchain >"$d/toolchain.txt" 2>&1
 echo "device --toolchain --ccbin: rc=$? · $(grep -E '^(Toolchain|  works|  unsupported|  fails)' "$d/toolchain.txt" | tr '\n' ' ')"
 
-"$W" --ccbin "$gxx" run "$lab" --solution --no-predict --json </dev/null >"$d/run.json" 2>"$d/run.err"
+"$W" --ccbin "$gxx" run "$lab" --solution --yes --no-predict --json </dev/null >"$d/run.json" 2>"$d/run.err"
 rc=$?
 python3 - "$d/run.json" "$rc" "$gxx" <<'PY'
 import json, sys

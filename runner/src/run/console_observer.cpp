@@ -31,8 +31,8 @@ void ConsoleObserver::starter_copied(const fs::path& copy) {
 
 void ConsoleObserver::started(const RunReport& report, const DeviceContext& dev) {
   const LabSpec& lab = report.lab;
-  fmt::print("{} {}\n", style_.bold(lab.id), style_.dim("· " + lab.title));
   const std::size_t width = text_width();
+  fmt::print("{}\n", wrap_text(style_.bold(lab.id) + " " + style_.dim("· " + lab.title), width, "", "  "));
   fmt::print("{}\n", wrap_text(lab.goal, width));
   for (std::size_t i = 0; i < lab.steps.size(); ++i) {
     const std::string number = fmt::format("  {}. ", i + 1);
