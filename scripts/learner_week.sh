@@ -60,5 +60,7 @@ printf '# The learner'"'"'s week, in a terminal (80 columns)\n\n'
 printf 'Made by `scripts/learner_week.sh` on %s: tmux at 80 columns, NO_COLOR, an empty\n' "$(date -u +%Y-%m-%d)"
 printf 'workspace, the repository content, a machine without a GPU. `WORKBOOK_NOW` sets the\n'
 printf 'date each section happens on. Every screen below is what the terminal showed.\n'
+printf '%s\n' "The calendar follows WORKBOOK_NOW; the times the journal records (a prediction's 'made'" \
+       "date, history's run times) are the real clock's: the day this transcript was made."
 
 . "$(dirname "$0")/learner_week_steps.sh"
