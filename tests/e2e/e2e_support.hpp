@@ -253,6 +253,18 @@ struct Course {
   fs::path lab_copy(const std::string& file) const { return workspace / "labs/module01" / file; }
 };
 
+// Adds module01/gpu_lab to the course: a one-line CUDA lab (starter and solution alike)
+// that needs nvcc to build and a GPU to run; `extra` is appended to its manifest entry.
+inline void add_cuda_lab(const Course& c, const std::string& extra = "") {
+  std::ofstream(c.content / "modules/module01/module.yaml", std::ios::app)
+      << "  - id: gpu_lab\n    title: \"A CUDA lab\"\n    goal: \"Needs a GPU.\"\n    source: gpu_lab.cu\n"
+      << "    steps: [\"Run it.\"]\n    checks: [ok]\n"
+      << extra;
+  const std::string program = "// nvcc -I labs/common labs/module01/gpu_lab.cu -o gpu_lab\n__global__ void k() {}\nint main() { return 0; }\n";
+  write_file(c.content / "labs/module01/gpu_lab.cu", program);
+  write_file(c.content / "solutions/module01/gpu_lab.cu", program);
+}
+
 // The real binary started without waiting for it, for tests that signal it while it
 // runs: stdin /dev/null and stdout/stderr on the files `out_file` and `err_file` (fresh
 // names under the course's temp folder when empty), or, with `pty`, all three on a

@@ -52,14 +52,8 @@ TEST_CASE("predictions e2e: no GPU is said before the prompt, the prediction sta
     return;
   }
   Course c;
-  std::ofstream(c.content / "modules/module01/module.yaml", std::ios::app)
-      << "  - id: gpu_lab\n    title: \"A CUDA lab\"\n    goal: \"Needs a GPU.\"\n    source: gpu_lab.cu\n"
-      << "    steps: [\"Run it.\"]\n    checks: [ok]\n"
-      << "    predictions:\n      - {id: which, kind: choice, prompt: \"Which is faster?\", choices: [\"the GPU\", \"the CPU\"], "
-         "answer: \"the GPU\"}\n";
-  const std::string program = "// nvcc -I labs/common labs/module01/gpu_lab.cu -o gpu_lab\n__global__ void k() {}\nint main() { return 0; }\n";
-  e2e::write_file(c.content / "labs/module01/gpu_lab.cu", program);
-  e2e::write_file(c.content / "solutions/module01/gpu_lab.cu", program);
+  e2e::add_cuda_lab(c, "    predictions:\n      - {id: which, kind: choice, prompt: \"Which is faster?\", choices: [\"the GPU\", \"the CPU\"], "
+                      "answer: \"the GPU\"}\n");
   const std::map<std::string, std::string> no_gpu{{"WORKBOOK_GPU_NAME", ""}, {"WORKBOOK_NVCC", nvcc.string()}};
 
   Running first(c, {"run", "module01/gpu_lab"}, true, no_gpu);

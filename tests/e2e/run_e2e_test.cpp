@@ -567,13 +567,7 @@ TEST_CASE("e2e: a CUDA lab on a machine without a GPU is not_run (exit 2) in the
     return;
   }
   Course c;
-  // A one-line CUDA lab added to the fixture course.
-  std::ofstream(c.content / "modules/module01/module.yaml", std::ios::app)
-      << "  - id: gpu_lab\n    title: \"A CUDA lab\"\n    goal: \"Needs a GPU.\"\n    source: gpu_lab.cu\n"
-      << "    steps: [\"Run it.\"]\n    checks: [ok]\n";
-  const std::string program = "// nvcc -I labs/common labs/module01/gpu_lab.cu -o gpu_lab\n__global__ void k() {}\nint main() { return 0; }\n";
-  e2e::write_file(c.content / "labs/module01/gpu_lab.cu", program);
-  e2e::write_file(c.content / "solutions/module01/gpu_lab.cu", program);
+  e2e::add_cuda_lab(c);
   CommandResult r = c.run({"run", "module01/gpu_lab", "--no-predict", "--json"},
                           {{"WORKBOOK_GPU_NAME", ""}, {"WORKBOOK_NVCC", nvcc.string()}});
   SHOW(r);

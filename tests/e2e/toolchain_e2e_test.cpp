@@ -36,15 +36,6 @@ std::map<std::string, std::string> laptop_env(const Course& c) {
           {"WORKBOOK_GPU_NAME", ""}};
 }
 
-void add_cuda_lab(const Course& c) {
-  std::ofstream(c.content / "modules/module01/module.yaml", std::ios::app)
-      << "  - id: gpu_lab\n    title: \"A CUDA lab\"\n    goal: \"Needs a GPU.\"\n    source: gpu_lab.cu\n"
-      << "    steps: [\"Run it.\"]\n    checks: [ok]\n";
-  const std::string program = "__global__ void k() {}\nint main() { return 0; }\n";
-  e2e::write_file(c.content / "labs/module01/gpu_lab.cu", program);
-  e2e::write_file(c.content / "solutions/module01/gpu_lab.cu", program);
-}
-
 }  // namespace
 
 TEST_CASE("e2e: a refused host compiler is a compile error (exit 3) that says it is the toolchain and how to fix it",
