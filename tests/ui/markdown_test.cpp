@@ -32,7 +32,7 @@ const char* const kReading =
     "## After this module you can\n"
     "\n"
     "- say what a stream is and what the legacy default stream does to all the others around it;\n"
-    "- allocate pinned memory.\n"
+    "- allocate **pinned** memory.\n"
     "\n"
     "1. an operation on it starts only once everything queued earlier on every blocking\n"
     "   stream has finished;\n"
@@ -68,7 +68,7 @@ TEST_CASE("render_markdown wraps prose and list items to the width, never code",
   REQUIRE(item + 1 < lines.size());
   CHECK(lines[item + 1].rfind("  ", 0) == 0);
   CHECK(lines[item + 1][2] != ' ');
-  CHECK(has_line(out, "- allocate pinned memory."));
+  CHECK(has_line(out, "- allocate pinned memory."));  // **strong** without colour: the word, no markers
   std::size_t numbered = 0;
   while (numbered < lines.size() && lines[numbered].rfind("1. an operation", 0) != 0) ++numbered;
   REQUIRE(numbered + 1 < lines.size());
@@ -91,6 +91,8 @@ TEST_CASE("render_markdown marks headings: underlined rules without colour, bold
   CHECK(plain.find("# ") == std::string::npos);
   const std::string coloured = render_markdown(kReading, 80, Style(true));
   CHECK(coloured.find("\x1b[1m\x1b[4mModule 16 · Streams") != std::string::npos);
+  CHECK(coloured.find("allocate \x1b[1mpinned\x1b[0m memory") != std::string::npos);
+  CHECK(plain.find("**") == std::string::npos);
   // Width 0 (a pipe): each paragraph on one line.
   CHECK(render_markdown("a b\nc d\n", 0, Style(false)) == "a b c d\n");
 }

@@ -56,8 +56,10 @@ bool is_fence(std::string_view line) {
 
 bool is_table(std::string_view line) { return trim_left(line).rfind('|', 0) == 0; }
 
-// Inline code's spaces held as kKeep, so that wrapping never splits a `code span`; in
-// colour, **strong** is bold.
+// Inline code's spaces held as kKeep, so that wrapping never splits a `code span`;
+// **strong** is bold in colour and plain text without (the markers are never shown:
+// a reader without colour reads the words, not the syntax). Backticks stay: they say
+// which words are code.
 std::string inline_text(std::string_view text, const Style& s) {
   std::string out;
   bool code = false;
@@ -68,10 +70,11 @@ std::string inline_text(std::string_view text, const Style& s) {
       out += kKeep;
       continue;
     }
-    if (!code && s.color() && c == '*' && i + 1 < text.size() && text[i + 1] == '*') {
+    if (!code && c == '*' && i + 1 < text.size() && text[i + 1] == '*') {
       const std::size_t end = text.find("**", i + 2);
       if (end != std::string_view::npos && end > i + 2) {
-        out += s.bold(std::string(text.substr(i + 2, end - i - 2)));
+        const std::string strong(text.substr(i + 2, end - i - 2));
+        out += s.color() ? s.bold(strong) : strong;
         i = end + 1;
         continue;
       }
