@@ -225,6 +225,43 @@ size_t bit_differences(const float* x, const float* y, size_t n) {
   return diff;
 }
 
+// An odd graph. GRAPH_STEPS is even by default, so every replay ends in the buffer it
+// started from and advance_graph's bookkeeping for an odd replay would never be run.
+// Here a 7-step graph is replayed over two intervals of 3 replays and 2 single launches
+// (23 steps) from u0, against the plain loop over the same steps: after each replay the
+// newest field is in the other buffer, so the next one must start from the other graph.
+constexpr int kOddGraphSteps = 7;
+constexpr long long kOddInterval = 3 * kOddGraphSteps + 2;
+
+bool odd_graph_case(Field& f, const std::vector<float>& u0, float* pinned, cudaStream_t s) {
+  const size_t n = static_cast<size_t>(f.n);
+  std::vector<float> plain(2 * n), graph(2 * n);
+  reset_field(f, u0, s);
+  for (size_t i = 0; i < 2; ++i) {
+    advance_plain(f, kOddInterval, s);
+    take_snapshot(f, pinned, plain.data() + i * n, s);
+  }
+  StepGraph odd;
+  odd.steps = kOddGraphSteps;
+  odd.from_a = capture_steps(f.a, f.b, f.n, kOddGraphSteps, s);
+  odd.from_b = capture_steps(f.b, f.a, f.n, kOddGraphSteps, s);
+  reset_field(f, u0, s);
+  for (size_t i = 0; i < 2; ++i) {
+    advance_graph(f, odd, kOddInterval, s);
+    take_snapshot(f, pinned, graph.data() + i * n, s);
+  }
+  WB_CHECK(cudaStreamSynchronize(s));
+  WB_CHECK(cudaGetLastError());
+  for (cudaGraphExec_t e : {odd.from_a, odd.from_b})
+    if (e) WB_CHECK(cudaGraphExecDestroy(e));
+  const size_t diff = bit_differences(plain.data(), graph.data(), plain.size());
+  return wb::check("odd_graph_matches_plain", diff == 0, static_cast<double>(diff), 0.0,
+                   wb::detail::format("%zu of %zu values differ in some bit after %lld and %lld steps replayed from a "
+                                      "%d-step graph (3 replays and 2 single launches an interval) and run by the "
+                                      "plain loop",
+                                      diff, plain.size(), kOddInterval, 2 * kOddInterval, kOddGraphSteps));
+}
+
 int main(int argc, char** argv) {
   wb::init_cuda(argc, argv, "module17/heat_graph");
   const long long n_param = wb::param("N", 2001, 2001);
@@ -337,6 +374,7 @@ int main(int argc, char** argv) {
         diff, snap_plain.size(), rows_differ, rows);
     ok &= wb::check("graph_matches_plain", diff == 0 && rows_differ == 0, static_cast<double>(diff), 0.0, text);
   }
+  ok &= odd_graph_case(small, u0, pinned, s);
   ok &= wb::check_bounds("bounds_a", small.a);
   ok &= wb::check_bounds("bounds_b", small.b);
   if (std::isfinite(err_graph[rows - 1])) wb::metric("max_err_final", err_graph[rows - 1], "");

@@ -240,6 +240,48 @@ const Product kProducts[] = {
     {"refine_ab", gemm_refine_ab, kRefinedLimit},
 };
 
+// The split: hi + lo must give back x to 2^-22 of |x|, or to half of the smallest
+// half subnormal (2^-25) where lo is too small to be a normal half. An element never
+// written (NaN, poisoned) misses too.
+void check_split(const char* name, const std::vector<float>& x, const std::vector<__half>& hi,
+                 const std::vector<__half>& lo) {
+  size_t bad = 0;
+  double worst = 0.0;
+  for (size_t i = 0; i < x.size(); ++i) {
+    const double sum = static_cast<double>(__half2float(hi[i])) + __half2float(lo[i]);
+    const double miss = std::fabs(sum - x[i]), allowed = std::ldexp(std::fabs(x[i]), -22) + std::ldexp(1.0, -25);
+    if (!(miss <= allowed)) ++bad;
+    if (x[i] != 0.0f) worst = std::max(worst, miss / std::fabs(x[i]));
+  }
+  wb::check(name, bad == 0, static_cast<double>(bad), 0,
+            wb::detail::format("%zu of %zu elements with |x - hi - lo| above 2^-22 |x| + 2^-25; worst relative miss "
+                               "%.3g (hi = half(x), lo = half(x - hi))",
+                               bad, x.size(), worst));
+}
+
+// split_half alone at an odd length, 70,001 floats (273 blocks of 256 and 113 more: the
+// matrices' element counts are all multiples of 256), one element a thread, with hi and
+// lo between canary bands: a store past the end fails split_odd_hi_bounds or
+// split_odd_lo_bounds, an element never written stays NaN and fails split_odd.
+void split_odd_case() {
+  constexpr size_t n = 70001;
+  std::vector<float> x(n);
+  wb::fill_uniform(x.data(), n, -1.0f, 1.0f, 3);
+  float* dx = nullptr;
+  WB_CHECK(cudaMalloc(&dx, n * sizeof(float)));
+  WB_CHECK(cudaMemcpy(dx, x.data(), n * sizeof(float), cudaMemcpyHostToDevice));
+  __half* hi = wb::alloc_output<__half>(n);
+  __half* lo = wb::alloc_output<__half>(n);
+  split_half<<<ceil_div(static_cast<long long>(n), 256), 256>>>(dx, hi, lo, n);
+  WB_CHECK_LAUNCH();
+  wb::check_bounds("split_odd_hi_bounds", hi);
+  wb::check_bounds("split_odd_lo_bounds", lo);
+  check_split("split_odd", x, download(hi, n), download(lo, n));
+  wb::free_output(hi);
+  wb::free_output(lo);
+  WB_CHECK(cudaFree(dx));
+}
+
 // The odd case: 592 x 304 x 432 (all multiples of 16; 592 rows are 9.25 blocks of 64).
 void odd_case() {
   constexpr int m = 592, n = 304, k = 432;
@@ -255,24 +297,9 @@ void odd_case() {
   WB_CHECK(cudaMemcpy(dA, A.data(), A.size() * sizeof(float), cudaMemcpyHostToDevice));
   WB_CHECK(cudaMemcpy(dB, B.data(), B.size() * sizeof(float), cudaMemcpyHostToDevice));
 
-  // The split: hi + lo must give back x to 2^-22 of |x|, or to half of the smallest
-  // half subnormal (2^-25) where lo is too small to be a normal half.
+  // The split of A, which the products below use.
   Halves a = to_halves(dA, m, k), b = to_halves(dB, k, n);
-  {
-    const std::vector<__half> hi = download(a.hi, A.size()), lo = download(a.lo, A.size());
-    size_t bad = 0;
-    double worst = 0.0;
-    for (size_t i = 0; i < A.size(); ++i) {
-      const double sum = static_cast<double>(__half2float(hi[i])) + __half2float(lo[i]);
-      const double miss = std::fabs(sum - A[i]), allowed = std::ldexp(std::fabs(A[i]), -22) + std::ldexp(1.0, -25);
-      if (!(miss <= allowed)) ++bad;
-      if (A[i] != 0.0f) worst = std::max(worst, miss / std::fabs(A[i]));
-    }
-    wb::check("split_ok", bad == 0, static_cast<double>(bad), 0,
-              wb::detail::format("%zu of %zu elements with |x - hi - lo| above 2^-22 |x| + 2^-25; worst relative miss "
-                                 "%.3g (hi = half(x), lo = half(x - hi))",
-                                 bad, A.size(), worst));
-  }
+  check_split("split_ok", A, download(a.hi, A.size()), download(a.lo, A.size()));
 
   // The GPU double reference, which the big case relies on, against the CPU.
   double* dref = nullptr;
@@ -369,6 +396,7 @@ int main(int argc, char** argv) {
   if (m * n > (1LL << 28) || m * k > (1LL << 28) || k * n > (1LL << 28))
     wb::bad_argument("each matrix must hold at most 2^28 elements");
 
+  split_odd_case();
   odd_case();
   big_case(static_cast<int>(m), static_cast<int>(n), static_cast<int>(k));
   return wb::finish();
