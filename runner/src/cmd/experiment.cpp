@@ -42,11 +42,10 @@ void explain_and_show(CommandContext& ctx, const ExperimentOptions& o, long long
   const Workspace ws = ctx.global.open_workspace();
   Journal journal(ws.journal_path());
   const Style style = ctx.global.style();
+  if (o.explain && !o.explain->empty()) record_experiment_explanation(journal, run_id, *o.explain);
   if (!o.json) fmt::print("\n");
   print_summary(journal, run_id, o.json, style);
-  if (o.explain && !o.explain->empty()) {
-    record_experiment_explanation(journal, run_id, *o.explain);
-  } else if (o.req.interactive && status != "interrupted" && status != "not_run") {
+  if (!(o.explain && !o.explain->empty()) && o.req.interactive && status != "interrupted" && status != "not_run") {
     fmt::print("\n{}\n", style.bold("Explain the difference with a model (roofline, occupancy, Amdahl) in a sentence or two"));
     if (auto line = ask_line("> "); line && !line->empty()) {
       record_experiment_explanation(journal, run_id, *line);

@@ -94,9 +94,13 @@ void read_repeat(const Experiment& e, const ProcessResult& pr, RepeatResult& r) 
   if (r.outcome != RepeatOutcome::ok) return;
   for (const auto& m : e.metrics) {
     if (!r.readings[m.name].empty()) continue;
-    r.outcome = RepeatOutcome::no_metrics;
     const std::string where = fmt::format("{} (repeat {})", r.variant, r.repeat);
-    r.detail += (r.detail.empty() ? "" : "\n") + no_match_message(m, where, output);
+    if (r.outcome == RepeatOutcome::no_metrics) {  // the output's lines are shown once, with the first
+      r.detail += fmt::format("\nmetric '{}': the pattern '{}' matched nothing there either", m.name, m.pattern);
+      continue;
+    }
+    r.outcome = RepeatOutcome::no_metrics;
+    r.detail += no_match_message(m, where, output);
     if (readings.not_numbers[m.name] > 0)
       r.detail += fmt::format("\n    ({} matches captured text that is not a number)", readings.not_numbers[m.name]);
   }

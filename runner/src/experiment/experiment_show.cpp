@@ -110,7 +110,8 @@ std::vector<std::string> summary_lines(const ExperimentSummary& s, const Style& 
   out.push_back("");
   add_figures(s, style, width, out);
   for (const auto& v : s.variants)
-    for (const auto& p : v.problems) out.push_back(style.dim("  " + v.name + ": ") + p);
+    for (const auto& p : v.problems)
+      for (const auto& line : split_lines(p)) out.push_back(line.rfind("    |", 0) == 0 ? line : style.dim("  " + v.name + ": ") + line);
   add_kernels(s, style, width, out);
   add_predictions(s, style, out);
   if (s.run.explanation) {
