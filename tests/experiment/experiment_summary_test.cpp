@@ -65,7 +65,7 @@ long long recorded_run(Journal& j) {
 
 }  // namespace
 
-TEST_CASE("experiment store: a run round-trips; its predictions cannot change", "[experiment][journal]") {
+TEST_CASE("experiment store: a run round-trips and its predictions cannot change", "[experiment][journal]") {
   wbtest::TempDir dir;
   Journal j(dir.path / "journal.db");
   CHECK_FALSE(experiment_measured(j, "cmp"));
