@@ -35,6 +35,7 @@ workbook_area(progress  PUBLIC content journal ui workspace PRIVATE learn report
 workbook_area(report    PUBLIC content journal plot specs PRIVATE run)
 workbook_area(dev       PUBLIC content run PRIVATE build specs)
 workbook_area(watch     PUBLIC content journal ui workspace PRIVATE exec profile progress run)
+workbook_area(experiment PUBLIC content exec grade journal plot profile run ui workspace PRIVATE build device model report)
 # The commands sit on top: one file per subcommand.
 workbook_area(cmd       PUBLIC content journal ui workspace
-                        PRIVATE dev device diff exec learn profile progress report run watch)
+                        PRIVATE dev device diff exec experiment learn profile progress report run watch)

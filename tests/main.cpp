@@ -11,4 +11,5 @@ const char* fixture_dir() { return WB_CFG_FIXTURE_DIR; }
 const char* binary() { return WB_CFG_BINARY; }
 const char* nvcc_path() { return WB_CFG_NVCC_PATH; }
 const char* warm_build_cache() { return WB_CFG_WARM_BUILD_CACHE; }
+const char* experiment_fixture() { return WB_CFG_EXPERIMENT_FIXTURE; }
 }  // namespace workbook_test

@@ -85,7 +85,8 @@ TEST_CASE("a version-8 journal gains the handins table and the indexes", "[journ
     Journal j(file);
     j.begin_run({"module04/vector_add", "starter", "x.cu", "{}", 1, "NVIDIA H200", "sm_90"});
     sql::exec(j.store_connection(),
-              "DROP TABLE handins; DROP INDEX metrics_by_run; DROP INDEX explanations_by_run; DROP INDEX runs_by_lab; "
+              "DROP TABLE experiment_explanations; DROP TABLE experiment_results; DROP TABLE experiment_predictions; "  // version 11
+              "DROP TABLE experiment_runs; DROP TABLE handins; DROP INDEX metrics_by_run; DROP INDEX explanations_by_run; DROP INDEX runs_by_lab; "
               "DROP INDEX predictions_by_lab; ALTER TABLE predictions DROP COLUMN after_measurement; "
               "ALTER TABLE prediction_grades DROP COLUMN prediction_uid; "
               "UPDATE meta SET value='8' WHERE key='schema_version';");  // what version 8 held

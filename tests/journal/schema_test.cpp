@@ -211,9 +211,10 @@ TEST_CASE("a journal of the version before add_run_machine is upgraded: old cloc
     Journal j(file);
     const long long run = j.begin_run({"module04/vector_add", "starter", "x.cu", "{}", 1, "NVIDIA H200", "sm_90"});
     sqlite3* db = j.store_connection();
-    // (and every later migration: add_handins, version 9)
+    // (and every later migration: add_handins, version 9; add_experiments, version 11)
     REQUIRE(sqlite3_exec(db,
-                         ("DROP TABLE handins; DROP TABLE run_machine; ALTER TABLE run_gpu_state DROP COLUMN power_limit_w; "
+                         ("DROP TABLE experiment_explanations; DROP TABLE experiment_results; "
+                          "DROP TABLE experiment_predictions; DROP TABLE experiment_runs; DROP TABLE handins; DROP TABLE run_machine; ALTER TABLE run_gpu_state DROP COLUMN power_limit_w; "
                           "DROP INDEX predictions_by_lab; ALTER TABLE predictions DROP COLUMN after_measurement; "
                           "ALTER TABLE prediction_grades DROP COLUMN prediction_uid; "
                           "INSERT INTO run_gpu_state(run_id, phase, sm_mhz, reason_names, throttled, power_w, pstate, tool) "

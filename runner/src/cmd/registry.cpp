@@ -7,7 +7,8 @@
 
 namespace workbook {
 
-void setup_handin(CLI::App& app, CommandContext& ctx);  // runner/src/cmd/handin.cpp
+void setup_handin(CLI::App& app, CommandContext& ctx);      // runner/src/cmd/handin.cpp
+void setup_experiment(CLI::App& app, CommandContext& ctx);  // runner/src/cmd/experiment.cpp
 
 const std::vector<CommandEntry>& command_table() {
   static const std::vector<CommandEntry> table = {
@@ -18,6 +19,7 @@ const std::vector<CommandEntry>& command_table() {
       {"journal", setup_journal},
       {"watch", setup_watch},
       {"handin", setup_handin},
+      {"experiment", setup_experiment},
   };
   return table;
 }

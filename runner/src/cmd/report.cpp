@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "cmd/registry.hpp"
+#include "experiment/experiment_report.hpp"
 #include "learn/clock.hpp"
 #include "report/report_data.hpp"
 
@@ -42,11 +43,16 @@ void setup_report(CLI::App& app, CommandContext& ctx) {
   workbook report module04/vecadd_roofline --json
 Per lab: the latest passing run (else the latest run), its figures beside their expected
 ranges, your predictions beside the measurements, your explanations; the machine line;
-a roofline of your kernels that report FLOP and byte rates.)");
+a roofline of your kernels that report FLOP and byte rates; the whole report also shows
+each experiment's latest run (workbook experiment) with its loss-vs-step curves.)");
   cmd->callback([&ctx, o] {
     OpenedCourse opened(ctx.global);
     const std::string now = learn::iso_utc(learn::now_unix());
     ReportData data = collect_report(opened.journal, opened.catalog, o->scope, now);
+    ExperimentsSection experiments;  // the whole report only: an experiment belongs to no module
+    if (data.scope.empty()) experiments = experiments_section(opened.journal);
+    data.extra_markdown = experiments.markdown;
+    for (const auto& svg : experiments.svgs) data.extra_files.emplace_back(svg.name, svg.svg);
     std::filesystem::path dir = o->out;
     if (dir.empty()) {
       std::string name = data.scope.empty() ? "all" : data.scope;
@@ -56,6 +62,7 @@ a roofline of your kernels that report FLOP and byte rates.)");
     const std::vector<std::filesystem::path> files = write_report(data, dir);
     if (o->json) {
       nlohmann::json j = report_data_json(data);
+      j["experiments"] = experiments.json;
       j["files"] = nlohmann::json::array();
       for (const auto& f : files) j["files"].push_back(f.string());
       j["markdown"] = files.back().string();

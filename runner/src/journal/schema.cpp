@@ -272,6 +272,41 @@ CREATE INDEX predictions_by_lab ON predictions(lab, prediction);
 )sql");
 }
 
+// Migration "experiments" (version 11, experiment/experiment_store.hpp): `workbook
+// experiment run` of a file in <workspace>/experiments/. A run keeps the file as it was,
+// its machine (JSON, as report/machine_line reads it) and, on Slurm, the job; its
+// predictions are immutable like a lab's; each variant's repeat is a result row with the
+// values its metrics' patterns read (JSON: metric -> values in output order) and, under
+// --trace, its per-kernel table (JSON).
+void add_experiments(sqlite3* db) {
+  sql::exec(db, R"sql(
+CREATE TABLE experiment_runs(
+  id INTEGER PRIMARY KEY, experiment TEXT NOT NULL, file_text TEXT NOT NULL, started_at TEXT NOT NULL,
+  finished_at TEXT, status TEXT, detail TEXT, traced INTEGER NOT NULL DEFAULT 0, gpu TEXT NOT NULL DEFAULT '',
+  machine TEXT NOT NULL DEFAULT '{}', slurm_job TEXT NOT NULL DEFAULT '',
+  uid TEXT NOT NULL UNIQUE DEFAULT (lower(hex(randomblob(16)))));
+CREATE INDEX experiment_runs_by_name ON experiment_runs(experiment, id);
+CREATE TABLE experiment_predictions(
+  id INTEGER PRIMARY KEY, experiment_run_id INTEGER NOT NULL REFERENCES experiment_runs(id),
+  experiment TEXT NOT NULL, prediction TEXT NOT NULL, answer TEXT NOT NULL, number REAL,
+  after_measurement INTEGER NOT NULL DEFAULT 0, recorded_at TEXT NOT NULL,
+  uid TEXT NOT NULL UNIQUE DEFAULT (lower(hex(randomblob(16)))));
+CREATE TRIGGER experiment_predictions_are_immutable_u BEFORE UPDATE ON experiment_predictions
+  BEGIN SELECT RAISE(ABORT, 'predictions are immutable'); END;
+CREATE TRIGGER experiment_predictions_are_immutable_d BEFORE DELETE ON experiment_predictions
+  BEGIN SELECT RAISE(ABORT, 'predictions are immutable'); END;
+CREATE TABLE experiment_results(
+  id INTEGER PRIMARY KEY, experiment_run_id INTEGER NOT NULL REFERENCES experiment_runs(id),
+  variant TEXT NOT NULL, repeat INTEGER NOT NULL, outcome TEXT NOT NULL, exit_code INTEGER, wall_s REAL,
+  detail TEXT NOT NULL, readings TEXT NOT NULL, kernels TEXT NOT NULL DEFAULT '[]', recorded_at TEXT NOT NULL,
+  uid TEXT NOT NULL UNIQUE DEFAULT (lower(hex(randomblob(16)))));
+CREATE INDEX experiment_results_by_run ON experiment_results(experiment_run_id);
+CREATE TABLE experiment_explanations(
+  id INTEGER PRIMARY KEY, experiment_run_id INTEGER NOT NULL REFERENCES experiment_runs(id), text TEXT NOT NULL,
+  recorded_at TEXT NOT NULL, uid TEXT NOT NULL UNIQUE DEFAULT (lower(hex(randomblob(16)))));
+)sql");
+}
+
 using Migration = void (*)(sqlite3*);
 
 // migrations[i] brings a journal from version i to version i + 1.
@@ -286,6 +321,7 @@ const Migration kMigrations[] = {
     add_run_machine,
     add_handins,
     add_prediction_seen,
+    add_experiments,
 };
 static_assert(static_cast<int>(std::size(kMigrations)) == kSchemaVersion, "one migration per version");
 
@@ -327,6 +363,10 @@ const std::vector<SyncedTable>& synced_tables() {
       {"readings", "", ""},
       {"run_machine", "runs", "run_id"},
       {"handins", "", ""},
+      {"experiment_runs", "", ""},
+      {"experiment_predictions", "experiment_runs", "experiment_run_id"},
+      {"experiment_results", "experiment_runs", "experiment_run_id"},
+      {"experiment_explanations", "experiment_runs", "experiment_run_id"},
   };
   return tables;
 }

@@ -216,6 +216,10 @@ std::vector<fs::path> write_report(const ReportData& data, const fs::path& dir) 
     written.push_back(dir / roof.svg_name);
     write_file_text(written.back(), plot::render_svg(plot::roofline_chart(roof.roof, roof.points)));
   }
+  for (const auto& [name, text] : data.extra_files) {
+    written.push_back(dir / name);
+    write_file_text(written.back(), text);
+  }
   written.push_back(dir / "report.md");
   write_file_text(written.back(), render_markdown(data));
   return written;

@@ -159,6 +159,7 @@ std::string render_markdown(const ReportData& d) {
   if (d.labs.empty()) out += "No runs are recorded" + (d.scope.empty() ? std::string() : " for " + d.scope) + " yet.\n\n";
   for (const auto& e : d.labs) lab_section(e, out);
   roofline_section(d, out);
+  out += d.extra_markdown;
   if (!d.notes.empty()) {
     out += "## Notes\n\n";
     for (const auto& n : d.notes) out += "- " + n + "\n";

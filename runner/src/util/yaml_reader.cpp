@@ -131,7 +131,10 @@ YAML::Node load_yaml_file(const std::filesystem::path& file, Problems& problems,
     problems.add(display, 0, "", "cannot be read (missing or no permission)");
     return YAML::Node(YAML::NodeType::Undefined);
   }
-  const std::string& text = *read;
+  return load_yaml_text(*read, problems, display);
+}
+
+YAML::Node load_yaml_text(const std::string& text, Problems& problems, const std::string& display) {
   std::vector<YAML::Node> docs;
   try {
     docs = YAML::LoadAll(text);

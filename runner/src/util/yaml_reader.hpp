@@ -35,6 +35,8 @@ class Problems {
 // an undefined node. A second document ('---') and a key that appears twice in one
 // mapping are recorded too; the first document is returned.
 YAML::Node load_yaml_file(const std::filesystem::path& file, Problems& problems, const std::string& display = {});
+// The same for a text already read (an experiment file kept in the journal), named `display`.
+YAML::Node load_yaml_text(const std::string& text, Problems& problems, const std::string& display);
 
 // Reads one YAML mapping, field by field; `finish()` reports keys nobody asked for.
 class MapReader {

@@ -1,0 +1,227 @@
+// `workbook experiment new|run|show|list`: predict -> measure -> explain for any command
+// (experiment/*: the file, the runs, the journal, the summary).
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include "cmd/registry.hpp"
+#include "experiment/experiment_run.hpp"
+#include "experiment/experiment_show.hpp"
+#include "experiment/experiment_slurm.hpp"
+#include "experiment/experiment_store.hpp"
+#include "experiment/experiment_summary.hpp"
+#include "experiment/experiment_template.hpp"
+#include "ui/prompt.hpp"
+#include "ui/wrap.hpp"
+#include "util/error.hpp"
+
+namespace workbook {
+
+namespace {
+
+struct ExperimentOptions {
+  ExperimentRequest req;
+  bool json = false;
+  std::optional<std::string> explain;
+  std::optional<double> timeout;
+  bool slurm = false;
+  ExperimentSlurmOptions slurm_run;
+  long long slurm_continue = 0;  // hidden: the batch script's compute-node side
+  long long run_id = 0;          // show --run ID
+};
+
+void print_summary(Journal& journal, long long run_id, bool json, const Style& style) {
+  const auto row = load_experiment_run(journal, run_id);
+  if (!row) throw Error(Exit::internal, fmt::format("experiment run #{} is not in the journal", run_id));
+  const ExperimentSummary s = summarize_experiment(*row);
+  if (json) return print_json(summary_json(s));
+  for (const auto& line : summary_lines(s, style, text_width())) fmt::print("{}\n", line);
+}
+
+// After the runs: the explanation (--explain, or asked on a terminal), then the summary.
+void explain_and_show(CommandContext& ctx, const ExperimentOptions& o, long long run_id, const std::string& status) {
+  const Workspace ws = ctx.global.open_workspace();
+  Journal journal(ws.journal_path());
+  const Style style = ctx.global.style();
+  if (o.explain && !o.explain->empty()) record_experiment_explanation(journal, run_id, *o.explain);
+  if (!o.json) fmt::print("\n");
+  print_summary(journal, run_id, o.json, style);
+  if (!(o.explain && !o.explain->empty()) && o.req.interactive && status != "interrupted" && status != "not_run") {
+    fmt::print("\n{}\n", style.bold("Explain the difference with a model (roofline, occupancy, Amdahl) in a sentence or two"));
+    if (auto line = ask_line("> "); line && !line->empty()) {
+      record_experiment_explanation(journal, run_id, *line);
+      fmt::print("{}\n", style.dim(fmt::format("Kept with experiment run #{}.", run_id)));
+    }
+  }
+  ctx.exit_code = experiment_exit_code(status);
+  if (!o.json && status != "done") {
+    const auto row = load_experiment_run(journal, run_id);
+    if (row && !row->detail.empty()) fmt::print(stderr, "{} {}\n", status == "interrupted" ? "interrupted:" : "problem:", row->detail);
+  }
+}
+
+void run_experiment(CommandContext& ctx, ExperimentOptions& o) {
+  const Style style = ctx.global.style();
+  const Workspace ws = ctx.global.open_workspace();
+  ExperimentRequest& req = o.req;
+  req.interactive = !o.json && interactive_terminal();
+  req.echo = !o.json;
+  if (o.timeout) {
+    if (!(*o.timeout >= 1 && *o.timeout <= 86400)) throw UsageError("--timeout must be from 1 to 86400 seconds");
+    req.timeout_s = o.timeout;
+  }
+  if (o.slurm_continue != 0) {
+    req.interactive = false;
+    ctx.exit_code = experiment_exit_code(continue_experiment(ws, style, req, o.slurm_continue));
+    return;
+  }
+  const SlurmFlags& f = o.slurm_run.flags;
+  if (o.slurm || o.slurm_run.dry_run) {
+    const long long id = submit_experiment(ws, style, req, o.slurm_run);
+    if (id == 0) return;  // a dry run
+    Journal journal(ws.journal_path());
+    const auto row = load_experiment_run(journal, id);
+    return explain_and_show(ctx, o, id, row ? row->status : "failed");
+  }
+  if (f.partition || f.gres || f.time || f.account)
+    throw UsageError("--partition, --gres, --time and --account go with --slurm (or --slurm-dry-run)");
+  const Experiment e = load_workspace_experiment(ws, req.name);
+  const std::vector<RecordedPrediction> predictions = collect_experiment_predictions(e, req, style);
+  ws.ensure();
+  long long id = 0;
+  std::string status;
+  {
+    Journal journal(ws.journal_path());
+    id = open_experiment_run(journal, e, predictions, req.trace);
+    if (!o.json) fmt::print("{}\n", style.dim(fmt::format("Experiment run #{}: {} variants x {} repeats; predictions recorded.",
+                                                          id, e.variants.size(), e.repeats)));
+    status = measure_experiment(journal, ws, e, id, req, style);
+  }
+  explain_and_show(ctx, o, id, status);
+}
+
+void add_run(CLI::App* parent, CommandContext& ctx) {
+  auto* cmd = parent->add_subcommand("run", "Predict, then run each variant, read the metrics and record them");
+  auto o = std::make_shared<ExperimentOptions>();
+  cmd->add_option("name", o->req.name, "The experiment (experiments/NAME.yaml in the workspace)")->required();
+  cmd->add_option("-p,--predict", o->req.predict, "Give a prediction: NAME=VALUE (repeatable)");
+  cmd->add_flag("--no-predict", o->req.no_predict, "Record no predictions (needed without a terminal when none is given)");
+  cmd->add_flag("--trace", o->req.trace, "Trace every run with CUPTI: a per-kernel table per variant (no change to the program)");
+  cmd->add_option("--timeout", o->timeout, "Seconds each run may take (default: the file's timeout_s)");
+  cmd->add_option("--explain", o->explain, "Your explanation of the result (instead of the prompt)");
+  cmd->add_flag("--json", o->json, "Print one JSON object (the summary) instead of the text");
+  auto* slurm = cmd->add_flag("--slurm", o->slurm, "Predict here, then run the variants on a Slurm compute node")->group("Slurm");
+  auto* dry = cmd->add_flag("--slurm-dry-run", o->slurm_run.dry_run, "Print the batch script --slurm would submit")->group("Slurm");
+  slurm->excludes(dry);
+  auto& fl = o->slurm_run.flags;
+  cmd->add_option("--partition", fl.partition, "Slurm partition (default: slurm.yaml)")->group("Slurm");
+  cmd->add_option("--gres", fl.gres, "GPUs to ask for: gpu:1, gpu:1g.10gb:1 (default: slurm.yaml, else gpu:1)")->group("Slurm");
+  cmd->add_option("--time", fl.time, "Job time limit: minutes or H:M:S (default: slurm.yaml)")->group("Slurm");
+  cmd->add_option("--account", fl.account, "Slurm account to charge (default: slurm.yaml)")->group("Slurm");
+  cmd->add_option("--slurm-continue", o->slurm_continue)->group("");
+  cmd->footer(R"(Examples:
+  workbook experiment run llm_bf16                       (asks the predictions on a terminal)
+  workbook experiment run llm_bf16 -p speedup=1.8 -p val_loss_change=0.01 -p bound=2
+  workbook experiment run llm_bf16 --no-predict --json --timeout 300
+  workbook experiment run llm_bf16 --trace
+  workbook experiment run llm_bf16 --slurm --gres gpu:1 --time 30
+Predictions are recorded before anything runs and never change. Exit codes: 0 done, 2 a
+pattern matched nothing (or a command could not start), 4 a variant failed, crashed or
+timed out, 130 Ctrl-C (the runs so far are kept).)");
+  cmd->callback([&ctx, o] { run_experiment(ctx, *o); });
+}
+
+void add_new(CLI::App* parent, CommandContext& ctx) {
+  auto* cmd = parent->add_subcommand("new", "Write a commented experiment file to start from (the llm.c FP32 vs BF16 example)");
+  auto name = std::make_shared<std::string>();
+  cmd->add_option("name", *name, "The experiment's name, e.g. llm_bf16")->required();
+  cmd->footer("Example: workbook experiment new llm_bf16   (then edit experiments/llm_bf16.yaml)");
+  cmd->callback([&ctx, name] {
+    const Workspace ws = ctx.global.open_workspace();
+    const auto file = experiment_path(ws, *name);
+    write_experiment_template(file, file.stem().string());
+    fmt::print("Wrote {}\nEdit its commands, then: workbook experiment run {}\n", file.string(), file.stem().string());
+    ctx.exit_code = 0;
+  });
+}
+
+void add_show(CLI::App* parent, CommandContext& ctx) {
+  auto* cmd = parent->add_subcommand("show", "The latest run of an experiment: variants side by side, predictions, explanation");
+  auto o = std::make_shared<ExperimentOptions>();
+  cmd->add_option("name", o->req.name, "The experiment")->required();
+  cmd->add_option("--run", o->run_id, "Show this run (an id from `experiment list`) instead of the latest");
+  cmd->add_flag("--json", o->json, "Print one JSON object");
+  cmd->footer("Examples:\n  workbook experiment show llm_bf16\n  workbook experiment show llm_bf16 --run 3 --json");
+  cmd->callback([&ctx, o] {
+    const Workspace ws = ctx.global.open_workspace();
+    Journal journal(ws.journal_path());
+    long long id = o->run_id;
+    if (id == 0) {
+      const auto latest = latest_experiment_run(journal, o->req.name);
+      if (!latest) {
+        throw UsageError(fmt::format("experiment '{}' has no run with results yet", o->req.name),
+                         fmt::format("run it: workbook experiment run {}", o->req.name));
+      }
+      id = latest->id;
+    } else if (const auto row = load_experiment_run(journal, id); !row || row->experiment != o->req.name) {
+      throw UsageError(fmt::format("run #{} is not a run of experiment '{}'", id, o->req.name),
+                       "`workbook experiment list` lists the runs");
+    }
+    print_summary(journal, id, o->json, ctx.global.style());
+    ctx.exit_code = 0;
+  });
+}
+
+void add_list(CLI::App* parent, CommandContext& ctx) {
+  auto* cmd = parent->add_subcommand("list", "The experiment files in the workspace and their runs");
+  auto json = std::make_shared<bool>(false);
+  cmd->add_flag("--json", *json, "Print one JSON object");
+  cmd->callback([&ctx, json] {
+    const Workspace ws = ctx.global.open_workspace();
+    std::vector<std::string> files;
+    std::error_code ec;
+    for (const auto& f : std::filesystem::directory_iterator(ws.root() / "experiments", ec))
+      if (f.path().extension() == ".yaml") files.push_back(f.path().stem().string());
+    std::sort(files.begin(), files.end());
+    std::vector<ExperimentRunRow> runs;
+    if (std::filesystem::exists(ws.journal_path(), ec)) {
+      Journal journal(ws.journal_path());
+      runs = experiment_runs(journal, "", 200);
+    }
+    if (*json) {
+      nlohmann::json j{{"files", files}, {"runs", nlohmann::json::array()}};
+      for (const auto& r : runs)
+        j["runs"].push_back({{"id", r.id}, {"experiment", r.experiment}, {"started_at", r.started_at},
+                             {"status", r.status}, {"gpu", r.gpu}, {"slurm_job", r.slurm_job}});
+      print_json(j);
+    } else {
+      const Style s = ctx.global.style();
+      fmt::print("{}\n", s.bold("Experiments in " + (ws.root() / "experiments").string()));
+      for (const auto& f : files) fmt::print("  {}\n", f);
+      if (files.empty()) fmt::print("  {}\n", s.dim("none yet: workbook experiment new NAME"));
+      if (!runs.empty()) fmt::print("{}\n", s.bold("Runs"));
+      for (const auto& r : runs)
+        fmt::print("  #{:<5} {:<20} {:<12} {} {}\n", r.id, r.experiment, r.status.empty() ? "unfinished" : r.status,
+                   r.started_at, s.dim(r.gpu.empty() ? "no GPU" : r.gpu));
+    }
+    ctx.exit_code = 0;
+  });
+}
+
+}  // namespace
+
+void setup_experiment(CLI::App& app, CommandContext& ctx) {
+  auto* cmd = app.add_subcommand("experiment", "Predict, measure and explain any command: variants side by side (llm.c)");
+  cmd->require_subcommand(1);
+  cmd->footer(R"(Examples:
+  workbook experiment new llm_bf16
+  workbook experiment run llm_bf16
+  workbook experiment show llm_bf16
+  workbook experiment list
+An experiment is experiments/NAME.yaml in the workspace (docs/experiment.md).)");
+  add_new(cmd, ctx);
+  add_run(cmd, ctx);
+  add_show(cmd, ctx);
+  add_list(cmd, ctx);
+}
+
+}  // namespace workbook

@@ -1,0 +1,145 @@
+// The experiments section of the report (see experiment_report.hpp).
+#include "experiment/experiment_report.hpp"
+
+#include <fmt/format.h>
+
+#include <set>
+
+#include "experiment/experiment_machine.hpp"
+#include "experiment/experiment_show.hpp"
+#include "experiment/experiment_store.hpp"
+#include "ui/units.hpp"
+
+namespace workbook {
+
+plot::Chart curve_chart(const ExperimentSummary& s, const ExperimentMetric& metric) {
+  plot::Chart c;
+  c.title = fmt::format("{}: {} per step", s.experiment.name, metric.name);
+  c.x = {"step", "", 0};
+  c.y = {metric.name, metric.unit, -1};
+  for (const auto& v : s.variants) {
+    auto it = v.curves.find(metric.name);
+    if (it == v.curves.end() || it->second.empty()) continue;
+    plot::Series series;
+    series.name = v.name;
+    series.markers = it->second.size() <= 60;
+    for (std::size_t i = 0; i < it->second.size(); ++i) {
+      series.x.push_back(static_cast<double>(i + 1));
+      series.y.push_back(it->second[i]);
+    }
+    c.series.push_back(series);
+  }
+  return c;
+}
+
+namespace {
+
+std::string cell(const std::string& s) {
+  std::string out;
+  for (char ch : s) {
+    if (ch == '|') out += "\\|";
+    else if (ch == '\n') out += ' ';
+    else out += ch;
+  }
+  return out;
+}
+
+void figures_table(const ExperimentSummary& s, std::string& md) {
+  md += "| metric |";
+  for (const auto& v : s.variants) md += " " + cell(v.name == s.experiment.baseline ? v.name + " (baseline)" : v.name) + " |";
+  for (const auto& v : s.variants)
+    if (v.name != s.experiment.baseline) md += " " + cell(v.name + " / " + s.experiment.baseline) + " |";
+  md += "\n|---|";
+  for (std::size_t i = 0; i < 2 * s.variants.size() - 1; ++i) md += "---:|";
+  md += "\n";
+  for (const auto& m : s.experiment.metrics) {
+    md += "| " + cell(m.name) + " |";
+    for (const auto& v : s.variants) {
+      auto it = v.figures.find(m.name);
+      md += " " + (it == v.figures.end() ? std::string("-") : cell(figure_text(it->second, m.unit))) + " |";
+    }
+    for (const auto& v : s.variants) {
+      if (v.name == s.experiment.baseline) continue;
+      const auto r = s.ratio(v.name, m.name);
+      md += " " + (r ? fmt::format("{:.3g}x", *r) : std::string("-")) + " |";
+    }
+    md += "\n";
+  }
+}
+
+void kernels_table(const ExperimentSummary& s, std::string& md) {
+  const auto rows = kernel_rows(s);
+  if (rows.empty()) return;
+  md += "\nKernels (traced runs; tracing adds to the times):\n\n| kernel |";
+  for (const auto& v : s.variants) md += " " + cell(v.name) + " |";
+  md += "\n|---|";
+  for (std::size_t i = 0; i < s.variants.size(); ++i) md += "---:|";
+  md += "\n";
+  for (const auto& r : rows) {
+    md += "| `" + cell(r.name) + "` |";
+    for (const auto& k : r.per_variant)
+      md += " " + (k ? fmt::format("{} ({} calls)", format_quantity(k->total_us, "us"), k->calls) : std::string("-")) + " |";
+    md += "\n";
+  }
+}
+
+void predictions_list(const ExperimentSummary& s, std::string& md) {
+  if (s.predictions.empty()) return;
+  md += "\nPredictions (recorded before the run):\n\n";
+  for (const auto& p : s.predictions) {
+    md += fmt::format("- **{}** ({}): ", p.spec.spec.id, cell(p.spec.spec.prompt));
+    md += p.answer ? "predicted " + cell(p.answer->answer.text) : std::string("no prediction");
+    if (p.measured) md += fmt::format(", measured {}", p.spec.spec.unit.empty() ? fmt::format("{:.4g}", *p.measured)
+                                                                                 : format_quantity(*p.measured, p.spec.spec.unit));
+    if (!p.band.empty()) md += " — " + p.band;
+    if (p.answer && p.answer->after_measurement) md += " (made after an earlier run was measured)";
+    md += "\n";
+  }
+}
+
+}  // namespace
+
+std::string experiment_markdown(const ExperimentSummary& s, const std::vector<ExperimentSvg>& svgs) {
+  std::string md = fmt::format("### {}{}\n\n", s.experiment.name, s.experiment.title.empty() ? "" : ": " + s.experiment.title);
+  md += fmt::format("Run #{}, started {}, {}; {} repeat{} per variant{}.\n\n", s.run.id, s.run.started_at,
+                    s.run.status.empty() ? "unfinished" : s.run.status, s.experiment.repeats,
+                    s.experiment.repeats == 1 ? "" : "s", s.run.slurm_job.empty() ? "" : ", Slurm job " + s.run.slurm_job);
+  md += "Machine: " + cell(experiment_machine_text(s.run.gpu, s.run.machine)) + "\n\n";
+  figures_table(s, md);
+  for (const auto& v : s.variants)
+    for (const auto& p : v.problems) md += fmt::format("\n- {}: {}", v.name, cell(p.substr(0, p.find('\n'))));
+  md += "\n";
+  kernels_table(s, md);
+  predictions_list(s, md);
+  md += "\nExplanation: " + (s.run.explanation ? cell(*s.run.explanation) : std::string("none recorded yet")) + "\n\n";
+  for (const auto& svg : svgs) md += fmt::format("![{}]({})\n\n", svg.name, svg.name);
+  return md;
+}
+
+ExperimentsSection experiments_section(Journal& journal) {
+  ExperimentsSection out;
+  std::set<std::string> names;
+  for (const auto& r : experiment_runs(journal, "", 100000)) names.insert(r.experiment);
+  for (const auto& name : names) {
+    const auto run = latest_experiment_run(journal, name);
+    if (!run) continue;
+    const ExperimentSummary s = summarize_experiment(*run);
+    std::vector<ExperimentSvg> svgs;
+    for (const auto& m : s.experiment.metrics) {
+      if (m.per != MetricPer::step) continue;
+      const plot::Chart chart = curve_chart(s, m);
+      if (chart.series.empty()) continue;
+      svgs.push_back({fmt::format("experiment-{}-{}.svg", name, m.name), plot::render_svg(chart)});
+    }
+    out.markdown += experiment_markdown(s, svgs);
+    out.svgs.insert(out.svgs.end(), svgs.begin(), svgs.end());
+    nlohmann::json j = summary_json(s);
+    j["svgs"] = nlohmann::json::array();
+    for (const auto& svg : svgs) j["svgs"].push_back(svg.name);
+    out.json.push_back(j);
+  }
+  if (!out.markdown.empty()) out.markdown = "## Experiments\n\n" + out.markdown;
+  return out;
+}
+
+}  // namespace workbook

@@ -1,0 +1,207 @@
+// Running an experiment (see experiment_run.hpp).
+#include "experiment/experiment_run.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdlib>
+
+#include "build/toolchain_config.hpp"
+#include "exec/process.hpp"
+#include "experiment/experiment_machine.hpp"
+#include "experiment/experiment_store.hpp"
+#include "experiment/experiment_trace.hpp"
+#include "experiment/metric_reader.hpp"
+#include "run/predictions.hpp"
+#include "util/error.hpp"
+
+namespace workbook {
+namespace fs = std::filesystem;
+
+fs::path experiment_path(const Workspace& workspace, const std::string& given) {
+  std::string name = given;
+  if (name.size() > 5 && name.compare(name.size() - 5, 5, ".yaml") == 0) name.resize(name.size() - 5);
+  const bool plain = !name.empty() && name[0] != '.' && name.size() <= 100 &&
+                     std::all_of(name.begin(), name.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.'; });
+  if (!plain) {
+    throw UsageError(fmt::format("'{}' is not an experiment name", given),
+                     "use letters, digits, '-' and '_' (e.g. llm_bf16); the file is experiments/NAME.yaml in the workspace");
+  }
+  return workspace.root() / "experiments" / (name + ".yaml");
+}
+
+Experiment load_workspace_experiment(const Workspace& workspace, const std::string& name) {
+  const fs::path file = experiment_path(workspace, name);
+  std::error_code ec;
+  if (!fs::is_regular_file(file, ec)) {
+    throw UsageError(fmt::format("there is no experiment '{}' ({} does not exist)", name, file.string()),
+                     fmt::format("`workbook experiment list` lists them; `workbook experiment new {}` writes one", name));
+  }
+  return load_experiment(file, "experiments/" + file.filename().string());
+}
+
+std::vector<RecordedPrediction> collect_experiment_predictions(const Experiment& e, const ExperimentRequest& req,
+                                                               const Style& style) {
+  const LabSpec lab = prediction_lab(e);
+  std::vector<RecordedPrediction> answers = predictions_from_flags(lab, req.predict);
+  if (req.no_predict || answers.size() >= lab.predictions.size()) return answers;
+  if (!req.interactive) {
+    std::string missing;
+    for (const auto& p : lab.predictions)
+      if (std::none_of(answers.begin(), answers.end(), [&](const RecordedPrediction& a) { return a.id == p.id; }))
+        missing += fmt::format(" -p {}=VALUE", p.id);
+    throw UsageError(fmt::format("experiment '{}' asks for predictions before it runs, and there is no terminal to ask on",
+                                 e.name),
+                     fmt::format("give them:{} (or run it with --no-predict to record none)", missing));
+  }
+  ask_missing_predictions(lab, answers, style, [](const RecordedPrediction&) {});
+  return answers;
+}
+
+long long open_experiment_run(Journal& journal, const Experiment& e, const std::vector<RecordedPrediction>& predictions,
+                              bool traced) {
+  const bool seen = experiment_measured(journal, e.name);
+  const long long id = begin_experiment_run(journal, e, traced);
+  for (const auto& p : predictions) record_experiment_prediction(journal, id, e.name, p, seen);
+  return id;
+}
+
+namespace {
+
+fs::path resolve_cwd(const Workspace& workspace, const std::string& cwd) {
+  if (cwd.empty()) return workspace.root();
+  if (cwd == "~" || cwd.rfind("~/", 0) == 0) {
+    const char* home = std::getenv("HOME");
+    return fs::path(home ? home : "") / (cwd.size() > 2 ? cwd.substr(2) : "");
+  }
+  const fs::path p(cwd);
+  return p.is_absolute() ? p : workspace.root() / p;
+}
+
+RepeatOutcome outcome_of(const ProcessResult& pr) {
+  if (pr.interrupted) return RepeatOutcome::interrupted;
+  if (pr.timed_out) return RepeatOutcome::timeout;
+  if (pr.signal != 0) return RepeatOutcome::crashed;
+  if (pr.exit_code != 0) return RepeatOutcome::failed;
+  return RepeatOutcome::ok;
+}
+
+// The run's readings; a metric that matched nothing makes the repeat no_metrics.
+void read_repeat(const Experiment& e, const ProcessResult& pr, RepeatResult& r) {
+  const std::string output = pr.out + (pr.out.empty() || pr.out.back() == '\n' ? "" : "\n") + pr.err;
+  MetricReadings readings = read_metrics(e.metrics, output);
+  r.readings = readings.values;
+  if (r.outcome != RepeatOutcome::ok) return;
+  for (const auto& m : e.metrics) {
+    if (!r.readings[m.name].empty()) continue;
+    const std::string where = fmt::format("{} (repeat {})", r.variant, r.repeat);
+    if (r.outcome == RepeatOutcome::no_metrics) {  // the output's lines are shown once, with the first
+      r.detail += fmt::format("\nmetric '{}': the pattern '{}' matched nothing there either", m.name, m.pattern);
+      continue;
+    }
+    r.outcome = RepeatOutcome::no_metrics;
+    r.detail += no_match_message(m, where, output);
+    if (readings.not_numbers[m.name] > 0)
+      r.detail += fmt::format("\n    ({} matches captured text that is not a number)", readings.not_numbers[m.name]);
+  }
+}
+
+struct RepeatPlan {
+  const Experiment& e;
+  const ExperimentVariant& v;
+  int repeat;
+  double timeout_s;
+  const TracePlan* trace;  // nullptr: not traced
+  fs::path trace_file;
+};
+
+RepeatResult run_repeat(const Workspace& workspace, const RepeatPlan& plan, bool echo) {
+  RepeatResult r;
+  r.variant = plan.v.name;
+  r.repeat = plan.repeat;
+  ProcessOptions proc;
+  proc.argv = plan.v.command;
+  proc.cwd = resolve_cwd(workspace, plan.v.cwd);
+  proc.env = plan.v.env;
+  proc.timeout_s = plan.timeout_s;
+  proc.echo = echo;
+  if (plan.trace) add_trace_environment(*plan.trace, plan.trace_file, proc);
+  const ProcessResult pr = run_process(proc);  // UsageError when it cannot be started
+  r.outcome = outcome_of(pr);
+  r.exit_code = pr.signal == 0 ? std::optional<int>(pr.exit_code) : std::nullopt;
+  r.wall_s = pr.wall_s;
+  if (r.outcome != RepeatOutcome::ok) r.detail = fmt::format("{} (repeat {}) {}", r.variant, r.repeat, describe(pr));
+  read_repeat(plan.e, pr, r);
+  if (plan.trace) r.kernels = trace_kernels(plan.trace_file);
+  return r;
+}
+
+std::string status_of(const std::vector<RepeatResult>& results, std::string& detail) {
+  auto first = [&](std::initializer_list<RepeatOutcome> outcomes) -> const RepeatResult* {
+    for (const auto& r : results)
+      if (std::find(outcomes.begin(), outcomes.end(), r.outcome) != outcomes.end()) return &r;
+    return nullptr;
+  };
+  if (const auto* r = first({RepeatOutcome::interrupted})) {
+    detail = r->detail;
+    return "interrupted";
+  }
+  if (const auto* r = first({RepeatOutcome::failed, RepeatOutcome::crashed, RepeatOutcome::timeout})) {
+    detail = r->detail;
+    return "failed";
+  }
+  if (const auto* r = first({RepeatOutcome::no_metrics})) {
+    detail = r->detail;
+    return "no_metrics";
+  }
+  detail.clear();
+  return "done";
+}
+
+}  // namespace
+
+std::string measure_experiment(Journal& journal, const Workspace& workspace, const Experiment& e, long long run_id,
+                               const ExperimentRequest& req, const Style& style, const std::string& gpu_name) {
+  const ExperimentMachine machine = query_experiment_machine(workspace.root());
+  record_experiment_machine(journal, run_id, gpu_name.empty() ? machine.gpu : gpu_name, machine_to_json(machine.machine));
+  std::optional<TracePlan> trace;
+  if (req.trace) trace = plan_experiment_trace(workspace.root());
+  const double timeout_s = req.timeout_s.value_or(e.timeout_s) * (trace ? trace->timeout_factor : 1.0);
+  std::vector<RepeatResult> results;
+  std::vector<std::string> stopped;  // variants that failed: not run again
+  for (int k = 1; k <= e.repeats; ++k) {
+    for (const auto& v : e.variants) {
+      if (std::find(stopped.begin(), stopped.end(), v.name) != stopped.end()) continue;
+      if (req.echo) fmt::print("{}\n", style.dim(fmt::format("== {} (repeat {} of {}) ==", v.name, k, e.repeats)));
+      std::fflush(stdout);
+      const fs::path trace_file = workspace.state_dir() / "experiments" / fmt::format("run-{}", run_id) /
+                                  fmt::format("{}-{}.trace.jsonl", v.name, k);
+      RepeatResult r;
+      try {
+        r = run_repeat(workspace, {e, v, k, timeout_s, trace ? &*trace : nullptr, trace_file}, req.echo);
+      } catch (const Error& err) {
+        finish_experiment_run(journal, run_id, "not_run", fmt::format("{}: {}", v.name, err.what()));
+        throw UsageError(fmt::format("variant {}: {}", v.name, err.what()),
+                         err.hint().empty() ? "fix its command or cwd in " + e.name + ".yaml" : err.hint());
+      }
+      record_repeat(journal, run_id, r);
+      results.push_back(r);
+      if (r.outcome == RepeatOutcome::interrupted) break;
+      if (r.outcome != RepeatOutcome::ok && r.outcome != RepeatOutcome::no_metrics) stopped.push_back(v.name);
+    }
+    if (!results.empty() && results.back().outcome == RepeatOutcome::interrupted) break;
+  }
+  std::string detail;
+  const std::string status = status_of(results, detail);
+  finish_experiment_run(journal, run_id, status, detail);
+  return status;
+}
+
+int experiment_exit_code(const std::string& status) {
+  if (status == "done") return static_cast<int>(Exit::ok);
+  if (status == "failed") return static_cast<int>(Exit::runtime_error);
+  if (status == "interrupted") return static_cast<int>(Exit::interrupted);
+  return static_cast<int>(Exit::usage);
+}
+
+}  // namespace workbook

@@ -1,0 +1,125 @@
+// The experiment summary as text (see experiment_show.hpp).
+#include "experiment/experiment_show.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "experiment/experiment_machine.hpp"
+#include "ui/table.hpp"
+#include "ui/units.hpp"
+#include "util/lines.hpp"
+
+namespace workbook {
+
+std::string figure_text(const Spread& s, const std::string& unit) {
+  std::string text = unit.empty() ? fmt::format("{:.4g}", s.median) : format_quantity(s.median, unit);
+  if (s.samples > 1) text += fmt::format(" ±{:.1f}%", 50.0 * s.relative());
+  return text + fmt::format(" ({} run{})", s.samples, s.samples == 1 ? "" : "s");
+}
+
+std::vector<KernelRow> kernel_rows(const ExperimentSummary& s, std::size_t limit) {
+  std::map<std::string, double> longest;
+  for (const auto& v : s.variants)
+    for (const auto& [name, t] : v.kernels) longest[name] = std::max(longest[name], t.total_us);
+  std::vector<std::pair<std::string, double>> order(longest.begin(), longest.end());
+  std::sort(order.begin(), order.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+  std::vector<KernelRow> rows;
+  for (const auto& [name, total] : order) {
+    if (rows.size() == limit) break;
+    KernelRow row{name, {}};
+    for (const auto& v : s.variants) {
+      auto it = v.kernels.find(name);
+      row.per_variant.push_back(it == v.kernels.end() ? std::nullopt : std::optional<KernelTime>(it->second));
+    }
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+namespace {
+
+void add_figures(const ExperimentSummary& s, const Style& style, std::size_t width, std::vector<std::string>& out) {
+  Table t;
+  t.columns.push_back({"metric"});
+  for (const auto& v : s.variants)
+    t.columns.push_back({v.name == s.experiment.baseline ? v.name + " (baseline)" : v.name, true});
+  for (const auto& v : s.variants)
+    if (v.name != s.experiment.baseline) t.columns.push_back({v.name + " / " + s.experiment.baseline, true, false, true});
+  for (const auto& m : s.experiment.metrics) {
+    std::vector<std::string> row{m.name};
+    for (const auto& v : s.variants) {
+      auto it = v.figures.find(m.name);
+      row.push_back(it == v.figures.end() ? "-" : figure_text(it->second, m.unit));
+    }
+    for (const auto& v : s.variants) {
+      if (v.name == s.experiment.baseline) continue;
+      const auto r = s.ratio(v.name, m.name);
+      row.push_back(r ? fmt::format("{:.3g}x", *r) : "-");
+    }
+    t.rows.push_back(row);
+  }
+  for (const auto& line : split_lines(render_table(t, width, style))) out.push_back(line);
+}
+
+void add_kernels(const ExperimentSummary& s, const Style& style, std::size_t width, std::vector<std::string>& out) {
+  const std::vector<KernelRow> rows = kernel_rows(s);
+  if (rows.empty()) return;
+  out.push_back("");
+  out.push_back(style.bold("Kernels (traced runs: their times include the tracing's cost)"));
+  Table t;
+  t.columns.push_back({"kernel", false, true});
+  for (const auto& v : s.variants) t.columns.push_back({v.name, true});
+  for (const auto& r : rows) {
+    std::vector<std::string> row{r.name};
+    for (const auto& k : r.per_variant)
+      row.push_back(k ? fmt::format("{} ({}x)", format_quantity(k->total_us, "us"), k->calls) : "-");
+    t.rows.push_back(row);
+  }
+  for (const auto& line : split_lines(render_table(t, width, style))) out.push_back(line);
+}
+
+void add_predictions(const ExperimentSummary& s, const Style& style, std::vector<std::string>& out) {
+  if (s.predictions.empty()) return;
+  out.push_back("");
+  out.push_back(style.bold("Your predictions (recorded before the run)"));
+  for (const auto& p : s.predictions) {
+    const std::string& unit = p.spec.spec.unit;
+    std::string line = fmt::format("  {:<16} ", p.spec.spec.id);
+    line += p.answer ? "predicted " + p.answer->answer.text : std::string("no prediction");
+    if (p.measured) line += fmt::format(", measured {}", unit.empty() ? fmt::format("{:.4g}", *p.measured) : format_quantity(*p.measured, unit));
+    if (!p.band.empty()) line += ": " + p.band;
+    if (!p.measured && p.answer) line += " (" + p.note + ")";
+    if (p.answer && p.answer->after_measurement) line += style.dim(" [made after an earlier run was measured]");
+    out.push_back(line);
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> summary_lines(const ExperimentSummary& s, const Style& style, std::size_t width) {
+  std::vector<std::string> out;
+  const std::string title = s.experiment.title.empty() ? s.experiment.name : s.experiment.name + ": " + s.experiment.title;
+  out.push_back(style.bold("Experiment " + title));
+  out.push_back(style.dim(fmt::format("run #{} · started {} · {} · {} repeat{} per variant{}{}", s.run.id, s.run.started_at,
+                                      s.run.status.empty() ? "unfinished" : s.run.status, s.experiment.repeats,
+                                      s.experiment.repeats == 1 ? "" : "s", s.run.traced ? " · traced" : "",
+                                      s.run.slurm_job.empty() ? "" : " · Slurm job " + s.run.slurm_job)));
+  out.push_back("Machine: " + experiment_machine_text(s.run.gpu, s.run.machine));
+  out.push_back("");
+  add_figures(s, style, width, out);
+  for (const auto& v : s.variants)
+    for (const auto& p : v.problems)
+      for (const auto& line : split_lines(p)) out.push_back(line.rfind("    |", 0) == 0 ? line : style.dim("  " + v.name + ": ") + line);
+  add_kernels(s, style, width, out);
+  add_predictions(s, style, out);
+  if (s.run.explanation) {
+    out.push_back("");
+    out.push_back(style.bold("Your explanation"));
+    out.push_back("  " + *s.run.explanation);
+  }
+  return out;
+}
+
+}  // namespace workbook

@@ -1,0 +1,30 @@
+// `workbook experiment show NAME` and `experiment list` as text (the JSON is
+// summary_json): the variants side by side (median, spread, repeats, the ratio to the
+// baseline), the per-kernel table where traced, the predictions beside the
+// measurements, the machine line and the explanation.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "experiment/experiment_summary.hpp"
+#include "ui/style.hpp"
+
+namespace workbook {
+
+// The lines of the summary (each without its newline), for a terminal `width` wide.
+std::vector<std::string> summary_lines(const ExperimentSummary& s, const Style& style, std::size_t width);
+
+// A figure and its spread: "118 ms ±2.1% (3 runs)".
+std::string figure_text(const Spread& s, const std::string& unit);
+
+// The kernels of the variants side by side: the longest total first, at most `limit`
+// rows; each cell the total time and calls. Empty when no variant was traced.
+struct KernelRow {
+  std::string name;
+  std::vector<std::optional<KernelTime>> per_variant;  // in the summary's variant order
+};
+std::vector<KernelRow> kernel_rows(const ExperimentSummary& s, std::size_t limit = 12);
+
+}  // namespace workbook

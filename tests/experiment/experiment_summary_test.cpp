@@ -1,0 +1,163 @@
+// Tests for experiment/experiment_store and experiment_summary: a run's rows round-trip
+// through the journal (predictions immutable, results with their readings and kernels),
+// travel with journal export/import, and summarise into medians, spreads, ratios, curves
+// and predictions graded against their `measured:` expression; the report's section
+// and SVG curves.
+#include <catch2/catch.hpp>
+#include <sqlite3.h>
+
+#include <fstream>
+
+#include "experiment/experiment_report.hpp"
+#include "experiment/experiment_show.hpp"
+#include "experiment/experiment_store.hpp"
+#include "experiment/experiment_summary.hpp"
+#include "journal/journal_export.hpp"
+#include "journal/journal_import.hpp"
+#include "journal/sqlite_statement.hpp"
+#include "util/error.hpp"
+
+#include "../support/temp_dir.hpp"
+
+using namespace workbook;
+
+namespace {
+
+const char* kFile = R"(format_version: 1
+repeats: 3
+variants:
+  - {name: fp32, command: ./a}
+  - {name: bf16, command: ./b}
+metrics:
+  - {name: loss, pattern: 'loss ([0-9.]+)', summary: last}
+  - {name: ms, pattern: '([0-9.]+) ms', unit: ms}
+  - {name: val, pattern: 'val ([0-9.]+)', per: once}
+predictions:
+  - {name: speedup, unit: x, question: "How much faster?", measured: fp32.ms / bf16.ms}
+  - {name: why, kind: yesno, question: "Same loss?"}
+)";
+
+RepeatResult repeat(const std::string& v, int k, double ms, RepeatOutcome o = RepeatOutcome::ok) {
+  RepeatResult r;
+  r.variant = v;
+  r.repeat = k;
+  r.outcome = o;
+  r.exit_code = 0;
+  r.readings = {{"loss", {4.0, 3.5, 3.0 + 0.01 * k}}, {"ms", {ms, ms + 2, ms + 1}}, {"val", {3.2}}};
+  if (o != RepeatOutcome::ok) r.detail = v + " exited with code 3";
+  r.kernels = nlohmann::json::array({{{"name", v + "_gemm"}, {"calls", 10}, {"total_us", ms * 10}}});
+  return r;
+}
+
+long long recorded_run(Journal& j) {
+  const Experiment e = parse_experiment(kFile, "cmp", "cmp.yaml");
+  const long long id = begin_experiment_run(j, e, true);
+  record_experiment_prediction(j, id, "cmp", {"speedup", "2", 2.0}, false);
+  record_experiment_machine(j, id, "Tesla T4", nlohmann::json{{"driver", "580.1"}, {"recorded", true}});
+  for (int k = 1; k <= 3; ++k) {
+    record_repeat(j, id, repeat("fp32", k, 100 + k));
+    record_repeat(j, id, repeat("bf16", k, 50 + k, k == 3 ? RepeatOutcome::failed : RepeatOutcome::ok));
+  }
+  finish_experiment_run(j, id, "failed", "bf16 exited with code 3");
+  record_experiment_explanation(j, id, "bf16 halves the bytes each step moves");
+  return id;
+}
+
+}  // namespace
+
+TEST_CASE("experiment store: a run round-trips and its predictions cannot change", "[experiment][journal]") {
+  wbtest::TempDir dir;
+  Journal j(dir.path / "journal.db");
+  CHECK_FALSE(experiment_measured(j, "cmp"));
+  const long long id = recorded_run(j);
+  CHECK(experiment_measured(j, "cmp"));
+  const auto row = load_experiment_run(j, id);
+  REQUIRE(row);
+  CHECK(row->status == "failed");
+  CHECK(row->traced);
+  CHECK(row->gpu == "Tesla T4");
+  REQUIRE(row->predictions.size() == 1);
+  CHECK(row->predictions[0].answer.number == 2.0);
+  REQUIRE(row->results.size() == 6);
+  CHECK(row->results[5].outcome == RepeatOutcome::failed);
+  CHECK(row->results[0].readings.at("ms") == std::vector<double>{101, 103, 102});
+  CHECK(row->explanation == "bf16 halves the bytes each step moves");
+  CHECK(latest_experiment_run(j, "cmp")->id == id);
+  CHECK(experiment_runs(j).size() == 1);
+  sqlite3* db = j.store_connection();
+  CHECK_THROWS(sql::exec(db, "UPDATE experiment_predictions SET answer='3'"));
+  CHECK_THROWS(sql::exec(db, "DELETE FROM experiment_predictions"));
+}
+
+TEST_CASE("experiment store: runs travel with journal export and import", "[experiment][journal]") {
+  wbtest::TempDir dir;
+  Journal a(dir.path / "a.db");
+  recorded_run(a);
+  const auto file = dir.path / "a.json";
+  std::ofstream(file) << export_journal(a, "a").dump();
+  Journal b(dir.path / "b.db");
+  import_journal_files(b, {file});
+  import_journal_files(b, {file});  // idempotent
+  const auto runs = experiment_runs(b, "cmp");
+  REQUIRE(runs.size() == 1);
+  const auto row = load_experiment_run(b, runs[0].id);
+  CHECK(row->results.size() == 6);
+  CHECK(row->predictions.size() == 1);
+  CHECK(row->explanation);
+}
+
+TEST_CASE("experiment summary: medians, spreads, ratios, curves, predictions", "[experiment]") {
+  wbtest::TempDir dir;
+  Journal j(dir.path / "journal.db");
+  const ExperimentSummary s = summarize_experiment(*load_experiment_run(j, recorded_run(j)));
+  const VariantSummary* fp32 = s.variant("fp32");
+  const VariantSummary* bf16 = s.variant("bf16");
+  REQUIRE(fp32);
+  REQUIRE(bf16);
+  CHECK(fp32->repeats_ok == 3);
+  CHECK(bf16->repeats == 3);
+  CHECK(bf16->repeats_ok == 2);
+  REQUIRE(bf16->problems.size() == 1);
+  CHECK(bf16->problems[0] == "repeat 3: bf16 exited with code 3");
+  CHECK(fp32->figures.at("ms").median == Approx(103));  // each repeat's median: 102 103 104
+  CHECK(fp32->figures.at("ms").samples == 3);
+  CHECK(bf16->figures.at("ms").median == Approx(52.5));
+  CHECK(fp32->figures.at("loss").median == Approx(3.02));
+  CHECK(s.ratio("bf16", "ms") == Approx(52.5 / 103));
+  CHECK_FALSE(s.ratio("bf16", "nope"));
+  CHECK(fp32->curves.at("ms") == std::vector<double>{102, 104, 103});
+  CHECK_FALSE(fp32->curves.count("val"));  // a once metric has no curve
+  CHECK(fp32->kernels.at("fp32_gemm").calls == 10);
+  REQUIRE(s.predictions.size() == 2);
+  CHECK(s.predictions[0].measured == Approx(103 / 52.5));
+  CHECK(s.predictions[0].band == "within 1.25x");
+  CHECK_FALSE(s.predictions[1].answer);
+  const nlohmann::json j2 = summary_json(s);
+  CHECK(j2["variants"][1]["figures"]["ms"]["ratio_to_baseline"].get<double>() == Approx(52.5 / 103));
+  CHECK(j2["explanation"] == "bf16 halves the bytes each step moves");
+  const auto rows = kernel_rows(s);
+  REQUIRE(rows.size() == 2);
+  CHECK(rows[0].name == "fp32_gemm");
+  CHECK_FALSE(rows[0].per_variant[1]);
+}
+
+TEST_CASE("experiment report: a section with a curve per per-step metric", "[experiment][report]") {
+  wbtest::TempDir dir;
+  Journal j(dir.path / "journal.db");
+  CHECK(experiments_section(j).markdown.empty());
+  recorded_run(j);
+  const ExperimentsSection sec = experiments_section(j);
+  CHECK(sec.markdown.find("## Experiments") == 0);
+  CHECK(sec.markdown.find("| ms | 103 ms") != std::string::npos);
+  CHECK(sec.markdown.find("0.51x") != std::string::npos);
+  CHECK(sec.markdown.find("predicted 2, measured 1.96 x — within 1.25x") != std::string::npos);
+  CHECK(sec.markdown.find("Explanation: bf16 halves") != std::string::npos);
+  REQUIRE(sec.svgs.size() == 2);  // loss and ms; val is once
+  CHECK(sec.svgs[0].name == "experiment-cmp-loss.svg");
+  CHECK(sec.markdown.find("![experiment-cmp-loss.svg](experiment-cmp-loss.svg)") != std::string::npos);
+  const std::string& svg = sec.svgs[1].svg;
+  CHECK(svg.find("<svg") != std::string::npos);
+  CHECK(svg.find("data-series=\"fp32\"") != std::string::npos);
+  CHECK(svg.find("data-series=\"bf16\"") != std::string::npos);
+  CHECK(svg.find("data-x=\"3\"") != std::string::npos);
+}
