@@ -1,0 +1,63 @@
+// Numbers in an explanation (see cited_numbers.hpp).
+#include "explain/cited_numbers.hpp"
+
+#include <cctype>
+#include <cmath>
+
+namespace workbook {
+
+namespace {
+
+bool near(double a, double b, double tolerance) {
+  if (b == 0) return std::fabs(a) < 1e-12;
+  return std::fabs(a - b) <= tolerance * std::fabs(b);
+}
+
+bool said_times(const NumberToken& n) {
+  if (n.unit && n.unit->symbol == "x") return true;
+  const std::string& u = n.unit_text;
+  return u.rfind("fold", 0) == 0 || u.rfind("times", 0) == 0;
+}
+
+}  // namespace
+
+std::vector<NumberToken> numbers_in(const std::string& text) {
+  std::vector<NumberToken> out;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    const bool starts = std::isdigit(c) || (c == '.' && i + 1 < text.size() && std::isdigit(static_cast<unsigned char>(text[i + 1])));
+    const bool after_word = i > 0 && (std::isalnum(static_cast<unsigned char>(text[i - 1])) || text[i - 1] == '.' || text[i - 1] == '_');
+    if (starts && !after_word) {
+      if (auto n = scan_number(text, i)) {
+        if (n->error.empty()) out.push_back(*n);
+        i = n->end > i ? n->end : i + 1;
+        continue;
+      }
+    }
+    // skip the rest of this word
+    ++i;
+    while (starts && i < text.size() && std::isalnum(static_cast<unsigned char>(text[i]))) ++i;
+  }
+  return out;
+}
+
+bool cites(const NumberToken& n, double value, const std::string& unit, double tolerance) {
+  const auto want = find_unit(unit);
+  if (want && want->symbol == "x") return said_times(n) && near(n.value, value, tolerance);
+  if (want && want->symbol == "%") return n.unit && n.unit->symbol == "%" && near(n.value, value, tolerance);
+  if (!want) return near(n.value, value, 0.01) || std::fabs(n.value - value) < 0.5;  // a count
+  if (!n.unit || n.unit->dimension != want->dimension || n.unit->symbol == "x" || n.unit->symbol == "%") return false;
+  for (double v : convert(n.value, *n.unit, *want)) {
+    if (near(v, value, tolerance)) return true;
+  }
+  return false;
+}
+
+std::string typed(const NumberToken& n) {
+  if (n.unit_text.empty()) return n.text;
+  const bool glued = n.unit_text == "%" || n.unit_text == "x" || n.unit_text == "X";
+  return n.text + (glued ? "" : " ") + n.unit_text;
+}
+
+}  // namespace workbook
