@@ -272,6 +272,24 @@ CREATE INDEX predictions_by_lab ON predictions(lab, prediction);
 )sql");
 }
 
+// Migration "explanation feedback and nudges" (version 11). explanations.feedback: what the
+// examiner said of the explanation (explain/feedback.hpp), one point a line; '' for older
+// rows and labs without an `examiner:` block. learn_nudges: a badly missed first prediction
+// of a lab (|log2 predicted/measured| > 1, progress/ledger.hpp) that brought the module's
+// review cards due sooner; one row per lab and prediction id, never changed, replayed
+// with the review log when cards are rebuilt (learn/review_store.hpp).
+void add_explanation_feedback(sqlite3* db) {
+  sql::exec(db, R"sql(
+ALTER TABLE explanations ADD COLUMN feedback TEXT NOT NULL DEFAULT '';
+CREATE TABLE learn_nudges(
+  id INTEGER PRIMARY KEY, module INTEGER NOT NULL, lab TEXT NOT NULL, prediction TEXT NOT NULL,
+  log2_ratio REAL NOT NULL, day INTEGER NOT NULL, recorded_at TEXT NOT NULL,
+  uid TEXT NOT NULL UNIQUE DEFAULT (lower(hex(randomblob(16)))), UNIQUE(lab, prediction));
+CREATE TRIGGER learn_nudges_are_kept_u BEFORE UPDATE ON learn_nudges
+  BEGIN SELECT RAISE(ABORT, 'nudges are part of the record'); END;
+)sql");
+}
+
 using Migration = void (*)(sqlite3*);
 
 // migrations[i] brings a journal from version i to version i + 1.
@@ -286,6 +304,7 @@ const Migration kMigrations[] = {
     add_run_machine,
     add_handins,
     add_prediction_seen,
+    add_explanation_feedback,
 };
 static_assert(static_cast<int>(std::size(kMigrations)) == kSchemaVersion, "one migration per version");
 
@@ -327,6 +346,7 @@ const std::vector<SyncedTable>& synced_tables() {
       {"readings", "", ""},
       {"run_machine", "runs", "run_id"},
       {"handins", "", ""},
+      {"learn_nudges", "", ""},
   };
   return tables;
 }

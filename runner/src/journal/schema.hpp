@@ -17,6 +17,7 @@
 //   9  (add_handins) handins: what the learner marked handed in (journal/handins.hpp);
 //      indexes on metrics(run_id), explanations(run_id), runs(lab, id)
 //   10 (add_prediction_seen) predictions.after_measurement, prediction_grades.prediction_uid
+//   11 (add_explanation_feedback) explanations.feedback; learn_nudges
 #pragma once
 
 #include <filesystem>
@@ -28,7 +29,7 @@ struct sqlite3;
 namespace workbook {
 
 // The schema version this runner writes and understands.
-inline constexpr int kSchemaVersion = 10;
+inline constexpr int kSchemaVersion = 11;
 // The first version whose rows carry uids: the oldest an export can have.
 inline constexpr int kFirstSyncedVersion = 3;
 
