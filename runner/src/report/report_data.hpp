@@ -15,6 +15,7 @@
 #include "content/catalog.hpp"
 #include "journal/journal_queries.hpp"
 #include "plot/roofline.hpp"
+#include "report/ledger.hpp"
 #include "report/machine_line.hpp"
 #include "report/roofline_points.hpp"
 #include "specs/gpu_specs.hpp"
@@ -56,6 +57,8 @@ struct ReportData {
   std::vector<MachineLine> machines;
   std::vector<RoofSection> roofs;
   std::vector<std::string> notes;  // e.g. kernels not placed, GPUs without a roof
+  Ledger ledger;                   // the calibration ledger of the scope's module(s) (report/ledger.hpp)
+  std::string ledger_svg;          // its trend chart's file name beside the Markdown; "" when nothing to draw
 };
 
 // The run a report shows among a lab's runs (oldest first): the learner's own (starter
