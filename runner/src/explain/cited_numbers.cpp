@@ -8,9 +8,9 @@ namespace workbook {
 
 namespace {
 
-bool near(double a, double b, double tolerance) {
-  if (b == 0) return std::fabs(a) < 1e-12;
-  return std::fabs(a - b) <= tolerance * std::fabs(b);
+double relative(double a, double b) {
+  if (b == 0) return std::fabs(a) < 1e-12 ? 0 : 1e9;
+  return std::fabs(a - b) / std::fabs(b);
 }
 
 bool said_times(const NumberToken& n) {
@@ -42,16 +42,27 @@ std::vector<NumberToken> numbers_in(const std::string& text) {
   return out;
 }
 
-bool cites(const NumberToken& n, double value, const std::string& unit, double tolerance) {
+std::optional<double> cite_error(const NumberToken& n, double value, const std::string& unit) {
   const auto want = find_unit(unit);
-  if (want && want->symbol == "x") return said_times(n) && near(n.value, value, tolerance);
-  if (want && want->symbol == "%") return n.unit && n.unit->symbol == "%" && near(n.value, value, tolerance);
-  if (!want) return near(n.value, value, 0.01) || std::fabs(n.value - value) < 0.5;  // a count
-  if (!n.unit || n.unit->dimension != want->dimension || n.unit->symbol == "x" || n.unit->symbol == "%") return false;
-  for (double v : convert(n.value, *n.unit, *want)) {
-    if (near(v, value, tolerance)) return true;
+  if (want && want->symbol == "x") return said_times(n) ? std::optional<double>(relative(n.value, value)) : std::nullopt;
+  if (want && want->symbol == "%")
+    return n.unit && n.unit->symbol == "%" ? std::optional<double>(relative(n.value, value)) : std::nullopt;
+  if (!want) {  // a count: its value within 1 %, a whole count within half a unit
+    if (value >= 1 && std::floor(value) == value && std::fabs(n.value - value) < 0.5) return 0.0;
+    const double e = relative(n.value, value);
+    return e <= 0.01 ? std::optional<double>(e) : std::nullopt;
   }
-  return false;
+  if (!n.unit || n.unit->dimension != want->dimension || n.unit->symbol == "x" || n.unit->symbol == "%") return std::nullopt;
+  std::optional<double> best;
+  for (double v : convert(n.value, *n.unit, *want)) {
+    if (!best || relative(v, value) < *best) best = relative(v, value);
+  }
+  return best;
+}
+
+bool cites(const NumberToken& n, double value, const std::string& unit, double tolerance) {
+  const auto e = cite_error(n, value, unit);
+  return e && *e <= tolerance;
 }
 
 std::string typed(const NumberToken& n) {

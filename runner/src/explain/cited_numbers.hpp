@@ -2,6 +2,7 @@
 // (util/quantity.hpp), and whether one is a given figure.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,10 @@ std::vector<NumberToken> numbers_in(const std::string& text);
 // a speed-up with x or "times", a share with %; a count (a unit the runner does not
 // convert: "count", "threads") by its value alone.
 bool cites(const NumberToken& n, double value, const std::string& unit, double tolerance = 0.1);
+
+// How far `n` is from `value` in `unit` (relative), read as cites() reads it; nullopt when
+// it cannot be that figure at all (another dimension, no unit for a time).
+std::optional<double> cite_error(const NumberToken& n, double value, const std::string& unit);
 
 // "0.28 ms" (the number as typed, then its unit as typed).
 std::string typed(const NumberToken& n);

@@ -81,22 +81,36 @@ struct Cited {
   const ExplainFigure* figure = nullptr;
 };
 
-// Every number that is a figure of the run, the lab's figures that matter first.
+// The figure of the run a number is (the nearest within 10 %: the lab's figures that
+// matter first, then the others), or nullptr.
+const ExplainFigure* figure_cited(const NumberToken& n, const ExplainSpec& spec, const ExplainFacts& facts) {
+  for (int pass = 0; pass < 2; ++pass) {
+    const ExplainFigure* best = nullptr;
+    double best_error = 0.1;
+    for (const auto& f : facts.figures) {
+      const bool key = std::find(spec.figures.begin(), spec.figures.end(), f.name) != spec.figures.end();
+      const auto e = cite_error(n, f.value, f.unit);
+      if ((pass == 0) != key || !e || *e > best_error || (best && *e == best_error)) continue;
+      best = &f;  // the nearest; on a tie, the first
+      best_error = *e;
+    }
+    if (best) return best;
+  }
+  return nullptr;
+}
+
+// Every number that is a figure of the run, those of the figures that matter first.
 std::vector<Cited> cited_figures(const std::vector<NumberToken>& numbers, const ExplainSpec& spec,
                                  const ExplainFacts& facts) {
-  std::vector<Cited> out;
-  for (int pass = 0; pass < 2; ++pass) {
-    for (const auto& n : numbers) {
-      for (const auto& f : facts.figures) {
-        const bool key = std::find(spec.figures.begin(), spec.figures.end(), f.name) != spec.figures.end();
-        if ((pass == 0) == key && cites(n, f.value, f.unit)) {
-          out.push_back({&n, &f});
-          break;
-        }
-      }
-    }
+  std::vector<Cited> key, other;
+  for (const auto& n : numbers) {
+    const ExplainFigure* f = figure_cited(n, spec, facts);
+    if (!f) continue;
+    const bool is_key = std::find(spec.figures.begin(), spec.figures.end(), f->name) != spec.figures.end();
+    (is_key ? key : other).push_back({&n, f});
   }
-  return out;
+  key.insert(key.end(), other.begin(), other.end());
+  return key;
 }
 
 // A percentage `n` that is the figure's share of the ceiling `v` (in the ceiling's unit).

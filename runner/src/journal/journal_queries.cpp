@@ -192,14 +192,25 @@ std::vector<RunDetail> run_details(Journal& journal, const std::string& lab, int
   return out;
 }
 
+namespace {
+
+// Each lab's first prediction of each id, made before any measurement (and meeting
+// `prediction_is`), with the grade of it from the first run whose grade meets `grade_is`:
+// `columns` of p (predictions) and g (prediction_grades), oldest first.
+std::string first_graded_sql(const char* columns, const char* grade_is, const char* prediction_is) {
+  return fmt::format(
+      "SELECT {2} FROM predictions p JOIN prediction_grades g ON g.rowid = (SELECT g.rowid FROM prediction_grades g "
+      "JOIN runs gr ON gr.id = g.run_id WHERE {0} AND {3} ORDER BY gr.started_at, gr.id LIMIT 1) "
+      "WHERE {1} AND p.after_measurement = 0 AND {4} ORDER BY p.recorded_at, p.id",
+      kGradeOf, kIsFirst, columns, grade_is, prediction_is);
+}
+
+}  // namespace
+
 std::vector<PredictionOutcome> prediction_outcomes(Journal& journal) {
-  const std::string sql = fmt::format(
-      "SELECT g.run_id, p.lab, p.prediction, p.recorded_at, COALESCE(g.band, ''), p.number, g.measured, g.factor "
-      "FROM predictions p JOIN prediction_grades g ON g.rowid = (SELECT g.rowid FROM prediction_grades g "
-      "JOIN runs gr ON gr.id = g.run_id WHERE {0} AND g.factor IS NOT NULL AND g.measured IS NOT NULL "
-      "ORDER BY gr.started_at, gr.id LIMIT 1) "
-      "WHERE {1} AND p.after_measurement = 0 AND p.number IS NOT NULL ORDER BY p.recorded_at, p.id",
-      kGradeOf, kIsFirst);
+  const std::string sql = first_graded_sql(
+      "g.run_id, p.lab, p.prediction, p.recorded_at, COALESCE(g.band, ''), p.number, g.measured, g.factor",
+      "g.factor IS NOT NULL AND g.measured IS NOT NULL", "p.number IS NOT NULL");
   Stmt s(journal.store_connection(), sql.c_str());
   std::vector<PredictionOutcome> out;
   while (s.next()) {
@@ -209,12 +220,8 @@ std::vector<PredictionOutcome> prediction_outcomes(Journal& journal) {
 }
 
 std::vector<ChoiceOutcome> choice_outcomes(Journal& journal) {
-  const std::string sql = fmt::format(
-      "SELECT g.run_id, p.lab, p.prediction, p.recorded_at, g.correct "
-      "FROM predictions p JOIN prediction_grades g ON g.rowid = (SELECT g.rowid FROM prediction_grades g "
-      "JOIN runs gr ON gr.id = g.run_id WHERE {0} AND g.correct IS NOT NULL ORDER BY gr.started_at, gr.id LIMIT 1) "
-      "WHERE {1} AND p.after_measurement = 0 ORDER BY p.recorded_at, p.id",
-      kGradeOf, kIsFirst);
+  const std::string sql =
+      first_graded_sql("g.run_id, p.lab, p.prediction, p.recorded_at, g.correct", "g.correct IS NOT NULL", "1");
   Stmt s(journal.store_connection(), sql.c_str());
   std::vector<ChoiceOutcome> out;
   while (s.next()) out.push_back({s.integer(0), s.text(1), s.text(2), s.text(3), s.integer(4) != 0});
