@@ -51,7 +51,7 @@ TEST_CASE("explain feedback: a good memory-bound explanation passes every point"
   INFO(feedback_text(f));
   CHECK(f.all_ok());
   CHECK(f.point("bound")->line.find("Names the limiting resource, memory (intensity 0.0833") == 0);
-  CHECK(f.point("figure")->line == "Cites 3466 GB/s (achieved_gbps, measured 3.47e+03 GB/s) against 87 % (pct_of_bandwidth).");
+  CHECK(f.point("figure")->line == "Cites 3466 GB/s (achieved_gbps, measured 3.47e+03 GB/s) against 87% (pct_of_bandwidth).");
 }
 
 TEST_CASE("explain feedback: a ceiling counts as its value, a percentage of it, or another unit", "[explain]") {
@@ -128,13 +128,14 @@ TEST_CASE("explain feedback: empty text has no points, and the text form is one 
 TEST_CASE("explain text: words match whole words, plurals, hyphens, and negations in their clause", "[explain]") {
   const std::string t = normal_text("Launch-bound, NOT bandwidth bound; the launches dominate (L2 fits)");
   auto hits = find_words(t, {"launch bound", "bandwidth bound", "launch", "l2", "dram"});
-  REQUIRE(hits.size() == 4);
+  REQUIRE(hits.size() == 5);
   CHECK(hits[0].word == "launch bound");
   CHECK_FALSE(hits[0].negated);
   CHECK(hits[1].word == "launch");  // inside "launch bound"
   CHECK(hits[2].word == "bandwidth bound");
   CHECK(hits[2].negated);
   CHECK(hits[3].word == "launch");  // "launches"
+  CHECK(hits[4].word == "l2");
   CHECK(find_words(normal_text("caches"), {"cache"}).size() == 1);
   CHECK(find_words(normal_text("l2cache"), {"l2"}).empty());
 }

@@ -30,6 +30,10 @@ std::vector<NumberToken> numbers_in(const std::string& text) {
     const bool after_word = i > 0 && (std::isalnum(static_cast<unsigned char>(text[i - 1])) || text[i - 1] == '.' || text[i - 1] == '_');
     if (starts && !after_word) {
       if (auto n = scan_number(text, i)) {
+        if (n->unit_text.empty() && text.compare(n->end, 5, "-fold") == 0) {  // "16-fold": a ratio
+          n->unit_text = "fold";
+          n->end += 5;
+        }
         if (n->error.empty()) out.push_back(*n);
         i = n->end > i ? n->end : i + 1;
         continue;

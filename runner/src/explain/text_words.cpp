@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <set>
+#include <string>
 
 namespace workbook {
 
@@ -50,7 +51,13 @@ std::vector<WordHit> find_words(const std::string& normal, const std::vector<std
     if (w.empty()) continue;
     for (std::size_t pos = normal.find(w); pos != std::string::npos; pos = normal.find(w, pos + 1)) {
       std::size_t end = pos + w.size();
-      if (end < normal.size() && normal[end] == 's' && (end + 1 == normal.size() || !word_char(normal[end + 1]))) ++end;
+      for (const char* plural : {"s", "es"}) {  // "launches", "caches"
+        const std::size_t k = std::char_traits<char>::length(plural);
+        if (normal.compare(end, k, plural) == 0 && (end + k == normal.size() || !word_char(normal[end + k]))) {
+          end += k;
+          break;
+        }
+      }
       const bool starts = pos == 0 || !word_char(normal[pos - 1]) || !word_char(w.front());
       const bool ends = end == normal.size() || !word_char(normal[end]) || !word_char(w.back());
       if (starts && ends) hits.push_back({pos, {w, negated_before(normal, pos)}});
