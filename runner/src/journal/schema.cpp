@@ -275,16 +275,18 @@ CREATE INDEX predictions_by_lab ON predictions(lab, prediction);
 // Migration "explanation feedback and nudges" (version 11). explanations.feedback: what the
 // examiner said of the explanation (explain/feedback.hpp), one point a line; '' for older
 // rows and labs without an `examiner:` block. learn_nudges: a badly missed first prediction
-// of a lab (|log2 predicted/measured| > 1, progress/ledger.hpp) that brought the module's
-// review cards due sooner; one row per lab and prediction id, never changed, replayed
-// with the review log when cards are rebuilt (learn/review_store.hpp).
+// of a lab (|log2 predicted/measured| > 1, report/ledger.hpp) that brought the module's
+// review cards due sooner; never changed, replayed with the review log when cards are
+// rebuilt (learn/review_store.hpp). One row per lab and prediction id on a machine; two
+// machines may each have one (no UNIQUE, so import merges them): the oldest counts.
 void add_explanation_feedback(sqlite3* db) {
   sql::exec(db, R"sql(
 ALTER TABLE explanations ADD COLUMN feedback TEXT NOT NULL DEFAULT '';
 CREATE TABLE learn_nudges(
   id INTEGER PRIMARY KEY, module INTEGER NOT NULL, lab TEXT NOT NULL, prediction TEXT NOT NULL,
   log2_ratio REAL NOT NULL, day INTEGER NOT NULL, recorded_at TEXT NOT NULL,
-  uid TEXT NOT NULL UNIQUE DEFAULT (lower(hex(randomblob(16)))), UNIQUE(lab, prediction));
+  uid TEXT NOT NULL UNIQUE DEFAULT (lower(hex(randomblob(16)))));
+CREATE INDEX learn_nudges_by_prediction ON learn_nudges(lab, prediction);
 CREATE TRIGGER learn_nudges_are_kept_u BEFORE UPDATE ON learn_nudges
   BEGIN SELECT RAISE(ABORT, 'nudges are part of the record'); END;
 )sql");

@@ -48,7 +48,11 @@ std::vector<Nudge> recorded_nudges(sqlite3* db) {
   Stmt s(db,
          "SELECT module, lab, prediction, log2_ratio, day, recorded_at FROM learn_nudges ORDER BY recorded_at, id");
   std::vector<Nudge> out;
-  while (s.next()) out.push_back({s.int32(0), s.text(1), s.text(2), s.real(3), s.integer(4), s.text(5)});
+  while (s.next()) {
+    Nudge n{s.int32(0), s.text(1), s.text(2), s.real(3), s.integer(4), s.text(5)};
+    const bool seen = std::any_of(out.begin(), out.end(), [&](const Nudge& o) { return o.lab == n.lab && o.prediction == n.prediction; });
+    if (!seen) out.push_back(n);  // two machines' nudges of one prediction (an import): the oldest counts
+  }
   return out;
 }
 

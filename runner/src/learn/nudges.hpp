@@ -32,7 +32,8 @@ fsrs::Card nudged(const fsrs::Card& card, long long day);
 // cards. Returns how many cards moved, or -1 when the nudge was recorded before.
 int record_nudge(Journal& journal, const Nudge& n);
 
-// Every recorded nudge, oldest first.
+// Every recorded nudge, oldest first; of a lab's prediction nudged on two machines (an
+// import merged both), only the oldest.
 std::vector<Nudge> recorded_nudges(sqlite3* db);
 
 // Pure: `card` of `module` after the nudges recorded after `after` and up to `upto`
