@@ -5,6 +5,7 @@
 
 #include "explain/facts.hpp"
 #include "explain/feedback.hpp"
+#include "util/utf8.hpp"
 
 namespace workbook {
 
@@ -20,7 +21,7 @@ std::string explanation_feedback_for(const RunReport& report, const std::string&
 }
 
 std::string record_explained(Journal& journal, const RunReport& report, const std::string& text) {
-  const std::string feedback = explanation_feedback_for(report, text);
+  const std::string feedback = valid_utf8(explanation_feedback_for(report, text));  // it quotes numbers as typed
   journal.record_explanation(report.run_id, text, feedback);
   return feedback;
 }
