@@ -20,6 +20,7 @@ workbook_area(specs     PUBLIC model)
 workbook_area(plot      PUBLIC ui)
 workbook_area(diff      PUBLIC ui)
 workbook_area(content   PRIVATE model specs)
+workbook_area(explain   PUBLIC content model)
 workbook_area(workspace PUBLIC content)
 workbook_area(build     PRIVATE exec)
 # Grading and the journal.
@@ -29,7 +30,8 @@ workbook_area(learn     PUBLIC content journal model ui)
 # The pipeline: devices, profilers, a run.
 workbook_area(device    PUBLIC build content exec grade specs ui workspace PRIVATE journal model)
 workbook_area(profile   PUBLIC content exec grade journal ui PRIVATE model)
-workbook_area(run       PUBLIC build content device exec grade journal model plot profile specs ui workspace)
+workbook_area(run       PUBLIC build content device exec grade journal model plot profile specs ui workspace
+                        PRIVATE explain)
 # What reads runs back: progress, reports, the content checks.
 workbook_area(progress  PUBLIC content journal ui workspace PRIVATE learn report run)
 workbook_area(report    PUBLIC content journal plot specs PRIVATE run)
@@ -38,4 +40,4 @@ workbook_area(watch     PUBLIC content journal ui workspace PRIVATE exec profile
 workbook_area(experiment PUBLIC content exec grade journal plot profile run ui workspace PRIVATE build device model report)
 # The commands sit on top: one file per subcommand.
 workbook_area(cmd       PUBLIC content journal ui workspace
-                        PRIVATE dev device diff exec experiment learn profile progress report run watch)
+                        PRIVATE dev device diff exec experiment explain learn profile progress report run watch)

@@ -10,20 +10,25 @@ void setup_history(CLI::App& app, CommandContext& ctx) {
   auto lab = std::make_shared<std::string>();
   auto limit = std::make_shared<int>(20);
   auto json = std::make_shared<bool>(false);
+  auto ledger = std::make_shared<bool>(false);
   cmd->add_option("lab", *lab, "Only this lab (module14/tiled_gemm); leave it out for every lab");
   cmd->add_option("--limit", *limit, "At most this many runs, newest first")->capture_default_str();
   cmd->add_flag("--json", *json, "Print one JSON object");
+  cmd->add_flag("--ledger", *ledger,
+                "The calibration ledger: each lab's first prediction against its measurement, per module and kind");
   cmd->footer(R"(Examples:
   workbook history
   workbook history module14/tiled_gemm --limit 5
   workbook history --json
+  workbook history --ledger                  (every module; a lab's module with a lab)
 Calibration: factor = max(predicted/measured, measured/predicted); p/m above 1 means
-your predictions run high.)");
-  cmd->callback([&ctx, lab, limit, json] {
+your predictions run high. The ledger keeps log2(predicted / measured) of each lab's
+first prediction; off by more than 2x (|log2| > 1) brings the module's reviews due sooner.)");
+  cmd->callback([&ctx, lab, limit, json, ledger] {
     OpenedCourse opened(ctx.global);
     ctx.exit_code = progress::show_history(
         {opened.catalog, opened.workspace, opened.journal, *json ? Style(false) : ctx.global.style(), *json}, *lab,
-        *limit);
+        *limit, *ledger);
   });
 }
 

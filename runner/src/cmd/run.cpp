@@ -6,7 +6,10 @@
 #include "exec/process.hpp"
 #include "journal/journal.hpp"
 #include "journal/views.hpp"
+#include "learn/clock.hpp"
+#include "progress/missed_predictions.hpp"
 #include "run/compare.hpp"
+#include "run/explained.hpp"
 #include "run/lab_run.hpp"
 #include "profile/profile_print.hpp"
 #include "run/params.hpp"
@@ -16,6 +19,7 @@
 #include "run/solution_gate.hpp"
 #include "ui/prompt.hpp"
 #include "util/error.hpp"
+#include "util/lines.hpp"
 #include "util/utf8.hpp"
 
 namespace workbook {
@@ -56,6 +60,24 @@ void add_slurm_options(CLI::App* cmd, RunOptions& o) {
   slurm->excludes(dry);
 }
 
+// What the examiner said of an explanation (run/explained.hpp), after the run.
+void print_feedback(const std::string& feedback, const Style& s) {
+  if (feedback.empty()) return;
+  fmt::print("{}\n", s.bold("What an examiner would say"));
+  for (const auto& line : split_lines(feedback)) fmt::print("  {}\n", line.rfind("✓", 0) == 0 ? s.green(line) : s.yellow(line));
+}
+
+// A badly missed first prediction brings its module's review items due sooner
+// (progress/missed_predictions.hpp); said after the run unless the output is JSON.
+void nudge_reviews(OpenedCourse& opened, bool print, const Style& s) {
+  for (const auto& m : progress::nudge_missed_predictions(opened.journal, opened.catalog, learn::now_unix())) {
+    if (!print) continue;
+    fmt::print("{}\n", s.dim(fmt::format("Your first prediction {} of {} was off by {:.1f}x: {} review item(s) of module "
+                                         "{:02d} come due sooner (workbook review).",
+                                         m.prediction, m.lab, m.factor, m.cards_moved, m.module)));
+  }
+}
+
 // --sweep and --compare: several runs, one table (and for a sweep, a chart and an SVG).
 void run_several(CommandContext& ctx, const RunOptions& o, const RunRequest& req) {
   Style style = ctx.global.style();
@@ -67,17 +89,25 @@ void run_several(CommandContext& ctx, const RunOptions& o, const RunRequest& req
       if (show) fmt::print("{}\n", style.dim("sweep " + step + " ..."));
       std::fflush(stdout);
     });
+    std::string feedback;
     if (o.explain && !o.explain->empty() && !r.runs.empty() && r.runs.front().run_id)
-      opened.journal.record_explanation(r.runs.front().run_id, *o.explain);
+      feedback = record_explained(opened.journal, r.runs.front(), *o.explain);
     if (o.json) print_json(sweep_json(r));
-    else print_sweep(r, style);
+    else {
+      print_sweep(r, style);
+      print_feedback(feedback, style);
+    }
     ctx.exit_code = exit_code_for(r);
     return;
   }
   CompareResult r = run_compare(rc, req);
-  if (o.explain && !o.explain->empty() && r.mine.run_id) opened.journal.record_explanation(r.mine.run_id, *o.explain);
+  std::string feedback;
+  if (o.explain && !o.explain->empty() && r.mine.run_id) feedback = record_explained(opened.journal, r.mine, *o.explain);
   if (o.json) print_json(compare_json(r));
-  else print_compare(r, style);
+  else {
+    print_compare(r, style);
+    print_feedback(feedback, style);
+  }
   ctx.exit_code = exit_code_for(r);
 }
 
@@ -88,8 +118,9 @@ void ask_explanation(Journal& journal, const RunReport& report, const Style& s) 
   fmt::print("\n{}\n", s.bold(prompt));
   auto line = ask_line("> ");
   if (line && !line->empty()) {
-    journal.record_explanation(report.run_id, *line);
+    const std::string feedback = record_explained(journal, report, *line);
     fmt::print("{}\n", s.dim("Kept with run #" + std::to_string(report.run_id) + "."));
+    print_feedback(feedback, s);
   }
 }
 
@@ -153,7 +184,10 @@ void run_on_slurm(CommandContext& ctx, RunOptions& o, RunRequest req) {
   const bool ask = report->ran && !o.explain && req.interactive && report->grade.verdict != Verdict::interrupted;
   if (!(o.explain && !o.explain->empty()) && !ask) return;
   Journal journal(workspace.journal_path());
-  if (o.explain && !o.explain->empty()) journal.record_explanation(report->run_id, *o.explain);
+  if (o.explain && !o.explain->empty()) {
+    const std::string feedback = record_explained(journal, *report, *o.explain);
+    if (!o.json) print_feedback(feedback, style);
+  }
   if (ask) ask_explanation(journal, *report, style);
 }
 
@@ -172,6 +206,34 @@ bool open_solution_gate(CommandContext& ctx, const RunOptions& o, const RunReque
   }
   record_solution_view(opened.journal, lab, "run", gate.before_attempt);
   return true;
+}
+
+// One run of the lab: the report (or its JSON), the explanation with the examiner's
+// feedback, the reviews a badly missed prediction nudges; returns the exit code.
+int run_one(CommandContext& ctx, const RunOptions& o, const RunRequest& req) {
+  Style style = ctx.global.style();
+  OpenedCourse opened(ctx.global);
+  RunReport report = run_lab({opened.catalog, opened.workspace, opened.journal, style}, req);
+  std::string feedback;
+  if (o.explain && !o.explain->empty()) feedback = record_explained(opened.journal, report, *o.explain);
+  if (o.json) {
+    nlohmann::json j = report_json(report);
+    if (o.explain) j["explanation"] = valid_utf8(*o.explain);
+    if (o.explain) j["explanation_feedback"] = split_lines(feedback);
+    j["later_predictions"] = nlohmann::json::array();  // kept, not scored (run/lab_run.hpp)
+    for (const auto& p : report.later_predictions) j["later_predictions"].push_back({{"id", p.id}, {"answer", valid_utf8(p.text)}});
+    j["profile"] = profile_json(report.profile);
+    print_json(j);
+  } else {
+    print_report(report, style);
+    for (const auto& line : profile_lines(report.profile, style)) fmt::print("{}\n", line);
+    print_feedback(feedback, style);
+    // An interrupted run has nothing to explain, and the line typed next is not an answer.
+    const bool interrupted = report.grade.verdict == Verdict::interrupted || termination_signal() != 0;
+    if (report.ran && !o.explain && req.interactive && !interrupted) ask_explanation(opened.journal, report, style);
+  }
+  nudge_reviews(opened, !o.json, style);
+  return exit_code_for(report);
 }
 
 }  // namespace
@@ -253,25 +315,7 @@ void setup_run(CLI::App& app, CommandContext& ctx) {
       run_on_slurm(ctx, *o, req);
       return;
     }
-    Style style = ctx.global.style();
-    OpenedCourse opened(ctx.global);
-    RunReport report = run_lab({opened.catalog, opened.workspace, opened.journal, style}, req);
-    if (o->explain && !o->explain->empty()) opened.journal.record_explanation(report.run_id, *o->explain);
-    if (o->json) {
-      nlohmann::json j = report_json(report);
-      if (o->explain) j["explanation"] = valid_utf8(*o->explain);
-      j["later_predictions"] = nlohmann::json::array();  // kept, not scored (run/lab_run.hpp)
-      for (const auto& p : report.later_predictions) j["later_predictions"].push_back({{"id", p.id}, {"answer", valid_utf8(p.text)}});
-      j["profile"] = profile_json(report.profile);
-      print_json(j);
-    } else {
-      print_report(report, style);
-      for (const auto& line : profile_lines(report.profile, style)) fmt::print("{}\n", line);
-      // An interrupted run has nothing to explain, and the line typed next is not an answer.
-      const bool interrupted = report.grade.verdict == Verdict::interrupted || termination_signal() != 0;
-      if (report.ran && !o->explain && req.interactive && !interrupted) ask_explanation(opened.journal, report, style);
-    }
-    ctx.exit_code = exit_code_for(report);
+    ctx.exit_code = run_one(ctx, *o, req);
   });
 }
 

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace workbook {
@@ -138,6 +139,35 @@ struct SweepSpec {
   int line = 0;
 };
 
+// What an examiner checks in the learner's explanation of the lab's main figure
+// (`examiner:` in the manifest; explain/feedback.hpp grades the text against the run).
+struct ExplainCeiling {
+  std::string expr;  // a device figure, var or expression: "dram_gbps", "tiled_floor_ms"
+  std::string unit;  // the unit its value is in: "GB/s", "ms"
+};
+
+// For a speed-up: the part of the time that did not speed up (Amdahl).
+struct ExplainAmdahl {
+  std::string speedup;             // the metric holding the measured speed-up
+  std::string unchanged;           // expression: the fraction (0..1) of the old time that did not speed up; empty: none
+  std::vector<std::string> words;  // words that name that part ("copies", "serial stage")
+  int line = 0;
+};
+
+struct ExplainSpec {
+  std::string bound;                // the limiting resource: memory, compute, latency, launch, pcie, ... (or a lab's own)
+  std::vector<std::string> figures; // the metrics that matter (reported or derived), the main one first
+  // Words that name each resource, beyond the runner's own vocabulary (explain/vocabulary.hpp);
+  // the bound must have words, here or there.
+  std::vector<std::pair<std::string, std::vector<std::string>>> words;
+  std::string intensity;            // expression: the main kernel's FLOP per DRAM byte; empty: not a roofline lab
+  // What a figure is compared with; nullopt: the bound's default (content/examiner.hpp);
+  // empty (`ceilings: {}`): nothing, a figure alone is enough.
+  std::optional<std::vector<ExplainCeiling>> ceilings;
+  std::optional<ExplainAmdahl> amdahl;
+  int line = 0;
+};
+
 enum class LabLanguage { cuda, host, python };
 
 struct LabSpec {
@@ -163,6 +193,7 @@ struct LabSpec {
   // Progressive hints (`hints:`), shown one at a time by `workbook hint`: a nudge toward
   // the idea, then the mechanism, then nearly the code (never the whole solution).
   std::vector<std::string> hints;
+  std::optional<ExplainSpec> examiner;  // `examiner:`; dev check requires one
   int line = 0;
 };
 

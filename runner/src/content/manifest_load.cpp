@@ -8,6 +8,7 @@
 #include <regex>
 #include <set>
 
+#include "content/examiner.hpp"
 #include "content/lab_id.hpp"
 #include "content/metric_source.hpp"
 #include "content/variant.hpp"
@@ -511,6 +512,7 @@ LabSpec read_lab(MapReader& r, const Module& module, const std::filesystem::path
   for_each_map(r, "variants", false, [&](MapReader& vr) { lab.variants.push_back(read_variant(vr)); });
   for_each_map(r, "sweeps", false, [&](MapReader& sr) { lab.sweeps.push_back(read_sweep(sr, lab)); });
   read_hints(r, lab);
+  read_examiner(r, lab);  // content/examiner.hpp
   check_lab_names(r, lab);
   check_expressions(lab, r.file(), r.problems());
   check_values(lab, r.file(), t4, r.problems());

@@ -101,6 +101,11 @@ void validate_content(const Catalog& catalog, std::vector<Module>& modules, std:
         for (auto& problem : build_line_problems(lab, rel, *text)) problems.push_back(std::move(problem));
       }
       starter_leaks(catalog, lab, problems);
+      if (!lab.examiner && !(lab.metrics.empty() && lab.derived.empty()))
+        problems.push_back(fmt::format("{}:{}: labs.{}.examiner: is missing: every lab says what a good explanation of "
+                                       "its main figure names (bound, figures; docs/authoring.md, \"Feedback on an "
+                                       "explanation\")",
+                                       fs::relative(m.file, catalog.root()).generic_string(), lab.line, lab.name));
     }
   }
 }

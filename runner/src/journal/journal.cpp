@@ -142,9 +142,9 @@ void Journal::finish_run(long long run_id, Verdict verdict, int exit_code, const
       .bind(utc_now()).bind(to_string(verdict)).bind(exit_code).bind(detail).bind(run_id).run();
 }
 
-void Journal::record_explanation(long long run_id, const std::string& text) {
-  Stmt(db_, "INSERT INTO explanations(run_id, text, recorded_at) VALUES(?,?,?)")
-      .bind(run_id).bind(valid_utf8(text)).bind(utc_now()).run();
+void Journal::record_explanation(long long run_id, const std::string& text, const std::string& feedback) {
+  Stmt(db_, "INSERT INTO explanations(run_id, text, recorded_at, feedback) VALUES(?,?,?,?)")
+      .bind(run_id).bind(valid_utf8(text)).bind(utc_now()).bind(feedback).run();
 }
 
 std::vector<RecordedPrediction> Journal::predictions_of(long long run_id) const {

@@ -50,7 +50,8 @@ class Journal {
   void record_grade(long long run_id, const Grade& grade,
                     const std::map<std::string, std::string>& prediction_uids = {});
   void finish_run(long long run_id, Verdict verdict, int exit_code, const std::string& detail);
-  void record_explanation(long long run_id, const std::string& text);
+  // `feedback`: the examiner's points on it (explain/feedback.hpp), one a line; "" when none.
+  void record_explanation(long long run_id, const std::string& text, const std::string& feedback = "");
 
   std::vector<RecordedPrediction> predictions_of(long long run_id) const;
   // The latest runs first (by start time: imported runs take their place in time).

@@ -125,10 +125,10 @@ std::vector<PredictionRow> predictions_of_run(Journal& journal, long long run_id
 }
 
 std::vector<ExplanationRow> explanations_of_run(Journal& journal, long long run_id) {
-  Stmt s(journal.store_connection(), "SELECT text, recorded_at FROM explanations WHERE run_id=? ORDER BY id");
+  Stmt s(journal.store_connection(), "SELECT text, recorded_at, feedback FROM explanations WHERE run_id=? ORDER BY recorded_at, id");
   s.bind(run_id);
   std::vector<ExplanationRow> out;
-  while (s.next()) out.push_back({s.learner_text(0), s.text(1), run_id});
+  while (s.next()) out.push_back({s.learner_text(0), s.text(1), run_id, s.learner_text(2)});
   return out;
 }
 
@@ -181,7 +181,10 @@ std::vector<RunDetail> run_details(Journal& journal, const std::string& lab, int
     static_cast<RunRow&>(r) = std::move(row);
     r.figures = metrics_of_run(journal, r.id);
     r.predictions = predictions_of_run(journal, r.id);  // a run not run shows what was predicted for it
-    r.explanation = journal.explanation_of(r.id);
+    if (auto e = explanations_of_run(journal, r.id); !e.empty()) {
+      r.explanation = e.back().text;
+      r.explanation_feedback = e.back().feedback;
+    }
     r.hints_used = hints_used_before(journal, r.lab, r.started_at);
     r.machine = machine_of_run(journal, r.id);
     out.push_back(std::move(r));
@@ -189,19 +192,39 @@ std::vector<RunDetail> run_details(Journal& journal, const std::string& lab, int
   return out;
 }
 
+namespace {
+
+// Each lab's first prediction of each id, made before any measurement (and meeting
+// `prediction_is`), with the grade of it from the first run whose grade meets `grade_is`:
+// `columns` of p (predictions) and g (prediction_grades), oldest first.
+std::string first_graded_sql(const char* columns, const char* grade_is, const char* prediction_is) {
+  return fmt::format(
+      "SELECT {2} FROM predictions p JOIN prediction_grades g ON g.rowid = (SELECT g.rowid FROM prediction_grades g "
+      "JOIN runs gr ON gr.id = g.run_id WHERE {0} AND {3} ORDER BY gr.started_at, gr.id LIMIT 1) "
+      "WHERE {1} AND p.after_measurement = 0 AND {4} ORDER BY p.recorded_at, p.id",
+      kGradeOf, kIsFirst, columns, grade_is, prediction_is);
+}
+
+}  // namespace
+
 std::vector<PredictionOutcome> prediction_outcomes(Journal& journal) {
-  const std::string sql = fmt::format(
-      "SELECT g.run_id, p.lab, p.prediction, p.recorded_at, COALESCE(g.band, ''), p.number, g.measured, g.factor "
-      "FROM predictions p JOIN prediction_grades g ON g.rowid = (SELECT g.rowid FROM prediction_grades g "
-      "JOIN runs gr ON gr.id = g.run_id WHERE {0} AND g.factor IS NOT NULL AND g.measured IS NOT NULL "
-      "ORDER BY gr.started_at, gr.id LIMIT 1) "
-      "WHERE {1} AND p.after_measurement = 0 AND p.number IS NOT NULL ORDER BY p.recorded_at, p.id",
-      kGradeOf, kIsFirst);
+  const std::string sql = first_graded_sql(
+      "g.run_id, p.lab, p.prediction, p.recorded_at, COALESCE(g.band, ''), p.number, g.measured, g.factor",
+      "g.factor IS NOT NULL AND g.measured IS NOT NULL", "p.number IS NOT NULL");
   Stmt s(journal.store_connection(), sql.c_str());
   std::vector<PredictionOutcome> out;
   while (s.next()) {
     out.push_back({s.integer(0), s.text(1), s.text(2), s.text(3), s.text(4), s.real(5), s.real(6), s.real(7)});
   }
+  return out;
+}
+
+std::vector<ChoiceOutcome> choice_outcomes(Journal& journal) {
+  const std::string sql =
+      first_graded_sql("g.run_id, p.lab, p.prediction, p.recorded_at, g.correct", "g.correct IS NOT NULL", "1");
+  Stmt s(journal.store_connection(), sql.c_str());
+  std::vector<ChoiceOutcome> out;
+  while (s.next()) out.push_back({s.integer(0), s.text(1), s.text(2), s.text(3), s.integer(4) != 0});
   return out;
 }
 

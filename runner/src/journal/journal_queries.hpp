@@ -57,6 +57,7 @@ struct PredictionRow {
 struct ExplanationRow {
   std::string text, recorded_at;
   long long run_id = 0;  // the run it explains
+  std::string feedback;  // the examiner's points (explain/feedback.hpp), one a line; "" when none
 };
 
 struct CalibrationRow {
@@ -106,6 +107,7 @@ struct RunDetail : RunRow {
   std::vector<MetricRow> figures;
   std::vector<PredictionRow> predictions;
   std::optional<std::string> explanation;
+  std::string explanation_feedback;  // the examiner's points on it, one a line ("" when none)
   RunMachine machine;
   int hints_used = 0;  // different hints of the lab shown before the run began (journal/hint_log.hpp)
 };
@@ -121,5 +123,15 @@ struct PredictionOutcome {
 };
 // Every graded numeric prediction, oldest first.
 std::vector<PredictionOutcome> prediction_outcomes(Journal& journal);
+
+// A choice or yes/no prediction graded against the run: the lab's first of each id,
+// unless made after a measurement, against the first run that graded it.
+struct ChoiceOutcome {
+  long long run_id = 0;
+  std::string lab, prediction, recorded_at;
+  bool correct = false;
+};
+// Every graded choice or yes/no prediction, oldest first.
+std::vector<ChoiceOutcome> choice_outcomes(Journal& journal);
 
 }  // namespace workbook

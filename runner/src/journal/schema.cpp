@@ -307,6 +307,26 @@ CREATE TABLE experiment_explanations(
 )sql");
 }
 
+// Migration "explanation feedback and nudges" (version 12). explanations.feedback: what the
+// examiner said of the explanation (explain/feedback.hpp), one point a line; '' for older
+// rows and labs without an `examiner:` block. learn_nudges: a badly missed first prediction
+// of a lab (|log2 predicted/measured| > 1, report/ledger.hpp) that brought the module's
+// review cards due sooner; never changed, replayed with the review log when cards are
+// rebuilt (learn/review_store.hpp). One row per lab and prediction id on a machine; two
+// machines may each have one (no UNIQUE, so import merges them): the oldest counts.
+void add_explanation_feedback(sqlite3* db) {
+  sql::exec(db, R"sql(
+ALTER TABLE explanations ADD COLUMN feedback TEXT NOT NULL DEFAULT '';
+CREATE TABLE learn_nudges(
+  id INTEGER PRIMARY KEY, module INTEGER NOT NULL, lab TEXT NOT NULL, prediction TEXT NOT NULL,
+  log2_ratio REAL NOT NULL, day INTEGER NOT NULL, recorded_at TEXT NOT NULL,
+  uid TEXT NOT NULL UNIQUE DEFAULT (lower(hex(randomblob(16)))));
+CREATE INDEX learn_nudges_by_prediction ON learn_nudges(lab, prediction);
+CREATE TRIGGER learn_nudges_are_kept_u BEFORE UPDATE ON learn_nudges
+  BEGIN SELECT RAISE(ABORT, 'nudges are part of the record'); END;
+)sql");
+}
+
 using Migration = void (*)(sqlite3*);
 
 // migrations[i] brings a journal from version i to version i + 1.
@@ -322,6 +342,7 @@ const Migration kMigrations[] = {
     add_handins,
     add_prediction_seen,
     add_experiments,
+    add_explanation_feedback,
 };
 static_assert(static_cast<int>(std::size(kMigrations)) == kSchemaVersion, "one migration per version");
 
@@ -367,6 +388,7 @@ const std::vector<SyncedTable>& synced_tables() {
       {"experiment_predictions", "experiment_runs", "experiment_run_id"},
       {"experiment_results", "experiment_runs", "experiment_run_id"},
       {"experiment_explanations", "experiment_runs", "experiment_run_id"},
+      {"learn_nudges", "", ""},
   };
   return tables;
 }

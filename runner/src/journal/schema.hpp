@@ -19,6 +19,7 @@
 //   10 (add_prediction_seen) predictions.after_measurement, prediction_grades.prediction_uid
 //   11 (add_experiments) experiment_runs, experiment_predictions (immutable),
 //      experiment_results, experiment_explanations (experiment/experiment_store.hpp)
+//   12 (add_explanation_feedback) explanations.feedback; learn_nudges
 #pragma once
 
 #include <filesystem>
@@ -30,7 +31,7 @@ struct sqlite3;
 namespace workbook {
 
 // The schema version this runner writes and understands.
-inline constexpr int kSchemaVersion = 11;
+inline constexpr int kSchemaVersion = 12;
 // The first version whose rows carry uids: the oldest an export can have.
 inline constexpr int kFirstSyncedVersion = 3;
 

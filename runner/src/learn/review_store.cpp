@@ -9,6 +9,7 @@
 #include <algorithm>
 
 #include "learn/clock.hpp"
+#include "learn/nudges.hpp"
 #include "util/error.hpp"
 #include "journal/sqlite_statement.hpp"
 
@@ -159,12 +160,16 @@ fsrs::Outcome ReviewStore::record(const ReviewInput& in, const fsrs::Scheduler& 
 // within one second keep their order) from a new card, with the day and rating each row
 // recorded. On an unmerged journal this gives back exactly the cards record() wrote, as
 // record() schedules from the same card with the same day and rating.
+void ReviewStore::write(const StoredCard& c) { write_card(db_, c.module, c.item, c.card, c.last_review, c.introduced_day); }
+
 int ReviewStore::rebuild_cards(const fsrs::Scheduler& sched) {
+  const std::vector<Nudge> nudges = recorded_nudges(db_);
   Stmt s(db_, "SELECT module, item, day, rating, reviewed_at, uid FROM learn_revlog ORDER BY module, item, reviewed_at, id");
   int rebuilt = 0;
   std::optional<StoredCard> cur;
   auto flush = [&] {
     if (!cur) return;
+    cur->card = replay_nudges(cur->card, cur->module, nudges, cur->last_review, "");
     write_card(db_, cur->module, cur->item, cur->card, cur->last_review, cur->introduced_day);
     ++rebuilt;
   };
@@ -182,6 +187,7 @@ int ReviewStore::rebuild_cards(const fsrs::Scheduler& sched) {
       flush();
       cur = StoredCard{module, item, fsrs::Card{}, "", day};
     }
+    cur->card = replay_nudges(cur->card, module, nudges, cur->last_review, s.text(4));
     cur->card = sched.review(cur->card, day, static_cast<fsrs::Rating>(rating)).card;
     cur->last_review = s.text(4);
   }

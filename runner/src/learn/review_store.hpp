@@ -90,10 +90,12 @@ class ReviewStore {
   int introduced_on(long long day) const;
   // Schedules the review with `sched` at `now_unix` and writes card and revlog together.
   fsrs::Outcome record(const ReviewInput& in, const fsrs::Scheduler& sched, long long now_unix);
+  // Writes a card as it is (learn/nudges.hpp moves cards due sooner with it).
+  void write(const StoredCard& c);
   // The review log in time order (reviewed_at, then id).
   std::vector<RevlogEntry> revlog(int limit = 1000) const;
-  // Recomputes the card of every item with reviews from its review log in time order;
-  // returns how many cards it wrote. Run it inside a transaction (journal import does).
+  // Recomputes the card of every item with reviews from its review log in time order,
+  // with the nudges of learn/nudges.hpp replayed between the reviews; returns how many cards it wrote. Run it inside a transaction (journal import does).
   int rebuild_cards(const fsrs::Scheduler& sched);
 
   void record_follow_step(const FollowStep& step, long long now_unix);

@@ -9,6 +9,7 @@
 #include "progress/history.hpp"
 #include "progress/next_step.hpp"
 #include "progress/progress_report.hpp"
+#include "report/ledger.hpp"
 #include "util/error.hpp"
 
 namespace workbook::progress {
@@ -42,10 +43,16 @@ int show_next(const CommandInputs& in) {
 
 std::string next_open_lab(const CommandInputs& in) { return next_lab(report_of(in)); }
 
-int show_history(const CommandInputs& in, const std::string& lab, int limit) {
+int show_history(const CommandInputs& in, const std::string& lab, int limit, bool ledger) {
   if (limit < 1) throw UsageError("--limit must be at least 1");
   std::string id;
   if (!lab.empty()) id = in.catalog.find_lab(parse_lab_ref_or_throw(lab)).id;
+  if (ledger) {
+    const Ledger l = gather_ledger(in.journal, in.catalog, lab.empty() ? 0 : parse_lab_ref_or_throw(lab).module);
+    if (in.json) print_json(ledger_json(l));
+    else fmt::print("{}{}", ledger_text(l), ledger_summary(l).empty() ? "" : "  In short: " + ledger_summary(l) + ".\n");
+    return 0;
+  }
   HistoryReport report = gather_history(in.journal, id, limit);
   for (const auto& r : report.runs) {
     if (report.hint_totals.count(r.lab)) continue;

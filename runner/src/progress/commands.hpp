@@ -29,7 +29,9 @@ int show_progress(const CommandInputs& in);
 int show_next(const CommandInputs& in);
 // The lab `workbook next` points to, or "" when every lab has passed (see next_lab).
 std::string next_open_lab(const CommandInputs& in);
-int show_history(const CommandInputs& in, const std::string& lab, int limit);
+// `ledger`: the calibration ledger (report/ledger.hpp) instead of the runs, of `lab`'s
+// module when a lab is given.
+int show_history(const CommandInputs& in, const std::string& lab, int limit, bool ledger = false);
 // Marks `items` handed in (or, with `undo`, no longer): assignment ids of the course
 // calendar ("a1") or modules ("16", "module16"). No items: lists what is marked. Throws
 // UsageError naming an item that is neither.

@@ -7,6 +7,8 @@
 #include "report/machine_line.hpp"
 #include "run/report_print.hpp"
 
+#include "util/lines.hpp"
+
 namespace workbook::progress {
 
 namespace {
@@ -39,6 +41,7 @@ json run_json(const RunDetail& r, int hints_total) {
           {"verdict", r.verdict}, {"device", r.device}, {"arch", r.arch},
           {"params", params.is_discarded() ? json(r.params) : params}, {"figures", figures},
           {"predictions", predictions}, {"explanation", r.explanation ? json(*r.explanation) : json(nullptr)},
+          {"explanation_feedback", split_lines(r.explanation_feedback)},
           {"hints_used", r.hints_used}, {"hints_total", hints_total},
           {"machine", machine_json(r.machine)}};
 }
@@ -95,6 +98,11 @@ std::string run_text(const RunDetail& r, int hints_total, const Style& s) {
   }
   if (hints_total > 0 || r.hints_used > 0) {
     out += s.dim(fmt::format("      hints used: {} of {}", r.hints_used, std::max(hints_total, r.hints_used))) + "\n";
+  }
+  if (r.explanation) {
+    const auto lines = split_lines(*r.explanation);
+    out += fmt::format("      explained: {}{}\n", lines.empty() ? "" : lines.front(), lines.size() > 1 ? " ..." : "");
+    for (const auto& line : split_lines(r.explanation_feedback)) out += "        " + line + "\n";
   }
   return out;
 }

@@ -85,6 +85,7 @@ json to_json(const ProgressReport& r) {
                          "(read_inferred)"},
           {"modules", modules},
           {"reviews_due", r.reviews_due},
+          {"ledger", r.ledger_line.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.ledger_line)},
           {"drills", drills},
           {"drills_due", r.drills_due()},
           {"handed_in", r.handed_in},

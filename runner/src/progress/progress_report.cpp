@@ -7,6 +7,7 @@
 #include <cstdlib>
 
 #include "journal/handins.hpp"
+#include "report/ledger.hpp"
 #include "learn/banks.hpp"
 #include "learn/clock.hpp"
 #include "learn/review_store.hpp"
@@ -139,6 +140,7 @@ ProgressReport gather_progress(const Catalog& catalog, Journal& journal, const s
   for (const auto& c : content) r.modules.push_back(summarize(c, record));
   learn::ReviewStore store(journal);
   r.reviews_due = static_cast<int>(store.due(today).size());
+  r.ledger_line = ledger_summary(gather_ledger(journal, catalog));
   std::vector<int> drill_modules = course ? course->oral_exam.drill_modules : std::vector<int>{};
   if (drill_modules.empty()) drill_modules = {11, 24};
   r.drills = drill_summaries(catalog, journal, drill_modules, today);

@@ -49,6 +49,8 @@ struct ProgressReport {
   std::string oral_sign_up_by;  // date of the assignment the sign-up goes with, or ""
   // What the learner marked handed in (`workbook handin`): item ("a1", "module05") -> when.
   std::map<std::string, std::string> handed_in;
+  // The calibration ledger's line (report/ledger.hpp ledger_summary): "" without data.
+  std::string ledger_line;
 
   int drills_due() const;
   const ModuleProgress* module(int number) const;

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <utility>
 
 #include "learn/clock.hpp"
@@ -93,6 +94,11 @@ std::string this_week(const ProgressReport& r, const Style& s, std::size_t w) {
   const int drills = r.drills_due();
   out += line(fmt::format("Oral drills due: {}{}", drills,
                           drills ? " (" + due_modules(r) + "; workbook drill)" : ""), w, 4);
+  if (!r.ledger_line.empty()) {
+    std::string said = r.ledger_line;
+    said[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(said[0])));
+    out += line(said + " (workbook history --ledger)", w, 4);
+  }
   return out;
 }
 

@@ -7,6 +7,7 @@
 #include <cctype>
 #include <map>
 
+#include "content/lab_id.hpp"
 #include "util/error.hpp"
 #include "util/file_text.hpp"
 
@@ -207,6 +208,11 @@ ReportData collect_report(Journal& journal, const Catalog& catalog, const std::s
   if (const fs::path sheets = catalog.root() / "data" / "gpus.yaml"; fs::is_regular_file(sheets)) specs = load_gpu_specs(sheets);
   for (const auto& gpu : gpus) data.machines.push_back(machine_of(journal, specs, gpu, data.labs));
   add_roofs(specs, data);
+  const auto ref = data.scope.empty() ? std::nullopt : parse_lab_ref(data.scope);
+  data.ledger = gather_ledger(journal, catalog, ref ? ref->module : 0);
+  for (const auto& e : data.ledger.entries) {
+    if (e.log2_ratio) data.ledger_svg = "ledger.svg";
+  }
   return data;
 }
 
@@ -219,6 +225,10 @@ std::vector<fs::path> write_report(const ReportData& data, const fs::path& dir) 
   for (const auto& [name, text] : data.extra_files) {
     written.push_back(dir / name);
     write_file_text(written.back(), text);
+  }
+  if (!data.ledger_svg.empty()) {
+    written.push_back(dir / data.ledger_svg);
+    write_file_text(written.back(), plot::render_svg(ledger_chart(data.ledger)));
   }
   written.push_back(dir / "report.md");
   write_file_text(written.back(), render_markdown(data));

@@ -16,6 +16,7 @@
 #include "content/catalog.hpp"
 #include "journal/journal_queries.hpp"
 #include "plot/roofline.hpp"
+#include "report/ledger.hpp"
 #include "report/machine_line.hpp"
 #include "report/roofline_points.hpp"
 #include "specs/gpu_specs.hpp"
@@ -61,6 +62,8 @@ struct ReportData {
   // by cmd/report.cpp): Markdown put before the notes, and files written beside report.md.
   std::string extra_markdown;
   std::vector<std::pair<std::string, std::string>> extra_files;  // file name -> text
+  Ledger ledger;                   // the calibration ledger of the scope's module(s) (report/ledger.hpp)
+  std::string ledger_svg;          // its trend chart's file name beside the Markdown; "" when nothing to draw
 };
 
 // The run a report shows among a lab's runs (oldest first): the learner's own (starter

@@ -3,6 +3,7 @@
 
 #include <cmath>
 
+#include "content/lab_id.hpp"
 #include "report/report_data.hpp"
 #include "run/report_print.hpp"
 #include "util/text.hpp"
@@ -127,8 +128,32 @@ void lab_section(const LabEvidence& e, std::string& out) {
            (x.run_id != 0 && x.run_id != e.run.id ? fmt::format(", given with run #{}", x.run_id) : "") + "):\n\n";
     for (const auto& line : split_lines(x.text)) out += "> " + line + "\n";
     out += "\n";
+    if (!x.feedback.empty()) {
+      out += "What an examiner would say (checked against the run's own figures):\n\n";
+      for (const auto& line : split_lines(x.feedback)) out += "- " + line + "\n";
+      out += "\n";
+    }
   }
   if (e.explanations.empty()) out += "No explanation recorded yet (`workbook run " + e.lab + " --explain \"...\"`).\n\n";
+}
+
+// The calibration ledger: per module and kind, then the trend chart.
+void ledger_section(const ReportData& d, std::string& out) {
+  if (d.ledger.entries.empty()) return;
+  out += "## Calibration ledger\n\nEach lab's first prediction (made before any measurement) against its measurement. "
+         "p/m is the typical predicted / measured; optimism is the mean log2 of how much better than measured the "
+         "prediction promised (a shorter time, more bandwidth, a larger speed-up).\n\n";
+  out += "| module | kind | n | typical p/m | optimism | right | off by > 2x |\n|---|---|---|---|---|---|---|\n";
+  for (const auto& r : d.ledger.rows) {
+    const bool numbers = r.kind != LedgerKind::choice;
+    out += fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", r.module == 0 ? "all" : module_id(r.module),
+                       to_string(r.kind), r.n, numbers ? fmt::format("{:.2f}x", std::exp2(r.mean_log2)) : "-",
+                       numbers && r.kind != LedgerKind::other ? fmt::format("{:+.2f}", r.mean_optimism) : "-",
+                       numbers ? "-" : fmt::format("{}/{}", r.correct, r.n), numbers ? std::to_string(r.badly_missed) : "-");
+  }
+  out += "\n";
+  if (const std::string s = ledger_summary(d.ledger); !s.empty()) out += "In short: " + s + ".\n\n";
+  if (!d.ledger_svg.empty()) out += fmt::format("![Calibration ledger]({})\n\n", d.ledger_svg);
 }
 
 void roofline_section(const ReportData& d, std::string& out) {
@@ -160,6 +185,7 @@ std::string render_markdown(const ReportData& d) {
   for (const auto& e : d.labs) lab_section(e, out);
   roofline_section(d, out);
   out += d.extra_markdown;
+  ledger_section(d, out);
   if (!d.notes.empty()) {
     out += "## Notes\n\n";
     for (const auto& n : d.notes) out += "- " + n + "\n";
@@ -190,7 +216,8 @@ nlohmann::json lab_json(const LabEvidence& e) {
                                 {"recorded_at", p.recorded_at}, {"run_id", p.run_id}});
   j["explanations"] = nlohmann::json::array();
   for (const auto& x : e.explanations)
-    j["explanations"].push_back({{"text", x.text}, {"recorded_at", x.recorded_at}, {"run_id", x.run_id}});
+    j["explanations"].push_back({{"text", x.text}, {"recorded_at", x.recorded_at}, {"run_id", x.run_id},
+                                 {"feedback", split_lines(x.feedback)}});
   return j;
 }
 

@@ -138,6 +138,8 @@ Prepared prepare(const RunContext& ctx, const RunRequest& req, RunReport& report
   p.dev = load_device_context(ctx.catalog, req.gpu, req.ignore_calibration ? nullptr : &ctx.journal);
   report.device = p.dev.describe();
   report.figures_source = p.dev.figures_source;
+  report.device_figures = p.dev.figures;
+  report.calibrated = !p.dev.measured.empty();
   report.arch = arch_for_gpu(req.arch, p.dev.gpu ? p.dev.gpu->compute_cap : "");
   report.seed = req.seed ? *req.seed : new_seed();
   return p;

@@ -58,6 +58,8 @@ struct RunReport {
   std::filesystem::path source;
   std::string device;          // DeviceContext::describe()
   std::string figures_source;
+  Figures device_figures;      // what the ranges were computed from (DeviceContext::figures)
+  bool calibrated = false;     // device_figures hold a calibration's measurements
   std::string arch;
   std::uint64_t seed = 0;
   Figures params;              // as passed to the lab
