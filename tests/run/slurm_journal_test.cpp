@@ -49,7 +49,7 @@ TEST_CASE("journal: a run that has ended is not finished or graded again", "[slu
   CHECK(value(j, "SELECT verdict FROM runs WHERE id=" + std::to_string(open)) == "pass");
 }
 
-TEST_CASE("slurm journal: the row exists before sbatch, its id after; Slurm's verdict settles the run", "[slurm]") {
+TEST_CASE("slurm journal: the row exists before sbatch, its id after, and Slurm's verdict settles the run", "[slurm]") {
   wbtest::TempDir tmp;
   Journal j(tmp.path / "journal.db");
   const long long run = open_run(j);
