@@ -146,6 +146,12 @@ int run_command_line(int argc, char** argv) {
       fmt::print(stderr, "error: {}\nhint: {}\n", io->first, io->second);
       return static_cast<int>(Exit::io_error);
     }
+    std::error_code cwd_gone;
+    if (std::filesystem::current_path(cwd_gone).empty() || cwd_gone) {  // a relative path met a current folder that was deleted or moved
+      fmt::print(stderr, "error: the current folder no longer exists (it was deleted or moved): {}\n"
+                         "hint: cd to a folder that exists and run the command again\n", e.what());
+      return static_cast<int>(Exit::usage);
+    }
     fmt::print(stderr, "internal error: {}\nPlease report this with the command you ran.\n", e.what());
     return static_cast<int>(Exit::internal);
   } catch (const std::exception& e) {

@@ -159,6 +159,31 @@ TEST_CASE("e2e slurm: --slurm-dry-run prints the batch script and submits nothin
   CHECK(bad.err.find("--time") != std::string::npos);
 }
 
+TEST_CASE("e2e slurm: --slurm-dry-run refuses what a local run refuses, with the same message", "[e2e][slurm]") {
+  Course c;
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"module01/no_such_lab"}, {"module01"}, {"module01/pass_lab", "-p", "BAD=1"},
+        {"module01/pass_lab", "-p", "N=abc"}, {"module01/pass_lab", "-p", "N=5", "-p", "N=6"},
+        {"module01/pass_lab", "--sweep", "N=1,2", "-p", "N=5"}, {"module01/pass_lab", "--predict", "nope=1"},
+        {"module01/pass_lab", "--predict", "count_guess=abc"}, {"module01/pass_lab", "--variant", "nope"},
+        {"module01/pass_lab", "--file", "/nonexistent/lab.cpp"}, {"module01/pass_lab", "--gpu", "no_such_gpu"},
+        {"module01/pass_lab", "--arch", "sm_xx"}, {"module01/pass_lab", "--timeout", "0"}}) {
+    std::vector<std::string> local = {"run"};
+    local.insert(local.end(), args.begin(), args.end());
+    std::vector<std::string> dry = local;
+    local.push_back("--no-predict");
+    dry.push_back("--slurm-dry-run");
+    CommandResult l = c.run(local);
+    CommandResult d = c.run(dry);
+    INFO(d.out << d.err);
+    CHECK(l.exit_code == 2);
+    CHECK(d.exit_code == l.exit_code);
+    CHECK(d.err == l.err);
+    CHECK(d.out.find("#SBATCH") == std::string::npos);
+  }
+  CHECK(runs_recorded(c) == "0");
+}
+
 TEST_CASE("e2e slurm: --slurm without sbatch on PATH says so before recording anything", "[e2e][slurm]") {
   Course c;
   CommandResult r = c.run({"run", "module01/pass_lab", "--slurm", "--no-predict"}, {{"PATH", c.tmp.path.string()}});
@@ -285,5 +310,38 @@ TEST_CASE("e2e slurm: submitted runs end with a verdict and a journal row with t
     const std::string job = j["slurm"]["job_id"];
     CHECK(run_row(c, job, "r.verdict") == "timeout");
     CHECK(run_row(c, job, "s.state") == "TIMEOUT");
+  }
+}
+
+TEST_CASE("e2e slurm: a workspace path with spaces, quotes, $, backticks and % submits and runs", "[e2e][slurm][slow]") {
+  if (!slurm_ready()) return;
+  Course c;
+  // The workspace and the folder submitted from hold what a shell or sbatch would read as
+  // something else; the node must get them as they are.
+  c.workspace = c.tmp.path / "my ws $HOME `touch tick` 'single' \"double\" #hash %j";
+  fs::create_directories(c.workspace);
+  e2e::copy_warm_cache(c.build_cache());
+  e2e::write_file(c.workspace / "slurm.yaml", "poll_s: 1\n");
+  const fs::path from = c.workspace / "from here $(touch dollar)";
+  fs::create_directories(from);
+  workbook::ProcessOptions opt;
+  opt.argv = {WORKBOOK_BINARY, "run", "module01/pass_lab", "--slurm", "--no-predict", "--json"};
+  opt.cwd = from;
+  for (const auto& kv : c.env()) opt.env.push_back(kv);
+  opt.timeout_s = 120;
+  const workbook::ProcessResult r = workbook::run_process(opt);
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 0);
+  json j = json::parse(r.out, nullptr, false);
+  REQUIRE(j.is_object());
+  CHECK(j["verdict"] == "pass");
+  CHECK(j["slurm"]["state"] == "COMPLETED");
+  const std::string job = j["slurm"]["job_id"];
+  CHECK(run_row(c, job, "r.verdict") == "pass");
+  const fs::path out = c.workspace / ".workbook/slurm/run-1/job.out";
+  CHECK(e2e::read_file(out).find("Verdict: PASS") != std::string::npos);  // Slurm wrote the output where asked
+  for (const fs::path& dir : {c.workspace, from, c.tmp.path}) {
+    CHECK_FALSE(fs::exists(dir / "tick"));
+    CHECK_FALSE(fs::exists(dir / "dollar"));
   }
 }

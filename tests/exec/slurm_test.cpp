@@ -13,6 +13,19 @@ TEST_CASE("slurm: sbatch --parsable gives the job id, with or without a cluster"
   CHECK_FALSE(parse_sbatch_parsable("sbatch: error: invalid partition\n"));
 }
 
+TEST_CASE("slurm: sbatch's job id is found behind a site's banner lines, never in them", "[slurm]") {
+  // Banners a site's sbatch wrapper prints first (notices, a quota) hold numbers too.
+  CHECK(parse_sbatch_parsable("Welcome to the cluster!\nNOTICE: maintenance on 12/04\n  8841\n") ==
+        std::optional<std::string>("8841"));
+  CHECK(parse_sbatch_parsable("sbatch: Your quota: 2024 GPU hours left\n8842;cluster-a\n\n") ==
+        std::optional<std::string>("8842"));
+  CHECK(parse_sbatch_parsable("Submitted batch job 8843\n") == std::optional<std::string>("8843"));
+  CHECK(parse_sbatch_parsable("8844_3\n") == std::optional<std::string>("8844_3"));  // an array task
+  CHECK_FALSE(parse_sbatch_parsable("NOTICE: 2024 hours left\n"));
+  CHECK_FALSE(parse_sbatch_parsable("   \n\n"));
+  CHECK_FALSE(parse_sbatch_parsable("12 34\n"));
+}
+
 TEST_CASE("slurm: a squeue line gives state, reason, node and run time", "[slurm]") {
   auto pending = parse_squeue_line("PENDING|Priority||0:00\n");
   REQUIRE(pending);

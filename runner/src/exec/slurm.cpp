@@ -5,8 +5,11 @@
 
 #include <signal.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cctype>
+#include <cstdlib>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <vector>
@@ -91,30 +94,54 @@ bool slurm_tools_on_path() {
 }
 
 std::optional<std::string> parse_sbatch_parsable(const std::string& out) {
-  const std::string line = first_nonblank_line(out);
-  const std::string id = line.substr(0, line.find(';'));
-  if (id.empty()) return std::nullopt;
-  for (char c : id) {
-    if (!std::isdigit(static_cast<unsigned char>(c)) && c != '_') return std::nullopt;
+  static const std::regex id_line(R"(\s*(\d+(_\d+)?)(;\S*)?\s*)");
+  static const std::regex submitted(R"(Submitted batch job (\d+))");
+  std::vector<std::string> lines = split(out, '\n');
+  for (auto it = lines.rbegin(); it != lines.rend(); ++it) {
+    std::smatch m;
+    if (std::regex_match(*it, m, id_line)) return m[1].str();
   }
-  return id;
+  std::smatch m;
+  if (std::regex_search(out, m, submitted)) return m[1].str();
+  return std::nullopt;
 }
 
 std::string sbatch_submit(const std::filesystem::path& script, const std::filesystem::path& cwd) {
-  std::string err;
   ProcessOptions opt;
   opt.argv = {"sbatch", "--parsable", script.string()};
   opt.cwd = cwd;
   opt.timeout_s = kToolTimeout_s;
   ProcessResult r = run_process(opt);  // throws UsageError when sbatch is missing
+  const std::string printed = trim(r.out + (r.out.empty() || r.err.empty() ? "" : "\n") + r.err);
+  if (r.timed_out || r.interrupted) {  // it may have got as far as the controller
+    throw SbatchUnclear(r.timed_out ? fmt::format("sbatch did not answer within {:g} s", kToolTimeout_s)
+                                    : "sbatch was interrupted",
+                        printed, r.interrupted);
+  }
   if (!r.exited_ok()) {
     throw Error(Exit::usage, fmt::format("sbatch refused the job: {}", trim(r.err.empty() ? r.out : r.err)),
                 "check --partition, --gres, --time and --account (or slurm.yaml in the workspace) against "
                 "`sinfo` and what your cluster's documentation asks for");
   }
   std::optional<std::string> id = parse_sbatch_parsable(r.out);
-  if (!id) throw Error(Exit::internal, fmt::format("sbatch printed no job id: '{}'", trim(r.out)));
+  if (!id) throw SbatchUnclear("sbatch accepted the job but printed no job id", printed, false);
   return *id;
+}
+
+std::vector<std::string> slurm_jobs_named(const std::string& name) {
+  std::vector<std::string> ids;
+  const char* user = std::getenv("USER");
+  std::vector<std::string> argv = {"squeue", "-h", "--states=all", "-n", name, "-o", "%i"};
+  if (user && *user) argv.insert(argv.end(), {"-u", user});
+  if (auto out = run_tool(argv)) {
+    for (const auto& line : split(*out, '\n')) {
+      if (parse_sbatch_parsable(line)) ids.push_back(line);
+    }
+  }
+  std::sort(ids.begin(), ids.end(), [](const std::string& a, const std::string& b) {
+    return a.size() != b.size() ? a.size() < b.size() : a < b;
+  });
+  return ids;
 }
 
 std::optional<SlurmJobStatus> parse_squeue_line(const std::string& line) {

@@ -8,6 +8,9 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
+
+#include "util/error.hpp"
 
 namespace workbook {
 
@@ -25,8 +28,22 @@ struct SlurmJobStatus {
 bool slurm_tools_on_path();
 
 // Submits `script` with `sbatch --parsable` from `cwd` and returns the job id. Throws
-// Error (Exit::usage) with sbatch's own message when it refuses the job.
+// Error (Exit::usage) with sbatch's own message when it refuses the job (it exited with
+// an error), and SbatchUnclear when the job may have been submitted but its id is not
+// known: sbatch exited 0 without printing one, or it timed out or was interrupted.
 std::string sbatch_submit(const std::filesystem::path& script, const std::filesystem::path& cwd);
+
+class SbatchUnclear : public Error {
+ public:
+  SbatchUnclear(std::string message, std::string what_it_printed, bool was_interrupted)
+      : Error(Exit::usage, std::move(message)), printed(std::move(what_it_printed)), interrupted(was_interrupted) {}
+  std::string printed;       // what sbatch printed (stdout and stderr)
+  bool interrupted = false;  // Ctrl-C, SIGTERM or SIGHUP arrived while sbatch ran
+};
+
+// The ids of this user's jobs named `name` that Slurm still knows (squeue), newest last;
+// empty when there are none or squeue cannot tell.
+std::vector<std::string> slurm_jobs_named(const std::string& name);
 
 // The job's status: squeue, then sacct when squeue no longer lists it; the exit code of an
 // ended job from scontrol (or sacct). An empty state when none of them knows the job.
@@ -56,6 +73,8 @@ class InterruptWatch {
 // ---- parsing (pure) -------------------------------------------------------------------
 
 // `sbatch --parsable` prints "123" or "123;cluster": the job id, nullopt if there is none.
+// A site's sbatch may print banner lines around it (a notice, a quota): the last line
+// that is only an id is taken, else a "Submitted batch job 123" line.
 std::optional<std::string> parse_sbatch_parsable(const std::string& out);
 // One line of `squeue -h -o '%T|%r|%N|%M'`.
 std::optional<SlurmJobStatus> parse_squeue_line(const std::string& line);

@@ -104,8 +104,24 @@ void Journal::record_build(long long run_id, const std::string& key, bool cached
       .bind(key).bind(cached).bind(ok).bind(run_id).run();
 }
 
+namespace {
+
+// A run's verdict is written once: a second writer (a Slurm job's node finishing a run the
+// login node has already ended, run/slurm_submit.hpp) is refused and told why.
+void refuse_ended_run(sqlite3* db, long long run_id) {
+  Stmt s(db, "SELECT verdict, COALESCE(finished_at, '') FROM runs WHERE id=? AND verdict IS NOT NULL");
+  s.bind(run_id);
+  if (!s.next()) return;
+  throw Error(Exit::usage, fmt::format("run #{} has already ended ({}, at {}); its record is kept as it is", run_id,
+                                       s.text(0), s.text(1)),
+              "a Slurm run ended on the login node is not changed by its compute node: submit it again");
+}
+
+}  // namespace
+
 void Journal::record_grade(long long run_id, const Grade& g, const std::map<std::string, std::string>& prediction_uids) {
   sql::Transaction transaction(db_);
+  refuse_ended_run(db_, run_id);
   for (const auto& c : g.checks) {
     Stmt(db_, "INSERT INTO checks(run_id, name, reported, pass, value, lim, detail) VALUES(?,?,?,?,?,?,?)")
         .bind(run_id).bind(c.name).bind(c.reported).bind(c.pass).bind(c.value).bind(c.limit).bind(c.detail).run();
@@ -138,8 +154,11 @@ void Journal::record_grade(long long run_id, const Grade& g, const std::map<std:
 }
 
 void Journal::finish_run(long long run_id, Verdict verdict, int exit_code, const std::string& detail) {
+  sql::Transaction transaction(db_);
+  refuse_ended_run(db_, run_id);
   Stmt(db_, "UPDATE runs SET finished_at=?, verdict=?, exit_code=?, detail=? WHERE id=?")
       .bind(utc_now()).bind(to_string(verdict)).bind(exit_code).bind(detail).bind(run_id).run();
+  transaction.commit();
 }
 
 void Journal::record_explanation(long long run_id, const std::string& text, const std::string& feedback) {

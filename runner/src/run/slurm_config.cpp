@@ -3,9 +3,13 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <regex>
+#include <string_view>
 
 #include "util/error.hpp"
+#include "util/file_text.hpp"
+#include "util/utf8.hpp"
 #include "util/yaml_reader.hpp"
 
 namespace workbook {
@@ -40,9 +44,29 @@ void check_settings(const SlurmSettings& s) {
   if (!(s.poll_s > 0 && s.poll_s <= 600)) throw UsageError("slurm.yaml: poll_s must be between 0 and 600 seconds");
 }
 
+// slurm.yaml must be text: a NUL or a byte that is not UTF-8 (a binary file saved under
+// that name, an editor's other encoding) is named with its line, before YAML reads it.
+void check_config_text(const fs::path& file, const std::string& text) {
+  const std::string_view all(text);
+  long line = 1;
+  for (std::size_t start = 0; start < all.size(); ++line) {
+    const std::size_t end = std::min(all.find('\n', start), all.size());
+    const std::string_view l = all.substr(start, end - start);
+    const char* what = l.find('\0') != std::string_view::npos ? "a NUL byte"
+                       : !is_valid_utf8(l)                  ? "a byte that is not UTF-8 text"
+                                                            : nullptr;
+    if (what) {
+      throw UsageError(fmt::format("{}:{}: holds {}: slurm.yaml must be a text file", file.string(), line, what),
+                       "rewrite it in a text editor (UTF-8), or delete it to use the defaults");
+    }
+    start = end + 1;
+  }
+}
+
 void read_config_file(const fs::path& file, SlurmSettings& s) {
   std::error_code ec;
   if (!fs::exists(file, ec)) return;
+  if (const auto text = read_file_text(file)) check_config_text(file, *text);
   Problems problems;
   YAML::Node root = load_yaml_file(file, problems);
   if (present(root)) {
@@ -62,6 +86,38 @@ void read_config_file(const fs::path& file, SlurmSettings& s) {
     r.finish();
   }
   problems.throw_if_any();
+}
+
+// `value` as one word of an #SBATCH line. sbatch reads those lines itself, not through a
+// shell: "..." and '...' group, a backslash takes the next character as it is (inside
+// quotes too), an unquoted '#' starts a comment, and a line ends the word whatever the
+// quotes: a value with a line break is refused, naming `what` it is.
+std::string sbatch_word(const std::string& value, const std::string& what) {
+  if (value.find_first_of("\n\r") != std::string::npos) {
+    throw UsageError(fmt::format("{} '{}' holds a line break, which Slurm cannot take in an #SBATCH line", what, value),
+                     fmt::format("rename or move {} to a path without one (--workspace DIR chooses the workspace)", what));
+  }
+  static const std::regex bare(R"([A-Za-z0-9_./:=,+@%-]+)");
+  if (std::regex_match(value, bare)) return value;
+  std::string out = "\"";
+  for (char c : value) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+// A path as a Slurm file-name pattern (--output): '%' starts a pattern (%j: the job id)
+// unless the pattern holds a backslash, which then escapes the next character instead.
+std::string slurm_file_pattern(const std::string& path) {
+  std::string out;
+  const bool escaped = path.find('\\') != std::string::npos;
+  for (char c : path) {
+    if (escaped && c == '\\') out += '\\';
+    if (!escaped && c == '%') out += '%';
+    out += c;
+  }
+  return out;
 }
 
 }  // namespace
@@ -128,9 +184,9 @@ std::string render_batch_script(const BatchScript& b) {
   out += fmt::format("# workbook: {}, submitted with `workbook run --slurm`.\n", b.run_label);
   out += "# On the compute node the same runner builds, runs, grades and records the run in the\n"
          "# same workspace's journal; the login node follows the job and prints the report.\n";
-  out += fmt::format("#SBATCH --job-name={}\n", b.job_name);
-  out += fmt::format("#SBATCH --output={}\n", b.output.string());
-  out += fmt::format("#SBATCH --chdir={}\n", b.workdir.string());
+  out += fmt::format("#SBATCH --job-name={}\n", sbatch_word(b.job_name, "the job name"));
+  out += fmt::format("#SBATCH --output={}\n", sbatch_word(slurm_file_pattern(b.output.string()), "the workspace"));
+  out += fmt::format("#SBATCH --chdir={}\n", sbatch_word(b.workdir.string(), "the current folder"));
   if (!s.partition.empty()) out += fmt::format("#SBATCH --partition={}\n", s.partition);
   if (!s.gres.empty()) out += fmt::format("#SBATCH --gres={}\n", s.gres);
   if (!s.time.empty()) out += fmt::format("#SBATCH --time={}\n", s.time);

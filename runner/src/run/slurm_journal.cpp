@@ -15,6 +15,14 @@ void record_slurm_submission(Journal& journal, const SlurmJobRecord& j) {
       .bind(j.script).bind(utc_now()).run();
 }
 
+void record_slurm_job_id(Journal& journal, long long run_id, const std::string& job_id) {
+  Stmt(journal.store_connection(), "UPDATE slurm_jobs SET job_id=? WHERE run_id=?").bind(job_id).bind(run_id).run();
+}
+
+void forget_slurm_submission(Journal& journal, long long run_id) {
+  Stmt(journal.store_connection(), "DELETE FROM slurm_jobs WHERE run_id=?").bind(run_id).run();
+}
+
 void record_slurm_node(Journal& journal, long long run_id, const std::string& cluster, const std::string& node,
                        const std::string& gpu) {
   sql::Transaction transaction(journal.store_connection());
@@ -31,6 +39,11 @@ void record_run_arch(Journal& journal, long long run_id, const std::string& arch
 void record_slurm_end(Journal& journal, long long run_id, const std::string& state, const std::string& exit_code) {
   Stmt(journal.store_connection(), "UPDATE slurm_jobs SET state=?, exit_code=?, finished_at=? WHERE run_id=?")
       .bind(state).bind(exit_code).bind(utc_now()).bind(run_id).run();
+}
+
+void settle_slurm_verdict(Journal& journal, long long run_id, Verdict verdict, const std::string& detail) {
+  Stmt(journal.store_connection(), "UPDATE runs SET finished_at=?, verdict=?, exit_code=-1, detail=? WHERE id=?")
+      .bind(utc_now()).bind(to_string(verdict)).bind(detail).bind(run_id).run();
 }
 
 std::optional<SlurmJobRecord> slurm_job_of(Journal& journal, long long run_id) {

@@ -3,8 +3,6 @@
 
 #include <fmt/format.h>
 
-#include <fstream>
-
 #include "exec/slurm.hpp"
 #include "profile/profile_print.hpp"
 #include "run/report_print.hpp"
@@ -30,15 +28,16 @@ fs::path this_binary() {
   return exe;
 }
 
-void write_text(const fs::path& file, const std::string& text) {
-  fs::create_directories(file.parent_path());
-  const fs::path tmp = file.string() + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary);
-    out << text;
-    if (!out.flush()) throw Error(Exit::io_error, fmt::format("cannot write {}", tmp.string()));
+// The folder a job starts in (sbatch's --chdir): the current one, which must exist.
+fs::path current_folder() {
+  std::error_code ec;
+  fs::path cwd = fs::current_path(ec);
+  if (ec || !fs::is_directory(cwd, ec)) {
+    throw UsageError("the current folder no longer exists (it was deleted or moved); a Slurm job starts in the "
+                     "folder it is submitted from",
+                     "cd to a folder that exists (your workspace, say) and run the command again");
   }
-  fs::rename(tmp, file);
+  return cwd;
 }
 
 Verdict verdict_named(const std::string& name) {
@@ -49,36 +48,96 @@ Verdict verdict_named(const std::string& name) {
   return Verdict::runtime_error;
 }
 
+// One name per run: a job whose id was lost is found by it.
+std::string job_name(const LabSpec& lab, const std::string& run_id) { return fmt::format("wb-{}-{}", lab.name, run_id); }
+
 BatchScript batch_script(const Catalog& catalog, const Workspace& workspace, const RunRequest& req, const LabSpec& lab,
                          const SlurmSettings& s, const fs::path& dir, const std::string& run_id) {
   BatchScript b;
   b.settings = s;
-  b.job_name = "wb-" + lab.name;
+  b.job_name = job_name(lab, run_id);
   b.run_label = fmt::format("run #{} of {} ({})", run_id, lab.id, to_string(req.variant));
   b.output = dir / "job.out";
-  b.workdir = fs::current_path();
+  b.workdir = current_folder();
   b.command = compute_node_command(this_binary(), catalog.root(), workspace.root(), req, run_id);
   return b;
 }
 
-// Writes the batch script of the opened run, submits it and records the job. A refused
-// submission finishes the run as not run (the predictions stay) and is thrown.
-SlurmJobRecord submit_job(const RunContext& ctx, const RunRequest& req, const RunReport& report,
-                          const SlurmSettings& s) {
+// What a local run refuses (the lab, -p, --predict, --variant, --file, --gpu, --arch, ...),
+// refused with the same messages before anything is recorded or submitted, also by a dry
+// run: run_lab's own steps up to the predictions, against a journal in memory.
+void check_request(const Catalog& catalog, const Workspace& workspace, RunRequest req, const Style& style) {
+  Journal scratch(":memory:");
+  req.stop_after_predict = true;
+  req.no_predict = true;
+  req.interactive = false;
+  req.verbose = false;
+  run_lab({catalog, workspace, scratch, style}, req);
+}
+
+// Writes the batch script of the opened run and its slurm_jobs row (no job id yet), so
+// that a job that starts before sbatch has returned finds both.
+SlurmJobRecord prepare_job(const RunContext& ctx, const RunRequest& req, const RunReport& report,
+                           const SlurmSettings& s) {
   const fs::path dir = slurm_run_dir(ctx.workspace, report.run_id);
   fs::remove(dir / "report.json");
   const fs::path script = dir / "job.sh";
-  write_text(script, render_batch_script(
-                         batch_script(ctx.catalog, ctx.workspace, req, report.lab, s, dir, std::to_string(report.run_id))));
+  const BatchScript b = batch_script(ctx.catalog, ctx.workspace, req, report.lab, s, dir, std::to_string(report.run_id));
+  write_file_text(script, render_batch_script(b));
   SlurmJobRecord job{report.run_id, "", s.partition, s.gres, s.time, s.account, script.string(), "", "", "", "", "", "", ""};
-  try {
-    job.job_id = sbatch_submit(script, fs::current_path());
-  } catch (const Error& e) {
-    ctx.journal.finish_run(report.run_id, Verdict::not_run, -1, e.what());
-    throw;
-  }
   record_slurm_submission(ctx.journal, job);
   return job;
+}
+
+// sbatch ran, but whether the job was submitted is not known (no id printed, no answer in
+// time, Ctrl-C): the job is looked for by its name. Found once: its id. Interrupted: what
+// was found is cancelled and the run ends as interrupted. Otherwise the run stays open
+// (its node, if the job runs, records it) and the learner is told how to find the job.
+std::string recover_job(const Workspace& workspace, long long run_id, const std::string& name, const SbatchUnclear& e) {
+  const std::vector<std::string> ids = slurm_jobs_named(name);
+  std::string listed;
+  for (const auto& id : ids) listed += (listed.empty() ? "" : ", ") + id;
+  Journal journal(workspace.journal_path());
+  const std::string user_name = "-u \"$USER\" -n " + name;
+  if (e.interrupted) {
+    for (const auto& id : ids) scancel_job(id);
+    const std::string why = fmt::format("interrupted while sbatch submitted it{}", ids.empty() ? "" : "; job " + ids.back() + " cancelled");
+    if (!ids.empty()) record_slurm_job_id(journal, run_id, ids.back());
+    if (const auto end = run_end_of(journal, run_id); end && !end->verdict)
+      journal.finish_run(run_id, Verdict::interrupted, -1, why);
+    throw Error(Exit::interrupted, fmt::format("run #{} {}", run_id, why),
+                fmt::format("check that no job is left with `squeue {}`", user_name));
+  }
+  if (ids.size() == 1) {
+    record_slurm_job_id(journal, run_id, ids.front());
+    fmt::print(stderr, "{}; Slurm knows it by its name {} as job {}.\n", e.what(), name, ids.front());
+    return ids.front();
+  }
+  throw Error(Exit::usage,
+              fmt::format("{}, so the job may have been submitted without this runner knowing its id ({}){}", e.what(),
+                          e.printed.empty() ? "sbatch printed nothing" : "sbatch printed: " + e.printed,
+                          ids.empty() ? "" : "; jobs named " + name + ": " + listed),
+              fmt::format("run #{} is recorded with your predictions and stays open: if the job runs, its node records "
+                          "the verdict. Find the job with `squeue {}`, cancel it with `scancel {}`",
+                          run_id, user_name, user_name));
+}
+
+// Submits the prepared job and records its id. A refused submission finishes the run as
+// not run (the predictions stay) and is thrown.
+std::string submit_job(const Workspace& workspace, const SlurmJobRecord& job, const std::string& name) {
+  try {
+    const std::string id = sbatch_submit(job.script, current_folder());
+    Journal journal(workspace.journal_path());
+    record_slurm_job_id(journal, job.run_id, id);
+    return id;
+  } catch (const SbatchUnclear& e) {
+    return recover_job(workspace, job.run_id, name, e);
+  } catch (const Error& e) {
+    Journal journal(workspace.journal_path());
+    forget_slurm_submission(journal, job.run_id);
+    journal.finish_run(job.run_id, Verdict::not_run, -1, e.what());
+    throw;
+  }
 }
 
 nlohmann::json slurm_json(const SlurmJobRecord& job, const SlurmJobStatus& status) {
@@ -92,7 +151,7 @@ nlohmann::json slurm_json(const SlurmJobRecord& job, const SlurmJobStatus& statu
 void finish(const RunContext& ctx, const SlurmRunOptions& o, const SlurmJobStatus& status, const SlurmOutcome& outcome,
             RunReport& report) {
   record_slurm_end(ctx.journal, report.run_id, status.state, status.exit_code);
-  if (outcome.from_slurm) ctx.journal.finish_run(report.run_id, outcome.verdict, -1, outcome.reason);
+  if (outcome.from_slurm) settle_slurm_verdict(ctx.journal, report.run_id, outcome.verdict, outcome.reason);
   const SlurmJobRecord job = slurm_job_of(ctx.journal, report.run_id).value_or(SlurmJobRecord{});
   const fs::path dir = slurm_run_dir(ctx.workspace, report.run_id);
   const std::optional<std::string> node_report = read_file_text(dir / "report.json");
@@ -134,11 +193,13 @@ std::optional<RunReport> submit_slurm_run(const Catalog& catalog, const Workspac
   const LabRef ref = parse_lab_ref_or_throw(req.lab);
   const bool cuda = ref.name.empty() || catalog.find_lab(ref).language == LabLanguage::cuda;
   const SlurmSettings s = resolve_slurm_settings(workspace, o.flags, cuda);
+  current_folder();  // before anything is recorded
+  check_request(catalog, workspace, req, style);
+  const LabSpec lab = catalog.find_lab(ref);
   if (o.dry_run) {
-    if (ref.name.empty()) throw UsageError(fmt::format("'{}' names a module; run one of its labs", req.lab));
     const fs::path dir = slurm_run_dir(workspace, 0).parent_path() / "run-RUN_ID";
     fmt::print(stderr, "Dry run: nothing is submitted; RUN_ID becomes the journal's run id.\n");
-    fmt::print("{}", render_batch_script(batch_script(catalog, workspace, req, catalog.find_lab(ref), s, dir, "RUN_ID")));
+    fmt::print("{}", render_batch_script(batch_script(catalog, workspace, req, lab, s, dir, "RUN_ID")));
     return std::nullopt;
   }
   if (!slurm_tools_on_path()) {
@@ -146,16 +207,19 @@ std::optional<RunReport> submit_slurm_run(const Catalog& catalog, const Workspac
                      "run it on the cluster's login node, or see the batch script with --slurm-dry-run");
   }
   workspace.ensure();
+  // The script's paths are checked (a line break is refused) before the run is opened.
+  render_batch_script(batch_script(catalog, workspace, req, lab, s, slurm_run_dir(workspace, 0), "0"));
   RunReport report;
   SlurmJobRecord job;
-  {
+  {  // The journal is closed before sbatch runs: the job may start at once and write it.
     Journal journal(workspace.journal_path());
     const RunContext ctx{catalog, workspace, journal, style};
     req.stop_after_predict = true;
     report = run_lab(ctx, req);  // the run is opened and the predictions recorded
     req.seed = report.seed;
-    job = submit_job(ctx, req, report, s);
+    job = prepare_job(ctx, req, report, s);
   }
+  job.job_id = submit_job(workspace, job, job_name(report.lab, std::to_string(report.run_id)));
   const fs::path dir = slurm_run_dir(workspace, report.run_id);
   if (!o.json) {
     fmt::print("Submitted Slurm job {} for run #{}{}{}; Ctrl-C cancels it.\n", job.job_id, report.run_id,
@@ -195,7 +259,11 @@ RunReport continue_slurm_run(const RunContext& ctx, const RunRequest& req) {
   RunReport report;
   try {
     report = run_lab(ctx, req);
-  } catch (const Error& e) {  // e.g. no nvcc on the node: recorded, so the login node can say why
+  } catch (const Error& e) {
+    // The login node ended the run meanwhile (the journal refused this node's result, and
+    // the message, in job.out, says so); else, e.g. no nvcc on the node: recorded, so the
+    // login node can say why.
+    if (const auto end = run_end_of(ctx.journal, id); end && end->verdict) throw;
     ctx.journal.finish_run(id, Verdict::not_run, -1, e.hint().empty() ? e.what() : std::string(e.what()) + "; " + e.hint());
     throw;
   }
@@ -203,7 +271,7 @@ RunReport continue_slurm_run(const RunContext& ctx, const RunRequest& req) {
   if (!node.gpu.empty()) report.device = node.gpu + " on " + node.node;
   nlohmann::json j = report_json(report);
   j["profile"] = profile_json(report.profile);
-  write_text(slurm_run_dir(ctx.workspace, id) / "report.json", j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+  write_file_text(slurm_run_dir(ctx.workspace, id) / "report.json", j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
   if (req.verbose) {
     print_report(report, ctx.style);
     for (const auto& line : profile_lines(report.profile, ctx.style)) fmt::print("{}\n", line);

@@ -2,6 +2,7 @@
 #include "workspace/workspace.hpp"
 
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
@@ -74,8 +75,10 @@ void Workspace::ensure_common(const Catalog& catalog) const {
     const fs::path dest = dest_dir / it->path().filename();
     const auto text = read_file_text(it->path());
     if (!text || read_file_text(dest) == text) continue;
-    // Write beside, then rename: a reader never sees half a header.
-    const fs::path tmp = dest.string() + ".tmp";
+    // Write beside, then rename: a reader never sees half a header. The temporary file is
+    // this process's own: two runs starting at once on a fresh workspace (a Slurm job and
+    // its login node) must not rename each other's.
+    const fs::path tmp = dest.string() + ".tmp." + std::to_string(::getpid());
     {
       std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
       out << *text;
