@@ -263,8 +263,13 @@ TEST_CASE("render_markdown: what the learner typed and what a lab reported is es
   d.notes.push_back("<iframe src=x>");
   const std::string md = render_markdown(d);
   INFO(md);
-  for (const char* raw : {"<script", "<img", "<b>", "<iframe", "<javascript:", "](javascript:", "[click]", "[x]"})
+  for (const char* raw : {"<script", "<img", "<b>", "<iframe", "<javascript:", "[click]", "[x]"})
     CHECK(md.find(raw) == std::string::npos);
+  // A link needs an unescaped "](": each one left is "\\](", a literal bracket.
+  for (std::size_t at = md.find("]("); at != std::string::npos; at = md.find("](", at + 1)) {
+    INFO("at " << at);
+    CHECK((at > 0 && md[at - 1] == '\\'));
+  }
   CHECK(md.find("> &lt;script&gt;alert(1)&lt;/script&gt;\n") != std::string::npos);
   CHECK(md.find("> \\[x\\](javascript:alert(2)) &amp; \\`code\\` \\\\ &lt;javascript:alert(3)&gt;\n") != std::string::npos);
   CHECK(md.find("| speedup | \\[click\\](javascript:alert(1)) \\| &lt;b&gt; |") != std::string::npos);
