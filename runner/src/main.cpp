@@ -13,6 +13,7 @@
 #include <string>
 
 #include "build/toolchain_config.hpp"
+#include "cmd/closest_word.hpp"
 #include "cmd/registry.hpp"
 #include "exec/process.hpp"
 #include "util/error.hpp"

@@ -1,4 +1,5 @@
 // The command table and the options shared by all commands (see registry.hpp).
+#include "cmd/closest_word.hpp"
 #include "cmd/registry.hpp"
 
 #include <fmt/format.h>

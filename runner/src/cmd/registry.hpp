@@ -57,8 +57,6 @@ bool is_command(const std::string& word);
 // The command `word` was most likely meant to be ("lsit" -> "list"): the one within two
 // edits (a swap of neighbours counts as one), or that `word` begins; nullopt when none is close.
 std::optional<std::string> closest_command(const std::string& word);
-// The name among `names` that `word` is most likely a typo of (as closest_command).
-std::optional<std::string> closest_word(const std::string& word, const std::vector<std::string>& names);
 
 // Each command's setup function (defined in runner/src/cmd/<name>.cpp).
 void setup_list(CLI::App& app, CommandContext& ctx);
