@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
@@ -12,6 +13,7 @@
 #include <string>
 
 #include "build/toolchain_config.hpp"
+#include "cmd/closest_word.hpp"
 #include "cmd/registry.hpp"
 #include "exec/process.hpp"
 #include "util/error.hpp"
@@ -53,6 +55,34 @@ std::optional<std::string> first_word(int argc, char** argv) {
     return arg;
   }
   return std::nullopt;
+}
+
+// `workbook journal exprot`: the deepest command given has commands of its own and the
+// word after it is none of them (or there is none). The message and its hint; nullopt
+// when the error is another one.
+std::optional<std::pair<std::string, std::string>> unknown_subcommand(CLI::App& app, int argc, char** argv) {
+  CLI::App* parent = &app;
+  while (!parent->get_subcommands().empty()) parent = parent->get_subcommands().front();
+  const std::vector<CLI::App*> subs = parent->get_subcommands({});
+  if (parent == &app || subs.empty()) return std::nullopt;
+  std::vector<std::string> names;
+  for (const CLI::App* sub : subs) names.push_back(sub->get_name());
+  std::string path = parent->get_name();
+  for (CLI::App* up = parent->get_parent(); up != nullptr && up != &app; up = up->get_parent()) path = up->get_name() + " " + path;
+  std::string choices;
+  for (const auto& n : names) choices += (choices.empty() ? "" : " or ") + n;
+  // The first word after the parent's name that is not an option.
+  int i = 1;
+  while (i < argc && argv[i] != parent->get_name()) ++i;
+  for (++i; i < argc && argv[i][0] == '-'; ++i) {
+  }
+  if (i >= argc) return std::pair{fmt::format("`workbook {}` needs a command: {}", path, choices),
+                                  fmt::format("`workbook {} --help` says what each does", path)};
+  const std::string word = argv[i];
+  if (std::find(names.begin(), names.end(), word) != names.end()) return std::nullopt;
+  const auto close = workbook::closest_word(word, names);
+  return std::pair{fmt::format("unknown command '{}' after `workbook {}` (it has {})", word, path, choices),
+                   fmt::format("{}`workbook {} --help` says what each does", close ? fmt::format("did you mean '{}'? ", *close) : "", path)};
 }
 
 // Signals. SIGINT (Ctrl-C), SIGTERM and SIGHUP that arrive while a lab or a compiler runs
@@ -124,6 +154,12 @@ int run_command_line(int argc, char** argv) {
         auto close = closest_command(*word);
         fmt::print(stderr, "error: unknown command '{}'\nhint: {}`workbook --help` lists the commands\n", *word,
                    close ? fmt::format("did you mean '{}'? ", *close) : "");
+        return static_cast<int>(Exit::usage);
+      }
+    }
+    if (e.get_exit_code() != 0) {
+      if (auto nested = unknown_subcommand(app, argc, argv)) {
+        fmt::print(stderr, "error: {}\nhint: {}\n", nested->first, nested->second);
         return static_cast<int>(Exit::usage);
       }
     }

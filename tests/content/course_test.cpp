@@ -120,6 +120,35 @@ TEST_CASE("a bad course.yaml names the file, the line and the field", "[course]"
   }
 }
 
+TEST_CASE("a course.yaml with an id twice, or bytes that are not text, is refused naming the file and the id",
+          "[course]") {
+  wbtest::TempDir ws;
+  const std::string file = (ws.path / "course.yaml").string();
+  SECTION("an assignment id twice (case does not matter), a bonus id twice") {
+    ws.write("course.yaml",
+             "assignments:\n"
+             "  - {id: a2, due: 2026-11-27}\n"
+             "  - {id: A2, due: 2026-12-27}\n"
+             "bonus:\n"
+             "  - {id: b1, assignment: a1}\n"
+             "  - {id: b1, assignment: a3}\n");
+    std::string p = load_problems(WORKBOOK_SOURCE_DIR, ws.path);
+    INFO(p);
+    CHECK(p.find(file + ":3: assignments[1].id: 'A2' is given twice in this file (also at line 2)") != std::string::npos);
+    CHECK(p.find(file + ":6: bonus[1].id: 'b1' is given twice in this file (also at line 5)") != std::string::npos);
+  }
+  SECTION("a NUL byte, other control bytes, bytes that are not UTF-8") {
+    for (const auto& [bytes, what] : {std::pair{std::string("source: \"x\0y\"\n", 14), "a NUL byte"},
+                                      std::pair{std::string("source: \"x\x01y\"\n"), "a control character"},
+                                      std::pair{std::string("source: \"caf\xe9\"\n"), "bytes that are not UTF-8"}}) {
+      ws.write("course.yaml", "tentative: true\n" + bytes);
+      std::string p = load_problems(WORKBOOK_SOURCE_DIR, ws.path);
+      INFO(p);
+      CHECK(p.find(file + ":2: is not a text file: line 2 holds " + what) != std::string::npos);
+    }
+  }
+}
+
 TEST_CASE("no calendar at all is not an error", "[course]") {
   wbtest::TempDir content, ws;
   CHECK_FALSE(load_course(content.path, ws.path));

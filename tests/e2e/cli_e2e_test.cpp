@@ -195,6 +195,29 @@ TEST_CASE("cli e2e: device --json without a GPU prints JSON (exit 2)", "[e2e][cl
   CHECK(r.err.find("error: no NVIDIA GPU") != std::string::npos);
 }
 
+TEST_CASE("cli e2e: a typo in a nested command suggests the nearest, as at the top level", "[e2e][cli]") {
+  Course c;
+  CommandResult r = c.run({"journal", "exprot", "out.json"});
+  SHOW(r);
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("error: unknown command 'exprot' after `workbook journal` (it has export or import)") != std::string::npos);
+  CHECK(r.err.find("hint: did you mean 'export'? `workbook journal --help` says what each does") != std::string::npos);
+  CHECK(r.err.find("A subcommand is required") == std::string::npos);
+  CHECK_FALSE(fs::exists(c.tmp.path / "out.json"));
+
+  r = c.run({"dev", "chek", "--only", "module01/pass_lab"});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("did you mean 'check'?") != std::string::npos);
+
+  r = c.run({"journal"});  // none given: which there are
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("`workbook journal` needs a command: export or import") != std::string::npos);
+
+  r = c.run({"journal", "import"});  // a known one with its own usage error is left to it
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("files is required") != std::string::npos);
+}
+
 TEST_CASE("cli e2e: init \"\" is an error, not the default workspace", "[e2e][cli]") {
   Course c;
   CommandResult r = c.run({"init", ""});

@@ -119,3 +119,27 @@ TEST_CASE("e2e: show MODULE counts as Read once its reading reached a terminal i
   CHECK(m["read_inferred"] == false);
   CHECK(c.run_json({"show", "module01", "--json"})["reading"] == "# Fixture module\n\nRead this before the labs.\n");
 }
+
+TEST_CASE("e2e: before any attempt, run --variant is gated like --solution: nothing written without a yes, a view recorded",
+          "[e2e][gate]") {
+  Course c;
+  const fs::path written = c.workspace / ".workbook/variants/module01/fail_lab";
+  CommandResult r = c.run({"run", "module01/fail_lab", "--variant", "miscounted", "--no-predict"});
+  SHOW(r);
+  CHECK(r.exit_code == 2);
+  CHECK(has(r.err, "workbook run module01/fail_lab --variant miscounted --yes"));
+  CHECK_FALSE(fs::exists(written));  // the solution, one line changed, is not in the workspace
+  CHECK(e2e::journal_value(c.journal(), "SELECT COUNT(*) FROM runs") == "0");
+  CHECK(views(c).empty());
+
+  r = c.run({"run", "module01/fail_lab", "--variant", "nope", "--no-predict"});
+  CHECK(r.exit_code == 2);
+  CHECK(has(r.err, "has no variant 'nope'"));  // said before the gate asks anything
+
+  r = c.run({"run", "module01/fail_lab", "--variant", "miscounted", "--yes", "--no-predict", "--json"});
+  SHOW(r);
+  CHECK(r.exit_code == 5);
+  CHECK(fs::exists(written));
+  CHECK(views(c) == "variant 1");
+  CHECK(c.run({"run", "module01/pass_lab", "--yes", "--no-predict"}).exit_code == 2);  // --yes answers a gate only
+}

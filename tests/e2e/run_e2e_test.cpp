@@ -496,7 +496,7 @@ TEST_CASE("e2e: NO_COLOR turns colour off even on a terminal", "[e2e]") {
 TEST_CASE("e2e: a correct run with a figure out of range is out_of_range (exit 5) in JSON and the journal", "[e2e][variants]") {
   Course c;
   CommandResult r;
-  json j = c.run_json({"run", "module01/fail_lab", "--json", "--variant", "miscounted"}, &r);
+  json j = c.run_json({"run", "module01/fail_lab", "--json", "--variant", "miscounted", "--yes"}, &r);
   SHOW(r);
   CHECK(r.exit_code == 5);
   CHECK(j["verdict"] == "out_of_range");
@@ -505,7 +505,7 @@ TEST_CASE("e2e: a correct run with a figure out of range is out_of_range (exit 5
   CHECK(find_by(j["checks"], "name", "sum_ok")["pass"] == true);
   CHECK(journal_rows(c.workspace / ".workbook/journal.db", "SELECT verdict FROM runs") ==
         std::vector<std::string>{"out_of_range"});
-  CommandResult text = c.run({"run", "module01/fail_lab", "--variant", "miscounted"});
+  CommandResult text = c.run({"run", "module01/fail_lab", "--variant", "miscounted", "--yes"});
   CHECK(text.exit_code == 5);
   CHECK(text.out.find("Verdict: OUT OF RANGE") != std::string::npos);
 }
@@ -513,7 +513,7 @@ TEST_CASE("e2e: a correct run with a figure out of range is out_of_range (exit 5
 TEST_CASE("e2e: --variant runs a known-wrong variant of the solution, an unknown id lists the variants", "[e2e][variants]") {
   Course c;
   CommandResult r;
-  json j = c.run_json({"run", "module01/fail_lab", "--json", "--variant", "loop_stops_early"}, &r);
+  json j = c.run_json({"run", "module01/fail_lab", "--json", "--variant", "loop_stops_early", "--yes"}, &r);
   SHOW(r);
   CHECK(r.exit_code == 1);
   CHECK(j["verdict"] == "fail");

@@ -179,3 +179,74 @@ TEST_CASE("signals e2e: SIGTERM stops dev check --run at the lab it is running",
   CHECK(r.out.find("starter") == std::string::npos);  // the next row was never started
   CHECK(gone_or_kill(*child));
 }
+
+namespace {
+
+// A copy of hang_lab that passes at once: with it in the workspace, `run --compare` runs
+// the learner's copy to its end and then hangs in the reference solution.
+const char* kQuickHangLab = R"(#include "wb_host.hpp"
+int main(int argc, char** argv) {
+  wb::init(argc, argv, "module01/hang_lab");
+  const long long n = wb::param("N", 1000, 10);
+  wb::params_done();
+  wb::metric("count", static_cast<double>(n), "count");
+  wb::check("never_reached", true, 0.0, 0.0, "this copy ends");
+  return wb::finish();
+}
+)";
+
+// The parent of `pid` (/proc/PID/stat's fourth field), or 0 when it is gone.
+pid_t parent_of(pid_t pid) {
+  std::string stat = e2e::read_file("/proc/" + std::to_string(pid) + "/stat");
+  const auto close = stat.rfind(')');
+  if (close == std::string::npos) return 0;
+  std::istringstream rest(stat.substr(close + 1));
+  char state = 0;
+  long ppid = 0;
+  rest >> state >> ppid;
+  return static_cast<pid_t>(ppid);
+}
+
+}  // namespace
+
+TEST_CASE("signals e2e: Ctrl-C or SIGTERM while --compare runs the reference stops it: exit 130 or the signal, run recorded",
+          "[e2e][signals][compare]") {
+  for (int sig : {SIGINT, SIGTERM}) {
+    INFO("signal " << sig);
+    Course c;
+    Subreaper reaper;
+    e2e::write_file(c.lab_copy("hang_lab.cpp"), kQuickHangLab);
+    Running run(c, {"run", "module01/hang_lab", "--compare", "--no-predict", "--timeout", "60"}, false);
+    auto child = wait_for_child_pid(c);  // only the reference reports one
+    REQUIRE(child);
+    const pid_t lab = parent_of(*child);
+    REQUIRE(::kill(run.pid, sig) == 0);
+    CommandResult r = run.finish();
+    SHOW(r);
+    CHECK(r.wall_s < 10);
+    if (sig == SIGINT) CHECK(r.exit_code == 130);
+    else CHECK(r.signal == SIGTERM);
+    CHECK(e2e::journal_rows(c.journal(), "SELECT variant || ' ' || verdict FROM runs ORDER BY id") ==
+          std::vector<std::string>{"starter pass", "solution interrupted"});
+    CHECK(gone_or_kill(*child));
+    if (lab > 1) CHECK(gone_or_kill(lab));
+  }
+}
+
+TEST_CASE("signals e2e: a SIGKILLed runner takes the lab and its whole group with it (--compare's reference too)",
+          "[e2e][signals][compare]") {
+  Course c;
+  Subreaper reaper;
+  e2e::write_file(c.lab_copy("hang_lab.cpp"), kQuickHangLab);
+  Running run(c, {"run", "module01/hang_lab", "--compare", "--no-predict", "--timeout", "60"}, false);
+  auto child = wait_for_child_pid(c);
+  REQUIRE(child);
+  const pid_t lab = parent_of(*child);
+  REQUIRE(lab > 1);
+  REQUIRE(::kill(run.pid, SIGKILL) == 0);
+  CommandResult r = run.finish();
+  CHECK(r.signal == SIGKILL);
+  // Before: both slept on (the lab for ever, its child for 10 minutes) with nobody to end them.
+  CHECK(gone_or_kill(lab));
+  CHECK(gone_or_kill(*child));
+}

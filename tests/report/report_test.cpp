@@ -244,3 +244,35 @@ TEST_CASE("the machine line names driver, CUDA versions, clocks and power state,
   CHECK(md.find("Not recorded in the journal") == std::string::npos);
   CHECK(report_data_json(d)["machines"][0]["machine"]["driver"] == "580.159.04");
 }
+
+TEST_CASE("render_markdown: what the learner typed and what a lab reported is escaped (no HTML, no links)", "[report]") {
+  ReportData d;
+  LabEvidence e;
+  e.lab = "module14/tiled_gemm";
+  e.run = run(3, "pass");
+  e.run.params = "{}";
+  e.metrics = {metric("ms<img src=x onerror=alert(1)>", "ms", 1)};
+  PredictionRow p;
+  p.id = "speedup";
+  p.answer = "[click](javascript:alert(1)) | <b>";
+  p.recorded_at = "2026-11-29T10:00:00.000Z";
+  e.predictions = {p};
+  e.explanations = {{"<script>alert(1)</script>\n[x](javascript:alert(2)) & `code` \\ <javascript:alert(3)>",
+                     "2026-11-30T09:05:00Z", 3}};
+  d.labs.push_back(e);
+  d.notes.push_back("<iframe src=x>");
+  const std::string md = render_markdown(d);
+  INFO(md);
+  for (const char* raw : {"<script", "<img", "<b>", "<iframe", "<javascript:", "[click]", "[x]"})
+    CHECK(md.find(raw) == std::string::npos);
+  // A link needs an unescaped "](": each one left is "\\](", a literal bracket.
+  for (std::size_t at = md.find("]("); at != std::string::npos; at = md.find("](", at + 1)) {
+    INFO("at " << at);
+    CHECK((at > 0 && md[at - 1] == '\\'));
+  }
+  CHECK(md.find("> &lt;script&gt;alert(1)&lt;/script&gt;\n") != std::string::npos);
+  CHECK(md.find("> \\[x\\](javascript:alert(2)) &amp; \\`code\\` \\\\ &lt;javascript:alert(3)&gt;\n") != std::string::npos);
+  CHECK(md.find("| speedup | \\[click\\](javascript:alert(1)) \\| &lt;b&gt; |") != std::string::npos);
+  CHECK(md.find("| ms&lt;img src=x onerror=alert(1)&gt; |") != std::string::npos);
+  CHECK(md.find("- &lt;iframe src=x&gt;") != std::string::npos);
+}

@@ -2,11 +2,15 @@
 #include <catch2/catch.hpp>
 
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <optional>
 #include <string>
 
+#include "util/error.hpp"
+#include "workspace/home.hpp"
 #include "workspace/workspace.hpp"
 
 #include "../support/temp_dir.hpp"
@@ -171,4 +175,56 @@ TEST_CASE("prune_runs removes a pruned run's trace, ncu CSV and sanitizer log wi
   CHECK(ws.prune_runs(1) == 5);  // runs 7 (one file), 6 and 5 (two each); run 2 stays
   CHECK(fs::exists(ws.runs_dir() / "run-2.ncu.csv"));
   CHECK_FALSE(fs::exists(ws.runs_dir() / "run-7.sanitizer.txt"));
+}
+
+namespace {
+
+// Sets an environment variable (or unsets it, with nullopt) for one scope.
+struct ScopedEnv {
+  std::string name;
+  std::optional<std::string> old;
+  ScopedEnv(std::string n, const std::optional<std::string>& value) : name(std::move(n)) {
+    if (const char* v = std::getenv(name.c_str())) old = v;
+    if (value) ::setenv(name.c_str(), value->c_str(), 1);
+    else ::unsetenv(name.c_str());
+  }
+  ~ScopedEnv() {
+    if (old) ::setenv(name.c_str(), old->c_str(), 1);
+    else ::unsetenv(name.c_str());
+  }
+};
+
+}  // namespace
+
+TEST_CASE("home_folder: a relative HOME is refused, an unset one falls back to the account's home", "[workspace][home]") {
+  ScopedEnv no_workspace("WORKBOOK_WORKSPACE", std::nullopt);
+  {
+    ScopedEnv home("HOME", "relative/home");
+    try {
+      workbook::home_folder();
+      FAIL("a relative HOME was taken");
+    } catch (const workbook::UsageError& e) {
+      CHECK(std::string(e.what()).find("HOME is 'relative/home', not an absolute path") != std::string::npos);
+      CHECK(e.hint().find("--workspace DIR") != std::string::npos);
+    }
+    TempDir tmp;  // a folder without .workbook above it: resolve falls through to HOME
+    const fs::path cwd = fs::current_path();
+    fs::current_path(tmp.path);
+    CHECK_THROWS_AS(Workspace::resolve(std::nullopt), workbook::UsageError);
+    fs::current_path(cwd);
+  }
+  {
+    ScopedEnv home("HOME", "/home/someone/../someone/");
+    CHECK(workbook::home_folder() == fs::path("/home/someone/"));
+  }
+  {
+    ScopedEnv home("HOME", std::nullopt);
+    const fs::path h = workbook::home_folder();  // the password database's entry for this account
+    CHECK(h.is_absolute());
+    CHECK(h != fs::path("/"));
+  }
+  {
+    ScopedEnv home("HOME", "");
+    CHECK(workbook::home_folder().is_absolute());
+  }
 }

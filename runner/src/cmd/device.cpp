@@ -11,11 +11,14 @@
 #include "device/calibrate_run.hpp"
 #include "device/device_print.hpp"
 #include "device/device_report.hpp"
+#include "device/probe_problem.hpp"
 #include "device/probe_run.hpp"
 #include "device/toolchain_status.hpp"
 #include "journal/journal.hpp"
 #include "run/device_context.hpp"
 #include "util/error.hpp"
+#include "util/text.hpp"
+#include "util/utf8.hpp"
 
 namespace workbook {
 
@@ -26,6 +29,7 @@ struct DeviceOptions {
   bool calibrate = false;
   bool quick = false;
   bool toolchain_only = false;
+  bool verbose = false;  // print the probe's own output when it cannot use the GPU
   double timeout_s = 600;
 };
 
@@ -53,12 +57,36 @@ int calibrate(const DeviceOptions& o, const Catalog& catalog, const Workspace& w
   return run.failed_checks.empty() ? 0 : 1;
 }
 
-int query(const DeviceOptions& o, const Catalog& catalog, const Workspace& ws, const ToolchainStatus& tool, const Style& s) {
+// The device query probe, run; when CUDA cannot use the GPU nvidia-smi listed (no driver,
+// a mismatched one, a hidden device), a sentence instead of the CUDA error (which
+// --verbose prints, and --json keeps as "detail"): exit 2, as without a GPU.
+ProbeRun query_probe(const DeviceOptions& o, const Catalog& catalog, const Workspace& ws, const ToolchainStatus& tool,
+                     const LocalGpu& gpu) {
   ProbeRequest req;
   req.name = "device_query";
   req.timeout_s = std::min(o.timeout_s, 120.0);
   req.verbose = !o.json;
-  ProbeRun run = run_probe_checked(catalog, ws, req, false);
+  ProbeRun run = run_probe(catalog, ws, req);
+  const std::string failure = probe_failure(run);
+  std::optional<ProbeProblem> problem;
+  if (!failure.empty()) problem = no_usable_gpu(failure + "\n" + run.process.err, gpu.name);
+  if (!problem) {
+    check_probe(run, req, false);  // any other failure: what failed, exit 4
+    return run;
+  }
+  const std::string detail = trim(failure + "\n" + run.process.err);
+  if (o.json) {
+    print_json({{"gpu", gpu.name}, {"error", problem->what}, {"hint", problem->hint}, {"detail", valid_utf8(detail)},
+                {"toolchain", toolchain_json(tool)}});
+  } else if (o.verbose) {
+    fmt::print(stderr, "the probe's output:\n{}\n", detail);
+  }
+  throw UsageError(problem->what, problem->hint);
+}
+
+int query(const DeviceOptions& o, const Catalog& catalog, const Workspace& ws, const ToolchainStatus& tool,
+          const LocalGpu& gpu, const Style& s) {
+  ProbeRun run = query_probe(o, catalog, ws, tool, gpu);
   DeviceQuery q = device_query_from_results(run.results);
   DeviceContext dev = load_device_context(catalog, std::nullopt, ws);
   const GpuSpec* spec = match_gpu(dev.specs, q.name.empty() && dev.gpu ? dev.gpu->name : q.name);
@@ -88,6 +116,7 @@ void setup_device(CLI::App& app, CommandContext& ctx) {
   cmd->add_flag("--quick", o->quick, "With --calibrate: small sizes (a smoke run; figures are less accurate)");
   cmd->add_option("--timeout", o->timeout_s, "Time limit of the probe run in seconds (default 600)");
   cmd->add_flag("--json", o->json, "Print JSON");
+  cmd->add_flag("-v,--verbose", o->verbose, "When CUDA cannot use the GPU, also print the probe's CUDA error");
   cmd->footer("Examples:\n  workbook device\n  workbook device --calibrate\n  workbook device --toolchain\n"
               "  workbook --ccbin /usr/bin/g++-14 device --toolchain\n  workbook device --json");
   cmd->callback([&ctx, o] {
@@ -119,7 +148,7 @@ void setup_device(CLI::App& app, CommandContext& ctx) {
       throw UsageError(what, hint);
     }
     Catalog catalog = ctx.global.catalog();
-    ctx.exit_code = o->calibrate ? calibrate(*o, catalog, ws, *gpu, s) : query(*o, catalog, ws, tool, s);
+    ctx.exit_code = o->calibrate ? calibrate(*o, catalog, ws, *gpu, s) : query(*o, catalog, ws, tool, *gpu, s);
   });
 }
 

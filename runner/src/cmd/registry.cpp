@@ -1,4 +1,5 @@
 // The command table and the options shared by all commands (see registry.hpp).
+#include "cmd/closest_word.hpp"
 #include "cmd/registry.hpp"
 
 #include <fmt/format.h>
@@ -48,12 +49,11 @@ std::size_t edit_distance(const std::string& a, const std::string& b) {
 
 }  // namespace
 
-std::optional<std::string> closest_command(const std::string& word) {
+std::optional<std::string> closest_word(const std::string& word, const std::vector<std::string>& names) {
   if (word.empty()) return std::nullopt;
   std::optional<std::string> best;
   std::size_t best_distance = 3;
-  for (const auto& e : command_table()) {
-    const std::string name = e.name;
+  for (const auto& name : names) {
     std::size_t dist = edit_distance(word, name);
     if (word.size() >= 2 && name.rfind(word, 0) == 0) dist = std::min<std::size_t>(dist, 1);  // "ex" -> "exercises"
     if (dist < best_distance && dist < name.size()) {
@@ -62,6 +62,12 @@ std::optional<std::string> closest_command(const std::string& word) {
     }
   }
   return best;
+}
+
+std::optional<std::string> closest_command(const std::string& word) {
+  std::vector<std::string> names;
+  for (const auto& e : command_table()) names.emplace_back(e.name);
+  return closest_word(word, names);
 }
 
 Catalog GlobalOptions::catalog() const {

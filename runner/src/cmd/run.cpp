@@ -8,6 +8,7 @@
 #include "journal/views.hpp"
 #include "learn/clock.hpp"
 #include "progress/missed_predictions.hpp"
+#include "content/variant.hpp"
 #include "run/compare.hpp"
 #include "run/explained.hpp"
 #include "run/lab_run.hpp"
@@ -191,20 +192,25 @@ void run_on_slurm(CommandContext& ctx, RunOptions& o, RunRequest req) {
   if (ask) ask_explanation(journal, *report, style);
 }
 
-// The gate before the reference solution runs (run/solution_gate.hpp); each pass is
-// recorded as a view ("run"). False when the learner said no on the terminal.
+// The gate before the reference solution, or a variant of it (the solution with a line
+// changed, written into the workspace), runs (run/solution_gate.hpp); each pass is
+// recorded as a view ("run" or "variant"). False when the learner said no on the terminal.
 bool open_solution_gate(CommandContext& ctx, const RunOptions& o, const RunRequest& req) {
   OpenedCourse opened(ctx.global);
   const LabSpec spec = opened.catalog.find_lab(parse_lab_ref_or_throw(req.lab));
   const std::string lab = spec.id;
+  const bool variant = !o.variant.empty();
+  if (variant) find_variant(spec, o.variant);  // an unknown id is refused before anything is asked
   const SolutionGate gate = pass_solution_gate(
-      opened.journal, {lab, "Run the reference solution anyway?", "workbook run " + lab + " --solution", o.yes,
-                        req.interactive, opened.catalog.starter_path(spec), opened.workspace.lab_copy(spec)});
+      opened.journal,
+      {lab, variant ? "Run a variant of the reference solution anyway?" : "Run the reference solution anyway?",
+       "workbook run " + lab + (variant ? " --variant " + o.variant : std::string(" --solution")), o.yes,
+       req.interactive, opened.catalog.starter_path(spec), opened.workspace.lab_copy(spec)});
   if (!gate.open) {
     fmt::print("Nothing run. Try your copy first: workbook run {}\n", lab);
     return false;
   }
-  record_solution_view(opened.journal, lab, "run", gate.before_attempt);
+  record_solution_view(opened.journal, lab, variant ? "variant" : "run", gate.before_attempt);
   return true;
 }
 
@@ -236,6 +242,14 @@ int run_one(CommandContext& ctx, const RunOptions& o, const RunRequest& req) {
   return exit_code_for(report);
 }
 
+// --solution and --variant pass the gate (a yes when there is no attempt yet); false
+// when the learner said no. --yes alone answers nothing.
+bool pass_gate_if_any(CommandContext& ctx, const RunOptions& o, const RunRequest& req) {
+  const bool gated = o.solution || !o.variant.empty();
+  if (o.yes && !gated) throw UsageError("--yes goes with --solution or --variant", "drop --yes, or add the option it answers for");
+  return !gated || open_solution_gate(ctx, o, req);
+}
+
 }  // namespace
 
 const char* const kRunExamples = R"(Examples:
@@ -263,8 +277,8 @@ void setup_run(CLI::App& app, CommandContext& ctx) {
   auto o = std::make_shared<RunOptions>();
   cmd->add_option("lab", o->req.lab, "The lab, e.g. module14/tiled_gemm")->required();
   auto* sol = cmd->add_flag("--solution", o->solution, "Run the reference solution instead of your copy");
-  cmd->add_flag("-y,--yes", o->yes, "With --solution: do not ask before your first run (needed without a terminal)")
-      ->needs(sol);
+  cmd->add_flag("-y,--yes", o->yes,
+                "With --solution or --variant: do not ask before your first run (needed without a terminal)");
   auto* file = cmd->add_option("--file", o->file, "Run this source file as the lab")->excludes(sol);
   auto* var = cmd->add_option("--variant", o->variant,
                   "Authors: run one of the lab's known-wrong or slow variants of the solution (see `workbook show`)")
@@ -305,7 +319,7 @@ void setup_run(CLI::App& app, CommandContext& ctx) {
     const SlurmFlags& f = o->slurm_run.flags;
     const bool on_slurm = o->slurm || o->slurm_run.dry_run || o->slurm_continue != 0 || f.partition || f.gres || f.time || f.account;
     // The compute node's side and a dry run pass no gate: the login node asked, or nothing runs.
-    if (o->solution && o->slurm_continue == 0 && !o->slurm_run.dry_run && !open_solution_gate(ctx, *o, req)) return;
+    if (o->slurm_continue == 0 && !o->slurm_run.dry_run && !pass_gate_if_any(ctx, *o, req)) return;
     if (!o->sweep.empty()) refuse_swept_param(o->sweep, req.params);
     if (!o->sweep.empty() || o->compare) {
       if (on_slurm) throw UsageError("--sweep and --compare run on this machine: they do not go with the Slurm options");

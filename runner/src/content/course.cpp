@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 #include <chrono>
+#include <map>
 #include <regex>
 
 #include "util/error.hpp"
@@ -80,10 +81,22 @@ T& entry_for(std::vector<T>& list, const std::string& id) {
   return list.back();
 }
 
+// An id given twice in one file (case does not matter, as in entry_for) is a problem: the
+// second entry would silently change the first. True when `id` is new in this file.
+bool first_in_file(MapReader& r, std::map<std::string, int>& seen, const std::string& id) {
+  std::string key = id;
+  for (char& c : key) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  auto [it, added] = seen.emplace(key, r.line());
+  if (!added) r.problem("id", fmt::format("'{}' is given twice in this file (also at line {}): one entry per id", id, it->second));
+  return added;
+}
+
 void read_assignments(MapReader& r, Course& course) {
+  std::map<std::string, int> seen;
   for_each_map(r, "assignments", false, [&](MapReader& ar) {
     CourseAssignment scratch;
     auto id = ar.str("id", true);
+    if (id && !first_in_file(ar, seen, *id)) id.reset();
     CourseAssignment& a = id ? entry_for(course.assignments, *id) : scratch;
     if (auto t = ar.str("title", false)) a.title = *t;
     if (auto d = date_field(ar, "due")) a.due = *d;
@@ -97,9 +110,11 @@ void read_assignments(MapReader& r, Course& course) {
 }
 
 void read_bonus(MapReader& r, Course& course) {
+  std::map<std::string, int> seen;
   for_each_map(r, "bonus", false, [&](MapReader& br) {
     CourseBonus scratch;
     auto id = br.str("id", true);
+    if (id && !first_in_file(br, seen, *id)) id.reset();
     CourseBonus& b = id ? entry_for(course.bonus, *id) : scratch;
     if (auto t = br.str("title", false)) b.title = *t;
     if (auto a = br.str("assignment", false)) b.assignment = *a;

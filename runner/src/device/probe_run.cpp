@@ -94,6 +94,11 @@ double probe_metric(const LabResults& results, const std::string& name) {
 
 ProbeRun run_probe_checked(const Catalog& catalog, const Workspace& ws, const ProbeRequest& req, bool allow_failed_checks) {
   ProbeRun run = run_probe(catalog, ws, req);
+  check_probe(run, req, allow_failed_checks);
+  return run;
+}
+
+void check_probe(const ProbeRun& run, const ProbeRequest& req, bool allow_failed_checks) {
   const std::string why = probe_failure(run);
   const bool failed_checks_only = run.results.ended && run.results.errors.empty() && !run.process.timed_out &&
                                   run.process.signal == 0 && run.process.exit_code == 1;
@@ -103,7 +108,6 @@ ProbeRun run_probe_checked(const Catalog& catalog, const Workspace& ws, const Pr
     throw Error(Exit::runtime_error, fmt::format("the {} probe failed: {}{}", req.name, why, tail.empty() ? "" : "\n" + tail),
                 "check that the GPU works: `nvidia-smi`, then run the probe by hand (see its header)");
   }
-  return run;
 }
 
 }  // namespace workbook

@@ -45,6 +45,8 @@ ProbeRun run_probe(const Catalog& catalog, const Workspace& workspace, const Pro
 // returned for the caller to report.
 ProbeRun run_probe_checked(const Catalog& catalog, const Workspace& workspace, const ProbeRequest& request,
                            bool allow_failed_checks);
+// The check run_probe_checked makes, on a run made already.
+void check_probe(const ProbeRun& run, const ProbeRequest& request, bool allow_failed_checks);
 
 // One line on why a probe run failed ("" when it exited 0 with an `end` line): the
 // `error` records, else how the process ended.

@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -324,10 +325,14 @@ struct ExecReport {
   ::_exit(127);
 }
 
-// Runs in the forked child: only async-signal-safe calls from here to execve.
+// Runs in the forked child: only async-signal-safe calls from here to execve. A runner
+// killed outright takes the child with it (PR_SET_PDEATHSIG; the group guard below ends
+// the rest of its group).
 [[noreturn]] void child_exec(const char* path, char* const* argv, char* const* envp, const char* cwd,
-                             int in_fd, int out_fd, int err_fd, int report_fd) {
+                             int in_fd, int out_fd, int err_fd, int report_fd, pid_t runner) {
   ::setpgid(0, 0);
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (::getppid() != runner) ::_exit(127);  // the runner died before the line above
   ::signal(SIGPIPE, SIG_DFL);
   sigset_t none;
   sigemptyset(&none);
@@ -338,6 +343,53 @@ struct ExecReport {
   ::execve(path, argv, envp);
   child_fail(report_fd, 3, errno);
 }
+
+// ---- the group guard -----------------------------------------------------------------
+
+// A runner killed outright (SIGKILL, the OOM killer) cannot end its child's process group.
+// A guard, forked from the runner, waits on a pipe that only the runner writes to: when
+// the runner dies the pipe reads end-of-file and the guard kills the group. A runner that
+// returns kills and reaps its guard first, so the guard never acts on a reused group id.
+// The guard ignores the terminal's signals (it shares the runner's group: Ctrl-C reaches
+// it too) and holds no other descriptor (a pipe end it kept would keep a reader waiting).
+[[noreturn]] void guard_wait(int lifeline, pid_t group) {
+  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGTSTP, SIGTTIN, SIGTTOU}) ::signal(sig, SIG_IGN);
+  const unsigned fd = static_cast<unsigned>(lifeline);
+  if (fd > 3) ::close_range(3, fd - 1, 0);
+  ::close_range(fd + 1, ~0U, 0);
+  char byte;
+  while (::read(lifeline, &byte, 1) < 0 && errno == EINTR) {
+  }
+  ::killpg(group, SIGKILL);
+  ::_exit(0);
+}
+
+class GroupGuard {
+ public:
+  explicit GroupGuard(pid_t group) {
+    int fds[2];
+    if (::pipe2(fds, O_CLOEXEC) != 0) return;  // no guard: the run still goes ahead
+    Fd read_end(fds[0]);
+    lifeline_.reset(fds[1]);
+    guard_ = ::fork();
+    if (guard_ == 0) {
+      ::close(fds[1]);
+      guard_wait(fds[0], group);
+    }
+  }
+  GroupGuard(const GroupGuard&) = delete;
+  GroupGuard& operator=(const GroupGuard&) = delete;
+  ~GroupGuard() {
+    if (guard_ <= 0) return;
+    ::kill(guard_, SIGKILL);
+    while (::waitpid(guard_, nullptr, 0) < 0 && errno == EINTR) {
+    }
+  }
+
+ private:
+  Fd lifeline_;  // the write end: closed only when the runner ends
+  pid_t guard_ = -1;
+};
 
 // ---- the parent side ----------------------------------------------------------------
 
@@ -513,17 +565,19 @@ ProcessResult run_process(const ProcessOptions& o) {
   result.timeout_s = o.timeout_s;
   const auto start = Clock::now();
 
+  const pid_t runner = ::getpid();
   pid_t pid = ::fork();
   if (pid < 0) throw Error(Exit::runtime_error, "cannot start a process (fork): " + errno_text(errno));
   if (pid == 0)
     child_exec(exec_path.c_str(), argv_c.data(), envp_c.data(), cwd.empty() ? nullptr : cwd.c_str(), in_r.get(),
-               out_w.get(), err_w.get(), report_w.get());
+               out_w.get(), err_w.get(), report_w.get(), runner);
 
   ::setpgid(pid, pid);  // also done by the child; whichever runs first wins the race
   out_w.reset();
   err_w.reset();
   in_r.reset();
   report_w.reset();
+  GroupGuard guard(pid);  // destroyed after the reaper below has ended the group
 
   // The report pipe closes on a successful exec; a report means exec failed.
   ExecReport report{};

@@ -29,10 +29,35 @@ std::vector<std::string> split_lines(const std::string& text) {
   return lines;
 }
 
-// Text safe inside a Markdown table cell.
-std::string cell(const std::string& s) {
+// Text that a Markdown renderer shows as typed: HTML's < > & as entities (no raw tag,
+// no autolink), and \ ` [ ] escaped (no link, image or code span: a `javascript:` link
+// needs a [ to start). The report is handed in and may be rendered; what the learner
+// typed (explanations, answers) and what a lab reported (figure and kernel names) go
+// through here.
+std::string md_text(const std::string& s) {
   std::string out;
   for (char c : s) {
+    switch (c) {
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '&': out += "&amp;"; break;
+      case '\\':
+      case '`':
+      case '[':
+      case ']':
+        out += '\\';
+        out += c;
+        break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+// Text safe inside a Markdown table cell (md_text, on one line, | escaped).
+std::string cell(const std::string& s) {
+  std::string out;
+  for (char c : md_text(s)) {
     if (c == '|') out += "\\|";
     else if (c == '\n' || c == '\r') out += ' ';
     else out += c;
@@ -126,7 +151,7 @@ void lab_section(const LabEvidence& e, std::string& out) {
   for (const auto& x : e.explanations) {
     out += "Explanation (" + x.recorded_at.substr(0, 16) +
            (x.run_id != 0 && x.run_id != e.run.id ? fmt::format(", given with run #{}", x.run_id) : "") + "):\n\n";
-    for (const auto& line : split_lines(x.text)) out += "> " + line + "\n";
+    for (const auto& line : split_lines(x.text)) out += "> " + md_text(line) + "\n";
     out += "\n";
     if (!x.feedback.empty()) {
       out += "What an examiner would say (checked against the run's own figures):\n\n";
@@ -160,7 +185,7 @@ void roofline_section(const ReportData& d, std::string& out) {
   if (d.roofs.empty()) return;
   out += "## Roofline\n\n";
   for (const auto& r : d.roofs) {
-    out += fmt::format("![Roofline of {}]({})\n\n", r.roof.gpu, r.svg_name);
+    out += fmt::format("![Roofline of {}]({})\n\n", md_text(r.roof.gpu), r.svg_name);
     out += fmt::format("Roof of {} ({}): {:.0f} GB/s, {:.0f} GFLOP/s FP32, ridge at {:.3g} FLOP/byte.\n\n", r.roof.gpu,
                        r.roof.source, r.roof.peak_gbps, r.roof.peak_gflops, plot::ridge_intensity(r.roof));
     out += "| kernel | FLOP/byte | GFLOP/s | roof above it | where |\n|---|---:|---:|---:|---|\n";
@@ -188,7 +213,7 @@ std::string render_markdown(const ReportData& d) {
   ledger_section(d, out);
   if (!d.notes.empty()) {
     out += "## Notes\n\n";
-    for (const auto& n : d.notes) out += "- " + n + "\n";
+    for (const auto& n : d.notes) out += "- " + md_text(n) + "\n";
     out += "\n";
   }
   return out;

@@ -5,8 +5,11 @@
 
 #include <cmath>
 
+#include "exec/process.hpp"
+#include "exec/slurm.hpp"
 #include "run/report_print.hpp"
 #include "run/sweep.hpp"
+#include "util/error.hpp"
 #include "util/seed.hpp"
 #include "util/utf8.hpp"
 
@@ -37,6 +40,10 @@ std::vector<CompareRow> compare_rows(const Grade& mine, const Grade& reference) 
 
 CompareResult run_compare(const RunContext& ctx, const RunRequest& base) {
   CompareResult r;
+  // A Ctrl-C, SIGTERM or SIGHUP while a lab or a build runs is forwarded to it and ends
+  // that run as interrupted (exec/process.hpp); one that comes between the two runs is
+  // caught here, so the reference is then not started.
+  InterruptWatch between;
   PromptOnlyObserver observer(ctx.style, base.interactive);
   const RunContext quiet{ctx.catalog, ctx.workspace, ctx.journal, ctx.style, &observer};
   RunRequest mine = base;
@@ -48,9 +55,13 @@ CompareResult run_compare(const RunContext& ctx, const RunRequest& base) {
   reference.variant = LabVariant::solution;
   reference.predict.clear();
   reference.no_predict = true;
-  if (r.mine.grade.verdict == Verdict::interrupted) return r;  // Ctrl-C: stop here
+  if (r.mine.grade.verdict == Verdict::interrupted || between.fired() != 0 || termination_signal() != 0) {
+    r.interrupted = true;  // stop here: the reference is not run
+    return r;
+  }
   r.reference = run_lab(quiet, reference);
   r.rows = compare_rows(r.mine.grade, r.reference.grade);
+  r.interrupted = r.reference.grade.verdict == Verdict::interrupted || between.fired() != 0;
   return r;
 }
 
@@ -96,6 +107,8 @@ nlohmann::json compare_json(const CompareResult& r) {
   return j;
 }
 
-int exit_code_for(const CompareResult& r) { return exit_code_for(r.mine); }
+int exit_code_for(const CompareResult& r) {
+  return r.interrupted ? static_cast<int>(Exit::interrupted) : exit_code_for(r.mine);
+}
 
 }  // namespace workbook

@@ -21,6 +21,7 @@ struct CompareRow {
 struct CompareResult {
   RunReport mine, reference;
   std::vector<CompareRow> rows;
+  bool interrupted = false;  // Ctrl-C, SIGTERM or SIGHUP during either run or between them
 };
 
 // The rows for two graded runs of one lab: every metric either reported, in the
@@ -32,7 +33,8 @@ CompareResult run_compare(const RunContext& ctx, const RunRequest& base);
 void print_compare(const CompareResult& r, const Style& style);
 nlohmann::json compare_json(const CompareResult& r);
 
-// The exit code of the learner's run (the reference's verdict is shown, not graded).
+// The exit code of the learner's run (the reference's verdict is shown, not graded);
+// 130 when either run was interrupted.
 int exit_code_for(const CompareResult& r);
 
 }  // namespace workbook

@@ -13,6 +13,7 @@
 
 #include "util/error.hpp"
 #include "util/file_text.hpp"
+#include "util/utf8.hpp"
 
 namespace workbook {
 
@@ -124,6 +125,30 @@ void check_duplicate_keys(const YAML::Node& node, const std::string& path, const
 
 }  // namespace
 
+namespace {
+
+// Where a file stops being text: its first line holding a NUL, a control character other
+// than tab, CR and LF, or bytes that are not UTF-8 (0 when it is all text), and which.
+std::pair<int, const char*> first_binary_line(const std::string& text) {
+  int line = 1;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i <= text.size(); ++i) {
+    if (i < text.size() && text[i] != '\n') continue;
+    const std::string_view l(text.data() + start, i - start);
+    for (char c : l) {
+      const auto u = static_cast<unsigned char>(c);
+      if (u == 0) return {line, "a NUL byte"};
+      if ((u < 0x20 && c != '\t' && c != '\r') || u == 0x7f) return {line, "a control character"};
+    }
+    if (!is_valid_utf8(l)) return {line, "bytes that are not UTF-8"};
+    start = i + 1;
+    ++line;
+  }
+  return {0, ""};
+}
+
+}  // namespace
+
 YAML::Node load_yaml_file(const std::filesystem::path& file, Problems& problems, const std::string& display_name) {
   const std::string display = display_name.empty() ? file.string() : display_name;
   const std::optional<std::string> read = read_file_text(file);
@@ -135,6 +160,10 @@ YAML::Node load_yaml_file(const std::filesystem::path& file, Problems& problems,
 }
 
 YAML::Node load_yaml_text(const std::string& text, Problems& problems, const std::string& display) {
+  if (const auto [line, what] = first_binary_line(text); line > 0) {
+    problems.add(display, line, "", fmt::format("is not a text file: line {} holds {} (was a binary file saved under this name?)", line, what));
+    return YAML::Node(YAML::NodeType::Undefined);
+  }
   std::vector<YAML::Node> docs;
   try {
     docs = YAML::LoadAll(text);

@@ -2,6 +2,7 @@
 #include "workspace/workspace.hpp"
 
 #include <fmt/format.h>
+#include <pwd.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -15,6 +16,7 @@
 
 #include "util/error.hpp"
 #include "util/file_text.hpp"
+#include "workspace/home.hpp"
 
 namespace workbook {
 namespace fs = std::filesystem;
@@ -30,11 +32,29 @@ Workspace Workspace::resolve(const std::optional<fs::path>& flag) {
     if (fs::is_directory(dir / ".workbook", ec)) return Workspace(dir);
     if (dir == dir.root_path()) break;
   }
+  return Workspace(home_folder() / "workbook");
+}
+
+fs::path home_folder() {
   const char* home = std::getenv("HOME");
-  if (!home || !*home) {
-    throw UsageError("no workspace: HOME is not set", "pass --workspace DIR or set WORKBOOK_WORKSPACE");
+  if (home && *home) {
+    if (fs::path(home).is_absolute()) return fs::path(home).lexically_normal();
+    throw UsageError(fmt::format("no workspace: HOME is '{}', not an absolute path, so ~/workbook would land "
+                                 "wherever the command is started",
+                                 home),
+                     "set HOME to your home folder (export HOME=/home/you), or pass --workspace DIR or set "
+                     "WORKBOOK_WORKSPACE");
   }
-  return Workspace(fs::path(home) / "workbook");
+  // HOME unset or empty (a cron job, `env -i`): the account's home folder, as a login shell would set it.
+  std::vector<char> buffer(16384);
+  struct passwd entry {};
+  struct passwd* found = nullptr;
+  if (::getpwuid_r(::getuid(), &entry, buffer.data(), buffer.size(), &found) == 0 && found && found->pw_dir &&
+      fs::path(found->pw_dir).is_absolute() && fs::path(found->pw_dir) != "/") {
+    return fs::path(found->pw_dir).lexically_normal();
+  }
+  throw UsageError("no workspace: HOME is not set, and this account has no home folder to use",
+                   "pass --workspace DIR or set WORKBOOK_WORKSPACE (or HOME)");
 }
 
 fs::path Workspace::lab_copy(const LabSpec& lab) const {
