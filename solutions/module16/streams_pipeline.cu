@@ -454,5 +454,11 @@ int main(int argc, char** argv) {
   free_pinned(pinned.a);
   free_pinned(pinned.b);
   free_pinned(pinned.c);
+  // Freed page-locked memory is no longer known to CUDA (cudaPointerGetAttributes says
+  // unregistered); a free_pinned that leaves it locked leaks it for the process's life.
+  const int still = count_pinned(pinned);
+  wb::check("pinned_freed", still == 0, still, 0,
+            still == 0 ? "a, b and c are no longer page-locked after free_pinned"
+                       : "still page-locked after free_pinned: release them with cudaFreeHost");
   return wb::finish();
 }
