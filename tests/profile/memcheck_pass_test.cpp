@@ -119,3 +119,23 @@ TEST_CASE("memcheck pass: WORKBOOK_COMPUTE_SANITIZER names the tool; a wrong one
   CHECK(*found == tool);
   CHECK_FALSE(missing);
 }
+
+TEST_CASE("memcheck pass: wanted only for a CUDA lab that asks, outside other profilers, after a run that ended", "[profile][memcheck]") {
+  LabSpec lab;
+  lab.memcheck = true;
+  const ProcessResult ended;
+  CHECK(memcheck_pass_wanted(lab, true, ProfileTool::none, ended));
+  CHECK_FALSE(memcheck_pass_wanted(lab, false, ProfileTool::none, ended));  // a sweep's later value, the spec-sheet row
+  for (ProfileTool t : {ProfileTool::sanitize, ProfileTool::ncu, ProfileTool::trace})
+    CHECK_FALSE(memcheck_pass_wanted(lab, true, t, ended));
+  ProcessResult timed_out, interrupted;
+  timed_out.timed_out = true;
+  interrupted.interrupted = true;
+  CHECK_FALSE(memcheck_pass_wanted(lab, true, ProfileTool::none, timed_out));
+  CHECK_FALSE(memcheck_pass_wanted(lab, true, ProfileTool::none, interrupted));
+  LabSpec python = lab;
+  python.language = LabLanguage::python;
+  CHECK_FALSE(memcheck_pass_wanted(python, true, ProfileTool::none, ended));
+  LabSpec plain;
+  CHECK_FALSE(memcheck_pass_wanted(plain, true, ProfileTool::none, ended));
+}

@@ -65,6 +65,11 @@ ReportedCheck memcheck_missing_check() {
   return c;
 }
 
+bool memcheck_pass_wanted(const LabSpec& lab, bool requested, ProfileTool tool, const ProcessResult& graded) {
+  return lab.memcheck && requested && lab.language == LabLanguage::cuda && tool == ProfileTool::none &&
+         !graded.timed_out && !graded.interrupted;
+}
+
 ReportedCheck run_memcheck_pass(const MemcheckPass& pass) {
   ProcessOptions proc;
   proc.argv = memcheck_argv(pass);

@@ -14,6 +14,7 @@
 #include "content/manifest.hpp"
 #include "exec/process.hpp"
 #include "grade/results.hpp"
+#include "profile/profile_run.hpp"
 #include "profile/sanitizer_summary.hpp"
 
 namespace workbook {
@@ -46,5 +47,11 @@ ReportedCheck memcheck_missing_check();
 
 // Runs the pass and returns its check.
 ReportedCheck run_memcheck_pass(const MemcheckPass& pass);
+
+// Whether a run of `lab` gets the pass: the manifest asks (`memcheck: quick`), it is a
+// CUDA lab, the request does not turn it off (`requested`), no other profiler wraps the
+// run (--sanitize memcheck is this pass already; --trace and --ncu have their own
+// purpose), and the graded run neither timed out nor was interrupted.
+bool memcheck_pass_wanted(const LabSpec& lab, bool requested, ProfileTool tool, const ProcessResult& graded);
 
 }  // namespace workbook

@@ -255,15 +255,12 @@ MachineState machine_of(const std::optional<GpuClocks>& clocks, const std::optio
 }
 
 // Step 3b, for a lab with `memcheck: quick`: the same binary again at its quick size
-// under compute-sanitizer's memcheck; its check joins the run's results. Skipped under
-// another profiler (--sanitize memcheck is this pass already), after a run that timed
-// out or was interrupted, and where the request says so.
+// under compute-sanitizer's memcheck; its check joins the run's results (when it runs:
+// memcheck_pass_wanted).
 void memcheck_pass(const RunContext& ctx, const RunRequest& req, const Prepared& p, const BuildResult& built,
                    const ProcessOptions& graded, const ProcessResult& pr, const RunReport& report, LabResults& results) {
   const LabSpec& lab = report.lab;
-  if (!lab.memcheck || !req.memcheck || lab.language != LabLanguage::cuda || p.profile.request.tool != ProfileTool::none ||
-      pr.timed_out || pr.interrupted)
-    return;
+  if (!memcheck_pass_wanted(lab, req.memcheck, p.profile.request.tool, pr)) return;
   const auto sanitizer = find_compute_sanitizer(p.nvcc ? p.nvcc->nvcc.parent_path().parent_path() : fs::path());
   if (!sanitizer) {
     ctx.observer->notice("memcheck_quick was NOT checked: compute-sanitizer was not found (see the check's line)");
