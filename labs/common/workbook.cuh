@@ -10,6 +10,10 @@
 //   wb::init_cuda(...)    wb::init + the `device` record
 //   wb::poison(p, bytes)  fill device memory with 0xFF bytes (NaN as float or double),
 //                         so an output element the kernel never writes fails its check
+//   wb::alloc_output<T>(n) / check_bounds(name, p) / free_output(p)
+//                         an output between canary bands, and the check that nothing
+//                         was written outside it; nan_bands(p) then makes its bands NaN,
+//                         so a kernel that reads it past the end reads NaN
 //   wb::flush_l2()        evict the L2 cache by reading a buffer four times its size
 //   wb::time_kernel(f)    event timing with warm-up, optional L2 flush before each
 //                         sample and a noise-aware stopping rule
@@ -197,6 +201,18 @@ inline void free_output(void* interior) {
     return;
   }
   fatal("harness", "wb::free_output: the pointer was not allocated with wb::alloc_output");
+}
+
+// Turns a checked output into an input that shows reads past its ends: fills both bands
+// with 0xFF bytes (NaN as float, double, half or bfloat16). A later kernel that reads
+// the buffer one element too far reads NaN, and a NaN never passes a comparison; call it
+// after the writer's check_bounds (a check_bounds after it reports the bands damaged;
+// poison_output arms them for writing again).
+inline void nan_bands(void* interior) {
+  detail::Output& o = detail::output_or_die("wb::nan_bands", interior);
+  WB_CHECK(cudaMemset(o.base, 0xFF, kCanaryBytes));
+  WB_CHECK(cudaMemset(o.base + kCanaryBytes + o.bytes, 0xFF, kCanaryBytes));
+  WB_CHECK(cudaDeviceSynchronize());
 }
 
 // Records a check named `name`: passes when both canary bands of the output are intact.

@@ -36,8 +36,10 @@ What is checked:
     __float2bfloat16_rn) on random floats of every size and on exact ties
     (rounding_fp16, rounding_bf16);
   - every sum on fresh random values in [0.001, 1] at N_ODD (70,001 by default: not a
-    multiple of the tree's 512-value segment), the first tree level's output between
-    canary bands (*_odd, tree_*_odd_bounds);
+    multiple of the tree's 512-value segment), the FP16, BF16 and FP64 copies and the
+    first tree level's output between canary bands (*_odd, convert_*_odd_bounds,
+    tree_*_odd_bounds); every input's bands are NaN while the sums read it, so a sum
+    that reads one element past the end gives NaN;
   - every sum of the 1,000,000 copies of 0.0001f (running_*, kahan_fp32, tree_*), and
     the two running sums that stall, against the value derived from the format's
     spacing (fp16_stall, bf16_stall).
@@ -226,12 +228,17 @@ double host_value(double v) { return v; }
 double host_value(__half v) { return __half2float(v); }
 double host_value(__nv_bfloat16 v) { return __bfloat162float(v); }
 
+// x converted to format T, between canary bands (free with wb::free_output); with
+// bounds_check set, the bands are checked under that name, so a conversion that writes
+// past the end of y fails. Then the bands turn NaN (wb::nan_bands): a sum that reads y
+// past its end gets NaN and fails its check.
 template <class T>
-T* to_format(const float* d_x, int n) {
-  T* d_y = nullptr;
-  WB_CHECK(cudaMalloc(&d_y, n * sizeof(T)));
+T* to_format(const float* d_x, int n, const char* bounds_check) {
+  T* d_y = wb::alloc_output<T>(static_cast<size_t>(n));
   convert<T><<<ceil_div(n, 256), 256>>>(d_x, n, d_y);
   WB_CHECK_LAUNCH();
+  if (bounds_check) wb::check_bounds(bounds_check, d_y);
+  wb::nan_bands(d_y);
   return d_y;
 }
 
@@ -326,29 +333,29 @@ struct Sums {
   double run32, run16, runbf, run64, kahan, tree32, tree16, treebf;
 };
 
-// Every sum of x on the GPU; bounds_check (or null) names the tree's canary check.
-Sums gpu_sums(const std::vector<float>& x, const char* bounds_fp32, const char* bounds_fp16,
-              const char* bounds_bf16) {
+// Every sum of x on the GPU; with odd set, the conversions' and the tree's canary bands
+// are checked (convert_*_odd_bounds, tree_*_odd_bounds).
+Sums gpu_sums(const std::vector<float>& x, bool odd) {
   const int n = static_cast<int>(x.size());
-  float* d_x = nullptr;
-  WB_CHECK(cudaMalloc(&d_x, n * sizeof(float)));
+  float* d_x = wb::alloc_output<float>(static_cast<size_t>(n));
+  wb::nan_bands(d_x);  // an input: reading past its end gives NaN
   WB_CHECK(cudaMemcpy(d_x, x.data(), n * sizeof(float), cudaMemcpyHostToDevice));
-  __half* d_h = to_format<__half>(d_x, n);
-  __nv_bfloat16* d_b = to_format<__nv_bfloat16>(d_x, n);
-  double* d_d = to_format<double>(d_x, n);
+  __half* d_h = to_format<__half>(d_x, n, odd ? "convert_fp16_odd_bounds" : nullptr);
+  __nv_bfloat16* d_b = to_format<__nv_bfloat16>(d_x, n, odd ? "convert_bf16_odd_bounds" : nullptr);
+  double* d_d = to_format<double>(d_x, n, odd ? "convert_fp64_odd_bounds" : nullptr);
   Sums s;
   s.run32 = gpu_running(static_cast<const float*>(d_x), n);
   s.run16 = gpu_running(static_cast<const __half*>(d_h), n);
   s.runbf = gpu_running(static_cast<const __nv_bfloat16*>(d_b), n);
   s.run64 = gpu_running(static_cast<const double*>(d_d), n);
   s.kahan = gpu_kahan(d_x, n);
-  s.tree32 = gpu_tree(static_cast<const float*>(d_x), n, bounds_fp32);
-  s.tree16 = gpu_tree(static_cast<const __half*>(d_h), n, bounds_fp16);
-  s.treebf = gpu_tree(static_cast<const __nv_bfloat16*>(d_b), n, bounds_bf16);
-  WB_CHECK(cudaFree(d_x));
-  WB_CHECK(cudaFree(d_h));
-  WB_CHECK(cudaFree(d_b));
-  WB_CHECK(cudaFree(d_d));
+  s.tree32 = gpu_tree(static_cast<const float*>(d_x), n, odd ? "tree_fp32_odd_bounds" : nullptr);
+  s.tree16 = gpu_tree(static_cast<const __half*>(d_h), n, odd ? "tree_fp16_odd_bounds" : nullptr);
+  s.treebf = gpu_tree(static_cast<const __nv_bfloat16*>(d_b), n, odd ? "tree_bf16_odd_bounds" : nullptr);
+  wb::free_output(d_x);
+  wb::free_output(d_h);
+  wb::free_output(d_b);
+  wb::free_output(d_d);
   return s;
 }
 
@@ -367,7 +374,7 @@ int main(int argc, char** argv) {
   // 2. Fresh random values at an odd size: every kernel against the emulation.
   std::vector<float> r(static_cast<size_t>(n_odd));
   wb::fill_uniform(r.data(), r.size(), 0.001f, 1.0f, 3);
-  const Sums o = gpu_sums(r, "tree_fp32_odd_bounds", "tree_fp16_odd_bounds", "tree_bf16_odd_bounds");
+  const Sums o = gpu_sums(r, true);
   same("running_fp32_odd", o.run32, emulate_running(r, kFP32));
   same("running_fp16_odd", o.run16, emulate_running(r, kFP16));
   same("running_bf16_odd", o.runbf, emulate_running(r, kBF16));
@@ -380,7 +387,7 @@ int main(int argc, char** argv) {
   // 3. The experiment: 1,000,000 x 0.0001.
   std::printf("\n1,000,000 additions of 0.0001 (exact answer 100):\n");
   const std::vector<float> x(kAdds, kIncrement);
-  const Sums s = gpu_sums(x, nullptr, nullptr, nullptr);
+  const Sums s = gpu_sums(x, false);
   same("running_fp32_exact", s.run32, emulate_running(x, kFP32));
   same("running_fp16_exact", s.run16, emulate_running(x, kFP16));
   same("running_bf16_exact", s.runbf, emulate_running(x, kBF16));

@@ -25,7 +25,9 @@ their own cuRAND state (one seed, subsequence = thread id) and count those insid
 quarter circle; pi ~ 4 hits / samples. Then the same states draw TRIALS * 100 points more.
 The standard error of the estimate is 4 sqrt(p (1 - p) / samples) with p = pi / 4; each
 estimate must lie within 4.5 standard errors of pi, so the second, 100 times larger run
-must be about 10 times closer.
+must be about 10 times closer. First, 1,000 threads (not a multiple of the 256-thread
+block) initialise and draw from states that lie between canary bands, so a generator
+kernel without its bounds guard writes past the end and fails.
 
 Build and run by hand (note -lcublas -lcurand):
   nvcc -O3 -arch=native -I labs/common solutions/module22/cublas_vs_mine.cu -o cublas_vs_mine -lcublas -lcurand && ./cublas_vs_mine
@@ -213,30 +215,36 @@ float* upload_with_nan_tail(const std::vector<float>& host) {
   return d;
 }
 
-__half* half_copy(const float* d, size_t n) {
-  __half* h = nullptr;
-  WB_CHECK(cudaMalloc(&h, n * sizeof(__half)));
+// d converted to half, between canary bands: with bounds_name set, the bands are checked
+// under that name (a conversion that writes past the end fails), then they turn NaN
+// (wb::nan_bands), so a GEMM that reads the half copy past its end reads NaN, as it does
+// past the float copies' NaN tails.
+__half* half_copy(const float* d, size_t n, const char* bounds_name) {
+  __half* h = wb::alloc_output<__half>(n);
   to_half<<<1024, 256>>>(d, h, n);
   WB_CHECK_LAUNCH();
+  if (bounds_name) wb::check_bounds(bounds_name, h);
+  wb::nan_bands(h);
   return h;
 }
 
-Problem make_problem(int M, int N, int P, const std::vector<float>& A, const std::vector<float>& B) {
+Problem make_problem(int M, int N, int P, const std::vector<float>& A, const std::vector<float>& B,
+                     bool check_halves) {
   Problem pr{M, N, P};
   pr.dA = upload_with_nan_tail(A);
   pr.dB = upload_with_nan_tail(B);
-  pr.hA = half_copy(pr.dA, A.size());
-  pr.hB = half_copy(pr.dB, B.size());
+  pr.hA = half_copy(pr.dA, A.size(), check_halves ? "half_a_odd_bounds" : nullptr);
+  pr.hB = half_copy(pr.dB, B.size(), check_halves ? "half_b_odd_bounds" : nullptr);
   pr.dC = wb::alloc_output<float>(static_cast<size_t>(M) * P);
   return pr;
 }
 
 Problem random_problem(int M, int N, int P, unsigned stream, std::vector<float>* keepA = nullptr,
-                       std::vector<float>* keepB = nullptr) {
+                       std::vector<float>* keepB = nullptr, bool check_halves = false) {
   std::vector<float> A(static_cast<size_t>(M) * N), B(static_cast<size_t>(N) * P);
   wb::fill_uniform(A.data(), A.size(), -1.0f, 1.0f, stream);
   wb::fill_uniform(B.data(), B.size(), -1.0f, 1.0f, stream + 1);
-  Problem pr = make_problem(M, N, P, A, B);
+  Problem pr = make_problem(M, N, P, A, B, check_halves);
   if (keepA) *keepA = std::move(A);
   if (keepB) *keepB = std::move(B);
   return pr;
@@ -245,8 +253,8 @@ Problem random_problem(int M, int N, int P, unsigned stream, std::vector<float>*
 void free_problem(Problem& pr) {
   WB_CHECK(cudaFree(pr.dA));
   WB_CHECK(cudaFree(pr.dB));
-  WB_CHECK(cudaFree(pr.hA));
-  WB_CHECK(cudaFree(pr.hB));
+  wb::free_output(pr.hA);
+  wb::free_output(pr.hB);
   wb::free_output(pr.dC);
 }
 
@@ -369,7 +377,7 @@ int main(int argc, char** argv) {
   {
     const int M = 1000, N = 600, P = 700;
     std::vector<float> A, B;
-    Problem pr = random_problem(M, N, P, 0, &A, &B);
+    Problem pr = random_problem(M, N, P, 0, &A, &B, true);
     std::vector<double> ref(static_cast<size_t>(M) * P);
     matmul_cpu(A.data(), B.data(), ref.data(), M, N, P);
     double* d64 = nullptr;
@@ -423,7 +431,25 @@ int main(int argc, char** argv) {
   }
   CUBLAS_SETUP(cublasDestroy(h));
 
-  // 4. Monte Carlo pi: TRIALS points a thread, then 100 times as many from the same states.
+  // 4. The generator at an odd thread count: 1,000 threads are not a multiple of the
+  // 256-thread block, so the last block has 24 spare threads, and the states lie between
+  // canary bands: an rng_init or mc_pi without its bounds guard writes states past the
+  // end (rng_states_odd_bounds). pi_odd checks the 1,000 x 100 points like the big runs.
+  {
+    const int odd = 1000;
+    curandState* states = wb::alloc_output<curandState>(odd);
+    unsigned long long* d_hits = nullptr;
+    WB_CHECK(cudaMalloc(&d_hits, sizeof(unsigned long long)));
+    rng_init<<<ceil_div(odd, 256), 256>>>(states, wb::seed() ^ 0x5A5A5A5AULL, odd);
+    WB_CHECK_LAUNCH();
+    double ms_odd = 0.0;
+    pi_run(states, odd, 100, d_hits, "pi_odd", &ms_odd);
+    wb::check_bounds("rng_states_odd_bounds", states);
+    wb::free_output(states);
+    WB_CHECK(cudaFree(d_hits));
+  }
+
+  // 5. Monte Carlo pi: TRIALS points a thread, then 100 times as many from the same states.
   {
     curandState* states = nullptr;
     unsigned long long* d_hits = nullptr;

@@ -183,6 +183,12 @@ struct LabSpec {
   std::vector<std::string> libs;   // e.g. -lcublas
   std::vector<ParamSpec> params;
   std::vector<std::string> checks;  // must be reported, and pass
+  // `memcheck: quick`: after the run, a second one at the quick size under
+  // compute-sanitizer's memcheck, graded as the check kMemcheckCheck (profile/memcheck_pass.hpp).
+  bool memcheck = false;
+  // `exercised:` function -> the checks that run it (dev/exercised.hpp): every function
+  // holding a starter TODO must be named here.
+  std::vector<std::pair<std::string, std::vector<std::string>>> exercised;
   std::vector<VarSpec> vars;
   std::vector<MetricSpec> metrics;  // reported by the lab
   std::vector<MetricSpec> derived;  // computed by the runner
@@ -196,6 +202,9 @@ struct LabSpec {
   std::optional<ExplainSpec> examiner;  // `examiner:`; dev check requires one
   int line = 0;
 };
+
+// The check a lab's memcheck pass reports (`memcheck: quick`, profile/memcheck_pass.hpp).
+inline constexpr const char* kMemcheckCheck = "memcheck_quick";
 
 // The most hints a lab may declare (a longer list stops being a hint and becomes a walkthrough).
 inline constexpr std::size_t kMaxHints = 6;

@@ -486,6 +486,29 @@ void check_lab_names(MapReader& r, const LabSpec& lab) {
   check_unique(names, r.path("variants"), r.file(), lab.line, r.problems());
 }
 
+// `memcheck: quick` (the only size it runs at), and `exercised:`, a map from each
+// function the learner writes to the checks (of `checks:`) that run it.
+void read_memcheck_and_exercised(MapReader& r, LabSpec& lab) {
+  if (auto m = r.str("memcheck", false)) {
+    if (*m == "quick") lab.memcheck = true;
+    else if (*m != "none") r.problem("memcheck", fmt::format("is '{}': use quick (a memcheck run at the quick size) or none", *m));
+  }
+  YAML::Node ex = r.node("exercised");
+  if (!ex.IsDefined() || ex.IsNull()) return;
+  if (!ex.IsMap()) {
+    r.problem("exercised", "must map each function the learner writes to a list of the checks that run it");
+    return;
+  }
+  for (const auto& kv : ex) {
+    const std::string fn = kv.first.as<std::string>();
+    std::vector<std::string> checks;
+    if (kv.second.IsSequence())
+      for (const auto& c : kv.second) checks.push_back(c.as<std::string>());
+    if (checks.empty()) r.problem("exercised." + fn, "needs a non-empty list of checks");
+    lab.exercised.emplace_back(fn, std::move(checks));  // the names are dev check's to hold (dev/exercised.hpp)
+  }
+}
+
 LabSpec read_lab(MapReader& r, const Module& module, const std::filesystem::path& content_root, const Figures* t4) {
   LabSpec lab;
   lab.line = r.line();
@@ -504,6 +527,7 @@ LabSpec read_lab(MapReader& r, const Module& module, const std::filesystem::path
   read_build(r, lab);
   for_each_map(r, "params", false, [&](MapReader& pr) { lab.params.push_back(read_param(pr)); });
   lab.checks = r.str_list("checks", true);
+  read_memcheck_and_exercised(r, lab);
   read_vars(r, lab);
   for_each_map(r, "metrics", false, [&](MapReader& mr) { lab.metrics.push_back(read_metric(mr, false)); });
   for_each_map(r, "derived", false, [&](MapReader& mr) { lab.derived.push_back(read_metric(mr, true)); });

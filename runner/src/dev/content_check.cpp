@@ -16,6 +16,7 @@
 #include "content/exercises.hpp"
 #include "content/variant.hpp"
 #include "dev/build_lines.hpp"
+#include "dev/exercised.hpp"
 #include "dev/starter_leaks.hpp"
 #include "specs/gpu_specs.hpp"
 #include "specs/measured_refs.hpp"
@@ -41,6 +42,21 @@ void starter_leaks(const Catalog& catalog, const LabSpec& lab, std::vector<std::
                                      fs::relative(solution, catalog.root()).generic_string(), *solution_text,
                                      lab.language == LabLanguage::python);
   problems.insert(problems.end(), found.begin(), found.end());
+}
+
+// Every function a starter's TODO sits in is run by a declared check (dev/exercised.hpp).
+void unexercised_todos(const Catalog& catalog, const Module& module, const LabSpec& lab,
+                       std::vector<std::string>& problems) {
+  const fs::path starter = catalog.starter_path(lab);
+  const auto text = read_file_text(starter);
+  if (!text) return;  // a missing file is the manifest check's problem
+  const std::string where = fmt::format("{} (lab {})", fs::relative(module.file, catalog.root()).generic_string(), lab.name);
+  auto found = unexercised_todo_problems(fs::relative(starter, catalog.root()).generic_string(), *text,
+                                         lab.language == LabLanguage::python, where, lab.exercised);
+  const auto solution = read_file_text(catalog.solution_path(lab)).value_or("");
+  auto unknown = unknown_exercised_checks(where, lab.exercised, lab.checks, lab.memcheck, solution);
+  problems.insert(problems.end(), found.begin(), found.end());
+  problems.insert(problems.end(), unknown.begin(), unknown.end());
 }
 
 void validate_content(const Catalog& catalog, std::vector<Module>& modules, std::vector<std::string>& problems) {
@@ -106,6 +122,7 @@ void validate_content(const Catalog& catalog, std::vector<Module>& modules, std:
                                        "its main figure names (bound, figures; docs/authoring.md, \"Feedback on an "
                                        "explanation\")",
                                        fs::relative(m.file, catalog.root()).generic_string(), lab.line, lab.name));
+      unexercised_todos(catalog, m, lab, problems);
     }
   }
 }
@@ -186,12 +203,24 @@ std::string out_of_range_figures(const RunReport& report) {
   return s;
 }
 
+// Why a passing solution of a `memcheck: quick` lab is not proven memcheck-clean ("" when
+// it is): its memcheck_quick check is missing, or was skipped (no compute-sanitizer).
+std::string memcheck_unproven(const LabSpec& lab, const RunReport& report, bool asked) {
+  if (!lab.memcheck || !asked) return "";
+  auto c = std::find_if(report.grade.checks.begin(), report.grade.checks.end(),
+                        [](const CheckGrade& g) { return g.name == kMemcheckCheck; });
+  if (c == report.grade.checks.end()) return "the lab asks for a memcheck pass (memcheck: quick) and none ran";
+  if (c->skipped) return "not proven memcheck-clean: " + c->detail;
+  return "";
+}
+
 void run_one(const RunContext& ctx, const LabSpec& lab, const RowPlan& plan, DevLabRow& row, const DevCheckOptions& o) {
   RunRequest req;
   req.lab = lab.id;
   if (plan.name == "solution" || plan.name == kSheetRow) {
     req.variant = LabVariant::solution;
     req.ignore_calibration = plan.name == kSheetRow;
+    req.memcheck = plan.name != kSheetRow;  // the same binary at the same quick size: once
   } else if (plan.variant) {
     req.variant = LabVariant::variant;
     req.variant_id = plan.variant->id;
@@ -213,6 +242,9 @@ void run_one(const RunContext& ctx, const LabSpec& lab, const RowPlan& plan, Dev
       const std::string figures = out_of_range_figures(report);
       row.problem = fmt::format("the solution did not pass: {}", report.grade.verdict_reason);
       if (!figures.empty()) row.problem += " (" + figures + ")";
+    } else if (const std::string why = memcheck_unproven(lab, report, req.memcheck); !why.empty()) {
+      row.ok = false;  // a PASS without its memcheck pass proves nothing about reads
+      row.problem = why;
     }
   } else if (plan.expected == "out_of_range") {
     // Under --quick the sizes are too small for the ranges to mean anything: a slow

@@ -14,6 +14,7 @@
 #include "run/console_observer.hpp"
 #include "run/params.hpp"
 #include "profile/gpu_state_store.hpp"
+#include "profile/memcheck_pass.hpp"
 #include "journal/lab_predictions.hpp"
 #include "run/predictions.hpp"
 #include "util/error.hpp"
@@ -255,6 +256,33 @@ MachineState machine_of(const std::optional<GpuClocks>& clocks, const std::optio
   return m;
 }
 
+// Step 3b, for a lab with `memcheck: quick`: the same binary again at its quick size
+// under compute-sanitizer's memcheck; its check joins the run's results (when it runs:
+// memcheck_pass_wanted).
+void memcheck_pass(const RunContext& ctx, const RunRequest& req, const Prepared& p, const BuildResult& built,
+                   const ProcessOptions& graded, const ProcessResult& pr, const RunReport& report, LabResults& results) {
+  const LabSpec& lab = report.lab;
+  if (!memcheck_pass_wanted(lab, req.memcheck, p.profile.request.tool, pr)) return;
+  const auto sanitizer = find_compute_sanitizer(p.nvcc ? p.nvcc->nvcc.parent_path().parent_path() : fs::path());
+  if (!sanitizer) {
+    ctx.observer->notice("memcheck_quick was NOT checked: compute-sanitizer was not found (see the check's line)");
+    results.checks.push_back(memcheck_missing_check());
+    return;
+  }
+  ctx.observer->notice("Memcheck: the lab again at its quick size under compute-sanitizer (its manifest asks for it)");
+  MemcheckPass pass;
+  pass.sanitizer = *sanitizer;
+  pass.program = built.interpreter;
+  pass.program.push_back(built.binary.string());
+  pass.seed = report.seed;
+  pass.log_file = ctx.workspace.runs_dir() / fmt::format("run-{}.memcheck.sanitizer.txt", report.run_id);
+  pass.results_file = ctx.workspace.runs_dir() / fmt::format("run-{}.memcheck.jsonl", report.run_id);
+  for (const auto& kv : graded.env)
+    if (kv.first != "WORKBOOK_RESULTS") pass.env.push_back(kv);
+  pass.timeout_s = std::min(86400.0, lab.timeout_s * 20);
+  results.checks.push_back(run_memcheck_pass(pass));
+}
+
 // Step 3: the lab runs with a time limit; its results file is read back.
 ProcessResult execute(const RunContext& ctx, const RunRequest& req, const Prepared& p, const BuildResult& built,
                       RunReport& report, LabResults& results) {
@@ -294,6 +322,7 @@ ProcessResult execute(const RunContext& ctx, const RunRequest& req, const Prepar
   report.process_summary = describe(pr);
   results = read_results_file(report.results_file, report.seed);
   collect_profile(p.profile, profile_output, report.lab, pr, report.profile, results);
+  memcheck_pass(ctx, req, p, built, proc, pr, report, results);
   ctx.workspace.prune_runs();  // runs/ keeps the newest results files only
   report.errors = results.errors;
   report.protocol_problems = results.protocol_problems;

@@ -45,6 +45,10 @@ struct RunRequest {
   bool interactive = false;                     // may prompt (console observer only)
   bool verbose = true;                          // without an observer: a console one, else a quiet one
   ProfileRequest profile;                       // --trace / --ncu / --sanitize (profile/profile_run.hpp)
+  // The lab's memcheck pass (`memcheck: quick`, profile/memcheck_pass.hpp) after the run;
+  // false skips it (a sweep's later values, dev check's spec-sheet row: the same binary
+  // at the same quick size again). Never under another profiler.
+  bool memcheck = true;
   std::string ranges_not_graded;                // non-empty: figures shown without ranges (GradeBasis)
   // Slurm (run/slurm_submit.hpp): the login node stops once the run is opened and its
   // predictions are recorded; the compute node continues that run (build, run, grade).

@@ -129,6 +129,7 @@ SweepResult run_sweep(const RunContext& ctx, const RunRequest& base, const std::
     if (i > 0) {  // predictions belong to the sweep's first run only
       req.predict.clear();
       req.no_predict = true;
+      req.memcheck = false;  // the memcheck pass runs at the quick size: once is enough
     }
     if (progress) progress(fmt::format("{}/{} {}={}", i + 1, n, result.plan.param, value_text(result.plan.values[i])));
     result.runs.push_back(run_lab(quiet, req));
