@@ -3,7 +3,6 @@
 
 #include <fmt/format.h>
 
-#include <fstream>
 
 #include "exec/slurm.hpp"
 #include "profile/profile_print.hpp"
@@ -28,17 +27,6 @@ fs::path this_binary() {
   fs::path exe = fs::read_symlink("/proc/self/exe", ec);
   if (ec) throw Error(Exit::internal, "cannot tell where the workbook binary is (/proc/self/exe)");
   return exe;
-}
-
-void write_text(const fs::path& file, const std::string& text) {
-  fs::create_directories(file.parent_path());
-  const fs::path tmp = file.string() + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary);
-    out << text;
-    if (!out.flush()) throw Error(Exit::io_error, fmt::format("cannot write {}", tmp.string()));
-  }
-  fs::rename(tmp, file);
 }
 
 Verdict verdict_named(const std::string& name) {
@@ -68,7 +56,7 @@ SlurmJobRecord submit_job(const RunContext& ctx, const RunRequest& req, const Ru
   const fs::path dir = slurm_run_dir(ctx.workspace, report.run_id);
   fs::remove(dir / "report.json");
   const fs::path script = dir / "job.sh";
-  write_text(script, render_batch_script(
+  write_file_text(script, render_batch_script(
                          batch_script(ctx.catalog, ctx.workspace, req, report.lab, s, dir, std::to_string(report.run_id))));
   SlurmJobRecord job{report.run_id, "", s.partition, s.gres, s.time, s.account, script.string(), "", "", "", "", "", "", ""};
   try {
@@ -203,7 +191,7 @@ RunReport continue_slurm_run(const RunContext& ctx, const RunRequest& req) {
   if (!node.gpu.empty()) report.device = node.gpu + " on " + node.node;
   nlohmann::json j = report_json(report);
   j["profile"] = profile_json(report.profile);
-  write_text(slurm_run_dir(ctx.workspace, id) / "report.json", j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+  write_file_text(slurm_run_dir(ctx.workspace, id) / "report.json", j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
   if (req.verbose) {
     print_report(report, ctx.style);
     for (const auto& line : profile_lines(report.profile, ctx.style)) fmt::print("{}\n", line);

@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
-#include <fstream>
 #include <map>
 #include <string>
 #include <utility>
@@ -74,15 +73,12 @@ void Workspace::ensure_common(const Catalog& catalog) const {
     const fs::path dest = dest_dir / it->path().filename();
     const auto text = read_file_text(it->path());
     if (!text || read_file_text(dest) == text) continue;
-    // Write beside, then rename: a reader never sees half a header.
-    const fs::path tmp = dest.string() + ".tmp";
-    {
-      std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-      out << *text;
-      if (!out.flush()) ec = std::make_error_code(std::errc::io_error);
+    try {
+      write_file_text(dest, *text);  // a reader never sees half a header
+    } catch (const Error& e) {
+      throw UsageError(fmt::format("cannot copy the harness headers to {}: {}", dest_dir.string(), e.what()),
+                       "check that the workspace is writable, or choose another with --workspace DIR");
     }
-    if (!ec) fs::rename(tmp, dest, ec);
-    if (ec) break;
   }
   if (ec) {
     throw UsageError(fmt::format("cannot copy the harness headers to {}: {}", dest_dir.string(), ec.message()),
