@@ -103,7 +103,7 @@ TEST_CASE("the outline of the real course is what the manifests and exercise ban
   }
 }
 
-TEST_CASE("an outline cache hit is read from the cache; a changed manifest is a miss", "[outline]") {
+TEST_CASE("an outline cache hit is read from the cache, and a changed manifest is a miss", "[outline]") {
   wbtest::TempDir tmp;
   CacheDirEnv env(tmp.path / "cache");
   const fs::path course = copy_course(tmp);
