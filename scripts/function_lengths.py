@@ -5,7 +5,8 @@ A function is a definition that starts at column 0 (namespace scope: free functi
 out-of-class member definitions) with its opening brace on that line or the next ones,
 and ends at the first line holding only "}" at column 0. Functions defined inside a class
 body are not measured. Prints the N longest (default 15) as "lines  file:line  name".
-  usage: scripts/function_lengths.py [N] [--max LINES]   (exit 1 if one is longer)
+  usage: scripts/function_lengths.py [N] [--max LINES] [--root DIR]   (exit 1 if one is longer)
+ctest runs it with --max 80 (functions_under_80_lines); DIR defaults to runner/src.
 """
 import re
 import sys
@@ -36,11 +37,16 @@ def functions(path):
 
 
 def main():
-    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    argv = sys.argv[1:]
+    def option(name):
+        return argv[argv.index(name) + 1] if name in argv else None
+    values = {option("--max"), option("--root")}
+    args = [a for a in argv if not a.startswith("--") and a not in values]
     top = int(args[0]) if args else 15
-    limit = int(sys.argv[sys.argv.index("--max") + 1]) if "--max" in sys.argv else None
+    limit = int(option("--max")) if option("--max") else None
+    root = Path(option("--root") or "runner/src")
     found = []
-    for f in sorted(Path("runner/src").rglob("*.cpp")):
+    for f in sorted(root.rglob("*.cpp")):
         for n, line, name in functions(f):
             found.append((n, f"{f}:{line}", name))
     found.sort(reverse=True)

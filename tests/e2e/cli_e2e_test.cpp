@@ -173,6 +173,24 @@ TEST_CASE("cli e2e: dev check prints each row as it happens, even into a pipe, a
   INFO(md);
   CHECK(md.find("`workbook dev check --only module01/pass_lab --report ") != std::string::npos);
   CHECK(md.find("(compiled only: nothing was run)") != std::string::npos);
+
+  // Its own report it rewrites; a file it did not write (a report joined by hand) it
+  // refuses before compiling anything, and replaces only with --force.
+  CHECK(md.rfind("<!-- written by `workbook dev check --report`", 0) == 0);
+  r = c.run({"dev", "check", "--only", "module01/pass_lab", "--report", report.string()});
+  CHECK(r.exit_code == 0);
+  fs::path joined = c.tmp.path / "joined.md";
+  e2e::write_file(joined, "# Validation on the H200\n\nJoined by hand.\n");
+  r = c.run({"dev", "check", "--only", "module01/pass_lab", "--report", joined.string()});
+  SHOW(r);
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("was not written by `workbook dev check --report`") != std::string::npos);
+  CHECK(r.err.find("--force") != std::string::npos);
+  CHECK(r.out.find("passed") == std::string::npos);  // refused before the check ran
+  CHECK(e2e::read_file(joined) == "# Validation on the H200\n\nJoined by hand.\n");
+  r = c.run({"dev", "check", "--only", "module01/pass_lab", "--report", joined.string(), "--force"});
+  CHECK(r.exit_code == 0);
+  CHECK(e2e::read_file(joined).find("# Validation report") != std::string::npos);
 }
 
 TEST_CASE("cli e2e: device --json without a GPU prints JSON (exit 2)", "[e2e][cli]") {

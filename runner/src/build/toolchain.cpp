@@ -8,18 +8,13 @@
 
 #include <fmt/format.h>
 
+#include "exec/nvidia_smi.hpp"
 #include "exec/process.hpp"
 #include "util/error.hpp"
+#include "util/text.hpp"
 
 namespace workbook {
 namespace {
-
-std::string trim(std::string_view s) {
-  std::size_t b = 0, e = s.size();
-  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
-  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
-  return std::string(s.substr(b, e - b));
-}
 
 std::vector<std::string> nonblank_lines(std::string_view text) {
   std::vector<std::string> lines;
@@ -100,18 +95,9 @@ std::optional<std::string> arch_from_compute_cap(std::string_view compute_cap) {
 }
 
 std::optional<std::string> detect_gpu_arch() {
-  if (!find_in_path("nvidia-smi")) return std::nullopt;
-  ProcessOptions o;
-  o.argv = {"nvidia-smi", "--query-gpu=compute_cap", "--format=csv,noheader"};
-  o.timeout_s = 20;
-  ProcessResult r;
-  try {
-    r = run_process(o);
-  } catch (const Error&) {
-    return std::nullopt;
-  }
-  if (!r.exited_ok()) return std::nullopt;
-  auto lines = nonblank_lines(r.out);
+  const auto out = nvidia_smi({"--query-gpu=compute_cap", "--format=csv,noheader"});
+  if (!out) return std::nullopt;
+  auto lines = nonblank_lines(*out);
   if (lines.empty()) return std::nullopt;
   return arch_from_compute_cap(lines.front());
 }

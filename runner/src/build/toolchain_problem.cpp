@@ -14,6 +14,7 @@
 #include "exec/process.hpp"
 #include "util/error.hpp"
 #include "util/hash.hpp"
+#include "util/text.hpp"
 
 namespace fs = std::filesystem;
 
@@ -31,12 +32,6 @@ std::string matching_line(std::string_view text, const std::regex& re) {
     start = end + 1;
   }
   return "";
-}
-
-std::string trimmed(std::string s) {
-  const auto b = s.find_first_not_of(" \t\r");
-  const auto e = s.find_last_not_of(" \t\r");
-  return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
 }
 
 std::string release_of(const Toolchain& tc) { return tc.release.empty() ? tc.version : tc.release; }
@@ -122,14 +117,14 @@ std::string glibc_version() {
 
 std::optional<ToolchainProblem> diagnose_toolchain(std::string_view raw, const Toolchain& tc, const std::string& glibc) {
   static const std::regex refusal_re(R"(unsupported (GNU|clang|Microsoft Visual Studio) version!)");
-  if (auto line = matching_line(raw, refusal_re); !line.empty()) return host_compiler_problem(trimmed(line), raw, tc);
+  if (auto line = matching_line(raw, refusal_re); !line.empty()) return host_compiler_problem(trim(line), raw, tc);
   static const std::regex clash_re(
       "exception specification is incompatible with that of previous function|has a different exception "
       "specifier|exception specification in declaration does not match previous declaration");
   const bool in_cuda_headers = raw.find("math_functions.h") != std::string_view::npos ||
                                raw.find("mathcalls.h") != std::string_view::npos;
   if (auto line = matching_line(raw, clash_re); !line.empty() && in_cuda_headers)
-    return header_conflict_problem(trimmed(line), tc, glibc);
+    return header_conflict_problem(trim(line), tc, glibc);
   return std::nullopt;
 }
 

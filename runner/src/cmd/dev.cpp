@@ -1,13 +1,12 @@
 // `workbook dev check`: the authors' check of all content (see dev/content_check.hpp).
 #include <fmt/format.h>
 
-#include <fstream>
-
 #include "cmd/registry.hpp"
 #include "dev/content_check.hpp"
 #include "journal/journal.hpp"
 #include "run/report_print.hpp"
 #include "util/error.hpp"
+#include "util/file_text.hpp"
 
 namespace workbook {
 
@@ -16,8 +15,35 @@ namespace {
 struct DevOptions {
   DevCheckOptions check;
   std::string report;
+  bool force = false;
   bool json = false;
 };
+
+// The first line of every report `--report` writes: a file that does not start with it
+// (a report joined or edited by hand, or any other file) is never overwritten without --force.
+constexpr const char* kReportMarker =
+    "<!-- written by `workbook dev check --report`: rewritten by the next such run; delete this line to keep the "
+    "file from being overwritten -->";
+
+// Refuses, before anything is compiled or run, a --report target the runner did not write.
+void check_report_target(const std::string& report, bool force) {
+  if (force) return;
+  const auto text = read_file_text(report);
+  if (!text || text->empty() || text->rfind(kReportMarker, 0) == 0) return;
+  throw UsageError(fmt::format("{} exists and was not written by `workbook dev check --report` (its first line is not "
+                               "the report's marker): it would be overwritten", report),
+                   "give a new file name, or pass --force to replace it");
+}
+
+void write_report(const DevOptions& o, const DevCheckResult& r) {
+  std::string cmdline = "workbook dev check";
+  if (o.check.run) cmdline += " --run";
+  if (o.check.quick) cmdline += " --quick";
+  if (o.check.arch) cmdline += " --arch " + *o.check.arch;
+  for (const auto& lab : o.check.only) cmdline += " --only " + lab;
+  cmdline += " --report " + o.report;
+  write_file_text(o.report, std::string(kReportMarker) + "\n" + markdown_report(r, cmdline));
+}
 
 // The device line and the content problems, once, before the first row (or at the end).
 void print_header(const DevCheckResult& r, const Style& s) {
@@ -62,11 +88,14 @@ void setup_dev(CLI::App& app, CommandContext& ctx) {
   cmd->add_option("--arch", o->check.arch, "Compile for this architecture, e.g. sm_90 (works without a GPU)");
   cmd->add_option("--lab,--only", o->check.only, "Only this lab, e.g. module14/tiled_gemm (repeatable)");
   cmd->add_option("--jobs,-j", o->check.jobs, "Compile this many labs at once (default: one per core)");
-  cmd->add_option("--report", o->report, "Write the markdown report here, e.g. docs/validation/H200.md");
+  cmd->add_option("--report", o->report,
+                  "Write the markdown report here, e.g. docs/validation/H200.md (a file it did not write is refused)");
+  cmd->add_flag("--force", o->force, "With --report: replace the file even if this command did not write it");
   cmd->add_flag("--json", o->json, "Print JSON");
   cmd->footer("Examples:\n  workbook dev check --arch sm_90\n  workbook dev check --run --report docs/validation/H200.md\n  workbook dev check --only module14/tiled_gemm --arch sm_90");
   cmd->callback([&ctx, o] {
     Style style = ctx.global.style();
+    if (!o->report.empty()) check_report_target(o->report, o->force);
     OpenedCourse opened(ctx.global);
     DevCheckOptions check = o->check;
     bool header_printed = false;
@@ -78,20 +107,7 @@ void setup_dev(CLI::App& app, CommandContext& ctx) {
       };
     }
     DevCheckResult r = dev_check({opened.catalog, opened.workspace, opened.journal, style}, check);
-    if (!o->report.empty()) {
-      std::string cmdline = "workbook dev check";
-      if (o->check.run) cmdline += " --run";
-      if (o->check.quick) cmdline += " --quick";
-      if (o->check.arch) cmdline += " --arch " + *o->check.arch;
-      for (const auto& lab : o->check.only) cmdline += " --only " + lab;
-      cmdline += " --report " + o->report;
-      std::filesystem::path report_path(o->report);
-      std::error_code ec;
-      if (report_path.has_parent_path()) std::filesystem::create_directories(report_path.parent_path(), ec);
-      std::ofstream out(report_path);
-      out << markdown_report(r, cmdline);
-      if (!out) throw UsageError("cannot write the report to " + o->report);
-    }
+    if (!o->report.empty()) write_report(*o, r);
     if (o->json) {
       nlohmann::json rows = nlohmann::json::array();
       for (const auto& row : r.rows) {

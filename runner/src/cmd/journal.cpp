@@ -6,40 +6,17 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 
 #include "cmd/registry.hpp"
 #include "journal/journal_export.hpp"
 #include "journal/journal_import.hpp"
 #include "learn/journal_merge.hpp"
 #include "util/error.hpp"
+#include "util/file_text.hpp"
 
 namespace workbook {
 
 namespace {
-
-// Writes `text` to `file` through a temporary file and a rename: never half a file.
-void write_whole_file(const std::filesystem::path& file, const std::string& text) {
-  const std::filesystem::path tmp = file.string() + ".tmp";
-  std::error_code ec;
-  std::filesystem::remove(tmp, ec);  // a stale one, or a link: never written through
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << text;
-    out.flush();
-    if (!out) {
-      const int err = errno;
-      std::filesystem::remove(tmp, ec);
-      throw Error(Exit::io_error, fmt::format("cannot write {}: {}", tmp.string(), std::strerror(err)),
-                  "check the folder is writable and the disk is not full");
-    }
-  }
-  std::filesystem::rename(tmp, file, ec);
-  if (ec) {
-    std::filesystem::remove(tmp, ec);
-    throw Error(Exit::io_error, fmt::format("cannot write {}", file.string()), "check the folder is writable");
-  }
-}
 
 // The export on standard output; a failed write (a full disk, a closed pipe) is an I/O error.
 void print_to_stdout(const std::string& text) {
@@ -96,7 +73,7 @@ void run_export(const GlobalOptions& global, const std::string& file, bool json)
     print_to_stdout(doc.dump(1) + "\n");
     return;
   }
-  write_whole_file(file, doc.dump(1) + "\n");
+  write_file_text(file, doc.dump(1) + "\n");
   nlohmann::json rows = nlohmann::json::object();
   for (const auto& [table, list] : doc["tables"].items()) rows[table] = list.size();
   if (json) {

@@ -1,7 +1,10 @@
 // `workbook list [--json]`: the modules that have content, and their labs.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "cmd/registry.hpp"
+#include "content/outline.hpp"
 
 namespace workbook {
 
@@ -12,7 +15,9 @@ void setup_list(CLI::App& app, CommandContext& ctx) {
   cmd->footer("Example: workbook list --json");
   cmd->callback([&ctx, json_out] {
     Catalog catalog = ctx.global.catalog();
-    std::vector<Module> modules = catalog.load_all();
+    std::vector<ModuleOutline> modules = course_outline(catalog);  // cached: content/outline.hpp
+    modules.erase(std::remove_if(modules.begin(), modules.end(), [](const ModuleOutline& m) { return !m.has_manifest; }),
+                  modules.end());
     if (*json_out) {
       nlohmann::json j = nlohmann::json::array();
       for (const auto& m : modules) {

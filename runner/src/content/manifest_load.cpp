@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <mutex>
 #include <optional>
 #include <regex>
 #include <set>
@@ -544,6 +545,33 @@ LabSpec read_lab(MapReader& r, const Module& module, const std::filesystem::path
   return lab;
 }
 
+// The T4 sheet's figures (spec sheet and nominal measured-only figures), if the content
+// has data/gpus.yaml, for checking values before any run (check_values). Parsing the
+// sheets costs as much as a manifest, so the figures are kept for as long as the file's
+// text stays the same (loading every module asked for them once per module).
+std::optional<Figures> t4_figures(const std::filesystem::path& content_root) {
+  static std::mutex mutex;
+  static std::string cached_text;
+  static std::optional<Figures> cached;
+  const auto text = read_file_text(content_root / "data" / "gpus.yaml");
+  if (!text) return std::nullopt;
+  std::lock_guard lock(mutex);
+  if (*text == cached_text && !text->empty()) return cached;
+  std::optional<Figures> t4;
+  try {
+    const auto specs = load_gpu_specs(content_root / "data" / "gpus.yaml");
+    if (const GpuSpec* spec = find_gpu(specs, "t4")) {
+      t4 = spec->figures;
+      for (const auto& [k, v] : nominal_measured_figures(*spec)) (*t4)[k] = v;
+    }
+  } catch (const Error&) {
+    // a broken sheet is reported where sheets are read; the checks here need none
+  }
+  cached_text = *text;
+  cached = t4;
+  return t4;
+}
+
 }  // namespace
 
 Module read_module(const std::filesystem::path& file, int number, const std::filesystem::path& content_root,
@@ -561,20 +589,7 @@ Module read_module(const std::filesystem::path& file, int number, const std::fil
     if (root.IsDefined()) problems.add(display, 0, "", "is empty");  // undefined: already reported
     return module;
   }
-  // The T4 sheet's figures (spec sheet and nominal measured-only figures), if the content
-  // has data/gpus.yaml, for checking values before any run (check_values).
-  std::optional<Figures> t4;
-  if (const auto sheets = content_root / "data" / "gpus.yaml"; std::filesystem::is_regular_file(sheets)) {
-    try {
-      const auto specs = load_gpu_specs(sheets);
-      if (const GpuSpec* spec = find_gpu(specs, "t4")) {
-        t4 = spec->figures;
-        for (const auto& [k, v] : nominal_measured_figures(*spec)) (*t4)[k] = v;
-      }
-    } catch (const Error&) {
-      // a broken sheet is reported where sheets are read; the checks here need none
-    }
-  }
+  const std::optional<Figures> t4 = t4_figures(content_root);
   MapReader r(root, display, "", problems);
   auto version = r.integer("format_version", true);
   if (version && *version != kManifestFormatVersion) {

@@ -7,7 +7,7 @@
 #include <cmath>
 #include <sstream>
 
-#include "exec/process.hpp"
+#include "exec/nvidia_smi.hpp"
 #include "journal/journal.hpp"
 #include "journal/sqlite_statement.hpp"
 #include "util/error.hpp"
@@ -84,17 +84,11 @@ std::string calibration_key(const std::string& uuid, const std::string& name) {
 }
 
 std::optional<double> query_sm_clock_mhz() {
-  ProcessOptions opt;
-  opt.argv = {"nvidia-smi", "--query-gpu=clocks.sm", "--format=csv,noheader,nounits"};
-  opt.timeout_s = 20;
-  try {
-    ProcessResult r = run_process(opt);
-    if (!r.exited_ok()) return std::nullopt;
-    std::stringstream in(r.out);
-    double v = 0;
-    if (in >> v) return v;
-  } catch (const Error&) {
-  }
+  const auto out = nvidia_smi({"--query-gpu=clocks.sm", "--format=csv,noheader,nounits"});
+  if (!out) return std::nullopt;
+  std::stringstream in(*out);
+  double v = 0;
+  if (in >> v) return v;
   return std::nullopt;
 }
 

@@ -5,20 +5,11 @@
 #include <sstream>
 #include <vector>
 
-#include "exec/process.hpp"
+#include "exec/nvidia_smi.hpp"
 #include "util/error.hpp"
+#include "util/text.hpp"
 
 namespace workbook {
-
-namespace {
-
-std::string trim(const std::string& s) {
-  auto b = s.find_first_not_of(" \t\r\n");
-  auto e = s.find_last_not_of(" \t\r\n");
-  return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
-}
-
-}  // namespace
 
 std::optional<LocalGpu> parse_nvidia_smi_line(const std::string& line) {
   std::vector<std::string> fields;
@@ -38,20 +29,13 @@ std::optional<LocalGpu> query_local_gpu() {
   if (const char* fake = std::getenv("WORKBOOK_GPU_NAME"); fake && *fake) {
     return LocalGpu{fake, "", "", "", 0};
   }
-  ProcessOptions opt;
-  opt.argv = {"nvidia-smi", "--query-gpu=name,compute_cap,uuid,driver_version,memory.total",
-              "--format=csv,noheader,nounits"};
-  opt.timeout_s = 20;
-  try {
-    ProcessResult r = run_process(opt);
-    if (!r.exited_ok()) return std::nullopt;
-    std::stringstream lines(r.out);
-    std::string first;
-    std::getline(lines, first);
-    return parse_nvidia_smi_line(first);
-  } catch (const Error&) {
-    return std::nullopt;  // no nvidia-smi on this machine
-  }
+  const auto out = nvidia_smi({"--query-gpu=name,compute_cap,uuid,driver_version,memory.total",
+                                "--format=csv,noheader,nounits"});
+  if (!out) return std::nullopt;  // no nvidia-smi on this machine, or no GPU
+  std::stringstream lines(*out);
+  std::string first;
+  std::getline(lines, first);
+  return parse_nvidia_smi_line(first);
 }
 
 }  // namespace workbook

@@ -523,66 +523,77 @@ std::optional<std::filesystem::path> find_in_path(std::string_view name, std::op
   return std::nullopt;
 }
 
-ProcessResult run_process(const ProcessOptions& o) {
+namespace {
+
+// Everything the child needs, prepared before fork(): after it, only async-signal-safe
+// calls happen in the child. argv and envp point into this object's strings.
+struct ExecPlan {
+  std::string token_entry;  // "WORKBOOK_PROCESS_TOKEN=<value>"
+  std::vector<std::string> env;
+  std::string path;         // argv[0] resolved on the child's PATH
+  std::string cwd;
+  std::vector<char*> argv, envp;
+};
+
+// Filled in place (not returned) so that argv and envp keep pointing at its own strings.
+void plan_exec(const ProcessOptions& o, ExecPlan& plan) {
   if (o.argv.empty() || o.argv[0].empty()) throw Error(Exit::runtime_error, "run_process: empty argv");
-
-  // Everything the child needs is prepared before fork(): after it, only
-  // async-signal-safe calls happen in the child.
-  const std::string token_entry = std::string(kTokenName) + "=" + make_token();
+  plan.token_entry = std::string(kTokenName) + "=" + make_token();
   std::vector<std::pair<std::string, std::string>> env_overrides = o.env;
-  env_overrides.emplace_back(kTokenName, token_entry.substr(std::strlen(kTokenName) + 1));
-  std::vector<std::string> env = child_environment(env_overrides);
-  std::string exec_path = o.argv[0];
-  if (exec_path.find('/') == std::string::npos) {
-    auto found = find_in_path(exec_path, env_value(env, "PATH"));
+  env_overrides.emplace_back(kTokenName, plan.token_entry.substr(std::strlen(kTokenName) + 1));
+  plan.env = child_environment(env_overrides);
+  plan.path = o.argv[0];
+  if (plan.path.find('/') == std::string::npos) {
+    auto found = find_in_path(plan.path, env_value(plan.env, "PATH"));
     if (!found)
-      throw UsageError(fmt::format("cannot run `{}`: not found on PATH", exec_path),
-                       fmt::format("install {0}, or put the directory that holds it on PATH", exec_path));
-    exec_path = found->string();
+      throw UsageError(fmt::format("cannot run `{}`: not found on PATH", plan.path),
+                       fmt::format("install {0}, or put the directory that holds it on PATH", plan.path));
+    plan.path = found->string();
   }
-  std::vector<char*> argv_c;
-  for (const auto& a : o.argv) argv_c.push_back(const_cast<char*>(a.c_str()));
-  argv_c.push_back(nullptr);
-  std::vector<char*> envp_c;
-  for (const auto& e : env) envp_c.push_back(const_cast<char*>(e.c_str()));
-  envp_c.push_back(nullptr);
-  std::string cwd = o.cwd.string();
+  for (const auto& a : o.argv) plan.argv.push_back(const_cast<char*>(a.c_str()));
+  plan.argv.push_back(nullptr);
+  for (const auto& e : plan.env) plan.envp.push_back(const_cast<char*>(e.c_str()));
+  plan.envp.push_back(nullptr);
+  plan.cwd = o.cwd.string();
+}
 
+// The pipes between runner and child: stdout, stderr, stdin (or /dev/null) and the
+// close-on-exec pipe on which a child that could not exec reports why.
+struct ChildPipes {
   Fd out_r, out_w, err_r, err_w, in_r, in_w, report_r, report_w;
-  make_pipe(out_r, out_w);
-  make_pipe(err_r, err_w);
-  make_pipe(report_r, report_w);
+};
+
+void open_pipes(const ProcessOptions& o, ChildPipes& p) {
+  make_pipe(p.out_r, p.out_w);
+  make_pipe(p.err_r, p.err_w);
+  make_pipe(p.report_r, p.report_w);
   if (o.stdin_data.empty()) {
     int null_fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
     if (null_fd < 0) throw Error(Exit::runtime_error, "cannot open /dev/null: " + errno_text(errno));
-    in_r.reset(above_stdio(null_fd));
+    p.in_r.reset(above_stdio(null_fd));
   } else {
-    make_pipe(in_r, in_w);
+    make_pipe(p.in_r, p.in_w);
   }
+}
 
-  SignalForwarding signals;
-  ProcessResult result;
-  result.timeout_s = o.timeout_s;
-  const auto start = Clock::now();
-
+// Forks the child, closes the parent's copies of the child's ends, and waits for the
+// report pipe: it closes on a successful exec, and a report on it means exec failed
+// (the child is reaped and the failure thrown).
+pid_t start_child(const ProcessOptions& o, const ExecPlan& plan, ChildPipes& p) {
   const pid_t runner = ::getpid();
   pid_t pid = ::fork();
   if (pid < 0) throw Error(Exit::runtime_error, "cannot start a process (fork): " + errno_text(errno));
   if (pid == 0)
-    child_exec(exec_path.c_str(), argv_c.data(), envp_c.data(), cwd.empty() ? nullptr : cwd.c_str(), in_r.get(),
-               out_w.get(), err_w.get(), report_w.get(), runner);
-
+    child_exec(plan.path.c_str(), plan.argv.data(), plan.envp.data(), plan.cwd.empty() ? nullptr : plan.cwd.c_str(),
+               p.in_r.get(), p.out_w.get(), p.err_w.get(), p.report_w.get(), runner);
   ::setpgid(pid, pid);  // also done by the child; whichever runs first wins the race
-  out_w.reset();
-  err_w.reset();
-  in_r.reset();
-  report_w.reset();
-  GroupGuard guard(pid);  // destroyed after the reaper below has ended the group
-
-  // The report pipe closes on a successful exec; a report means exec failed.
+  p.out_w.reset();
+  p.err_w.reset();
+  p.in_r.reset();
+  p.report_w.reset();
   ExecReport report{};
   ssize_t got;
-  do got = ::read(report_r.get(), &report, sizeof report);
+  do got = ::read(p.report_r.get(), &report, sizeof report);
   while (got < 0 && errno == EINTR);
   if (got != 0) {
     int status;
@@ -591,131 +602,181 @@ ProcessResult run_process(const ProcessOptions& o) {
     if (got != static_cast<ssize_t>(sizeof report)) report = ExecReport{3, EIO};
     throw_exec_failure(o, report);
   }
+  return pid;
+}
 
-  Capture out{std::move(out_r), &result.out, &result.out_truncated, STDOUT_FILENO};
-  Capture err{std::move(err_r), &result.err, &result.err_truncated, STDERR_FILENO};
-  set_nonblocking(out.fd.get());
-  set_nonblocking(err.fd.get());
-  if (in_w.open()) set_nonblocking(in_w.get());
-  std::size_t stdin_written = 0;
-
-  const bool limited = o.timeout_s > 0;
-  const auto deadline = limited ? after(start, o.timeout_s) : Clock::time_point::max();
-  std::optional<Clock::time_point> kill_at;       // when SIGKILL follows the first signal
-  std::optional<Clock::time_point> give_up_at;    // when to stop waiting for a SIGKILLed child
-  std::optional<Clock::time_point> drain_until;   // after the child exited
-  bool exited = false, reaped = false, abandoned = false;
-  int status = 0;
-  std::set<pid_t> escaped;
-
-  // Whatever happens below, never leave the child (or what escaped its group) running or unreaped.
-  struct Reaper {
-    pid_t pid;
-    bool& reaped;
-    bool& abandoned;
-    const std::string& token_entry;
-    std::set<pid_t>& escaped;
-    ~Reaper() {
-      if (reaped || abandoned) return;
-      ::killpg(pid, SIGKILL);
-      kill_escaped(token_entry, pid, escaped);
-      int st;
-      while (::waitpid(pid, &st, 0) < 0 && errno == EINTR) {
-      }
+// A started child watched to its end: its exit noticed without reaping first (so its
+// group's leftovers can be killed safely), the time limit and forwarded signals turned
+// into kills, its output drained and its stdin fed. Whatever happens, the destructor
+// never leaves the child (or what escaped its group) running or unreaped.
+class Supervision {
+ public:
+  Supervision(const ProcessOptions& o, const std::string& token_entry, pid_t pid, ChildPipes& pipes,
+              const SignalForwarding& signals, Clock::time_point start)
+      : o_(o), token_entry_(token_entry), pid_(pid), signals_(signals), start_(start),
+        limited_(o.timeout_s > 0), deadline_(limited_ ? after(start, o.timeout_s) : Clock::time_point::max()),
+        out_{std::move(pipes.out_r), &result_.out, &result_.out_truncated, STDOUT_FILENO},
+        err_{std::move(pipes.err_r), &result_.err, &result_.err_truncated, STDERR_FILENO},
+        in_w_(std::move(pipes.in_w)) {
+    result_.timeout_s = o.timeout_s;
+    set_nonblocking(out_.fd.get());
+    set_nonblocking(err_.fd.get());
+    if (in_w_.open()) set_nonblocking(in_w_.get());
+  }
+  Supervision(const Supervision&) = delete;
+  Supervision& operator=(const Supervision&) = delete;
+  ~Supervision() {
+    if (reaped_ || abandoned_) return;
+    ::killpg(pid_, SIGKILL);
+    kill_escaped(token_entry_, pid_, escaped_);
+    int st;
+    while (::waitpid(pid_, &st, 0) < 0 && errno == EINTR) {
     }
-  } reaper{pid, reaped, abandoned, token_entry, escaped};
+  }
 
-  for (;;) {
-    auto now = Clock::now();
-
-    if (!exited) {
-      // Notice the exit without reaping: while the zombie exists its pid (and so the
-      // group id) cannot be reused, so killing the leftovers of its group is safe.
-      siginfo_t info{};
-      if (::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid) {
-        exited = true;
-        ::killpg(pid, SIGKILL);  // anything the child left running in its group
-        kill_escaped(token_entry, pid, escaped);  // and anything that left the group
-        while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-        }
-        reaped = true;
-        result.wall_s = seconds_between(start, Clock::now());
-        drain_until = after(now, kDrainAfterExit_s);
-      }
+  ProcessResult run() {
+    for (;;) {
+      auto now = Clock::now();
+      if (!exited_) notice_exit(now);
+      if (exited_ && !out_.fd.open() && !err_.fd.open()) break;
+      if (exited_ && now >= *drain_until_) break;  // a descendant that left the group holds the pipes
+      if (!exited_ && !enforce_limits(now)) break;
+      pump(now);
     }
-    if (exited && !out.fd.open() && !err.fd.open()) break;
-    if (exited && now >= *drain_until) break;  // a descendant that left the group holds the pipes
+    return finish();
+  }
 
-    if (!exited) {
-      const int sig = signals.fired();
-      if (!result.interrupted && !result.timed_out && sig != 0) {
-        result.interrupted = true;
-        result.interrupt_signal = sig;
-        ::killpg(pid, sig);
-        kill_at = after(now, kKillGrace_s);
-      }
-      if (!result.timed_out && !result.interrupted && limited && now >= deadline) {
-        result.timed_out = true;
-        ::killpg(pid, SIGTERM);
-        kill_at = after(now, kKillGrace_s);
-      }
-      if (kill_at && !give_up_at && now >= *kill_at) {
-        ::killpg(pid, SIGKILL);
-        give_up_at = after(now, kGiveUpAfterKill_s);
-      }
-      if (give_up_at && now >= *give_up_at) {
-        // Stuck in the kernel (a wedged driver): stop waiting rather than hang the runner.
-        abandoned = true;
-        result.signal = SIGKILL;
-        result.wall_s = seconds_between(start, now);
-        result.err += "\n[workbook: the program did not end after SIGKILL and was left behind]\n";
-        break;
-      }
+ private:
+  void notice_exit(Clock::time_point now) {
+    // While the zombie exists its pid (and so the group id) cannot be reused, so killing
+    // the leftovers of its group is safe.
+    siginfo_t info{};
+    if (::waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOHANG | WNOWAIT) != 0 || info.si_pid != pid_)
+      return;
+    exited_ = true;
+    ::killpg(pid_, SIGKILL);                     // anything the child left running in its group
+    kill_escaped(token_entry_, pid_, escaped_);  // and anything that left the group
+    while (::waitpid(pid_, &status_, 0) < 0 && errno == EINTR) {
     }
+    reaped_ = true;
+    result_.wall_s = seconds_between(start_, Clock::now());
+    drain_until_ = after(now, kDrainAfterExit_s);
+  }
 
+  // Signals, the deadline, SIGKILL after the grace; false when the child is given up on.
+  bool enforce_limits(Clock::time_point now) {
+    const int sig = signals_.fired();
+    if (!result_.interrupted && !result_.timed_out && sig != 0) {
+      result_.interrupted = true;
+      result_.interrupt_signal = sig;
+      ::killpg(pid_, sig);
+      kill_at_ = after(now, kKillGrace_s);
+    }
+    if (!result_.timed_out && !result_.interrupted && limited_ && now >= deadline_) {
+      result_.timed_out = true;
+      ::killpg(pid_, SIGTERM);
+      kill_at_ = after(now, kKillGrace_s);
+    }
+    if (kill_at_ && !give_up_at_ && now >= *kill_at_) {
+      ::killpg(pid_, SIGKILL);
+      give_up_at_ = after(now, kGiveUpAfterKill_s);
+    }
+    if (give_up_at_ && now >= *give_up_at_) {
+      // Stuck in the kernel (a wedged driver): stop waiting rather than hang the runner.
+      abandoned_ = true;
+      result_.signal = SIGKILL;
+      result_.wall_s = seconds_between(start_, now);
+      result_.err += "\n[workbook: the program did not end after SIGKILL and was left behind]\n";
+      return false;
+    }
+    return true;
+  }
+
+  int poll_timeout_ms(Clock::time_point now, bool nothing_open) const {
+    int timeout_ms = nothing_open ? 5 : kPollSliceMs;
+    if (!exited_ && limited_ && !result_.timed_out) timeout_ms = std::min(timeout_ms, ms_until(now, deadline_));
+    if (kill_at_ && !give_up_at_) timeout_ms = std::min(timeout_ms, ms_until(now, *kill_at_));
+    if (drain_until_) timeout_ms = std::min(timeout_ms, ms_until(now, *drain_until_));
+    return timeout_ms;
+  }
+
+  // One poll() slice: output read, stdin written.
+  void pump(Clock::time_point now) {
     std::vector<pollfd> fds;
-    if (out.fd.open()) fds.push_back({out.fd.get(), POLLIN, 0});
-    if (err.fd.open()) fds.push_back({err.fd.get(), POLLIN, 0});
-    if (in_w.open()) fds.push_back({in_w.get(), POLLOUT, 0});
-
-    int timeout_ms = fds.empty() ? 5 : kPollSliceMs;
-    if (!exited && limited && !result.timed_out) timeout_ms = std::min(timeout_ms, ms_until(now, deadline));
-    if (kill_at && !give_up_at) timeout_ms = std::min(timeout_ms, ms_until(now, *kill_at));
-    if (drain_until) timeout_ms = std::min(timeout_ms, ms_until(now, *drain_until));
-
-    int ready = ::poll(fds.empty() ? nullptr : fds.data(), static_cast<nfds_t>(fds.size()), timeout_ms);
+    if (out_.fd.open()) fds.push_back({out_.fd.get(), POLLIN, 0});
+    if (err_.fd.open()) fds.push_back({err_.fd.get(), POLLIN, 0});
+    if (in_w_.open()) fds.push_back({in_w_.get(), POLLOUT, 0});
+    int ready = ::poll(fds.empty() ? nullptr : fds.data(), static_cast<nfds_t>(fds.size()),
+                       poll_timeout_ms(now, fds.empty()));
     if (ready < 0) {
-      if (errno == EINTR) continue;
+      if (errno == EINTR) return;
       throw Error(Exit::runtime_error, "poll failed: " + errno_text(errno));
     }
     for (const auto& p : fds) {
       if (p.revents == 0) continue;
-      if (out.fd.open() && p.fd == out.fd.get()) drain(out, o);
-      else if (err.fd.open() && p.fd == err.fd.get()) drain(err, o);
-      else if (in_w.open() && p.fd == in_w.get()) {
-        if (p.revents & (POLLERR | POLLHUP)) {
-          in_w.reset();
-          continue;
-        }
-        std::size_t left = o.stdin_data.size() - stdin_written;
-        ssize_t w = write_no_sigpipe(in_w.get(), o.stdin_data.data() + stdin_written, std::min(left, kReadChunk));
-        if (w > 0) stdin_written += static_cast<std::size_t>(w);
-        else if (w < 0 && errno != EAGAIN && errno != EINTR) in_w.reset();  // the child stopped reading
-        if (stdin_written == o.stdin_data.size()) in_w.reset();
-      }
+      if (out_.fd.open() && p.fd == out_.fd.get()) drain(out_, o_);
+      else if (err_.fd.open() && p.fd == err_.fd.get()) drain(err_, o_);
+      else if (in_w_.open() && p.fd == in_w_.get()) feed_stdin(p.revents);
     }
   }
 
-  if (abandoned) kill_escaped(token_entry, pid, escaped);
-  result.escaped = static_cast<int>(escaped.size());
-  signals.fired();  // a SIGTERM or SIGHUP while the output drained is remembered too
-  finish_capture(out, o);
-  finish_capture(err, o);
-  if (reaped) {
-    if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
-    else if (WIFSIGNALED(status)) result.signal = WTERMSIG(status);
+  void feed_stdin(short revents) {
+    if (revents & (POLLERR | POLLHUP)) {
+      in_w_.reset();
+      return;
+    }
+    std::size_t left = o_.stdin_data.size() - stdin_written_;
+    ssize_t w = write_no_sigpipe(in_w_.get(), o_.stdin_data.data() + stdin_written_, std::min(left, kReadChunk));
+    if (w > 0) stdin_written_ += static_cast<std::size_t>(w);
+    else if (w < 0 && errno != EAGAIN && errno != EINTR) in_w_.reset();  // the child stopped reading
+    if (stdin_written_ == o_.stdin_data.size()) in_w_.reset();
   }
-  return result;
+
+  ProcessResult finish() {
+    if (abandoned_) kill_escaped(token_entry_, pid_, escaped_);
+    result_.escaped = static_cast<int>(escaped_.size());
+    signals_.fired();  // a SIGTERM or SIGHUP while the output drained is remembered too
+    finish_capture(out_, o_);
+    finish_capture(err_, o_);
+    if (reaped_) {
+      if (WIFEXITED(status_)) result_.exit_code = WEXITSTATUS(status_);
+      else if (WIFSIGNALED(status_)) result_.signal = WTERMSIG(status_);
+    }
+    return result_;
+  }
+
+  const ProcessOptions& o_;
+  const std::string& token_entry_;
+  const pid_t pid_;
+  const SignalForwarding& signals_;
+  const Clock::time_point start_;
+  const bool limited_;
+  const Clock::time_point deadline_;
+  ProcessResult result_;
+  Capture out_, err_;
+  Fd in_w_;
+  std::size_t stdin_written_ = 0;
+  std::optional<Clock::time_point> kill_at_;      // when SIGKILL follows the first signal
+  std::optional<Clock::time_point> give_up_at_;   // when to stop waiting for a SIGKILLed child
+  std::optional<Clock::time_point> drain_until_;  // after the child exited
+  bool exited_ = false, reaped_ = false, abandoned_ = false;
+  int status_ = 0;
+  std::set<pid_t> escaped_;
+};
+
+}  // namespace
+
+ProcessResult run_process(const ProcessOptions& o) {
+  ExecPlan plan;
+  plan_exec(o, plan);
+  ChildPipes pipes;
+  open_pipes(o, pipes);
+  SignalForwarding signals;
+  const auto start = Clock::now();
+  const pid_t pid = start_child(o, plan, pipes);
+  GroupGuard guard(pid);  // destroyed after `child`, whose reaper has ended the group by then
+  Supervision child(o, plan.token_entry, pid, pipes, signals, start);
+  return child.run();
 }
 
 namespace {

@@ -17,7 +17,8 @@ namespace workbook {
 
 struct RunRecord {
   std::string lab;       // "module14/tiled_gemm"
-  std::string variant;   // "starter", "solution" or "file"
+  std::string variant;   // what was run: "starter" (the learner's copy), "solution", "file"
+                         // (--file PATH) or "variant" (an author's --variant ID); run/lab_run.cpp to_string
   std::string source;    // path of the source that was run
   std::string params;    // JSON object of the parameters
   unsigned long long seed = 0;
@@ -53,14 +54,21 @@ class Journal {
   // `feedback`: the examiner's points on it (explain/feedback.hpp), one a line; "" when none.
   void record_explanation(long long run_id, const std::string& text, const std::string& feedback = "");
 
+  // The predictions given with this run itself, in the order given. A lab's scored
+  // predictions may have been given with an earlier run and are not repeated here: see
+  // journal/lab_predictions.hpp first_predictions.
   std::vector<RecordedPrediction> predictions_of(long long run_id) const;
-  // The latest runs first (by start time: imported runs take their place in time).
+  // The latest runs first (by start time: imported runs take their place in time), of
+  // `lab` or of every lab when it is empty, at most `limit`.
   std::vector<PastRun> runs(const std::string& lab = {}, int limit = 20) const;
+  // The newest explanation recorded for the run (history shows it: journal_queries run_details).
   std::optional<std::string> explanation_of(long long run_id) const;
 
-  // The SQLite connection, for the code that keeps its own rows in this journal
-  // (learn/review_store, device/calibration, journal export and import) and for tests
-  // that read rows directly. Every table is declared in journal/schema.cpp.
+  // The SQLite connection, for the code that keeps its own rows in this journal (the
+  // journal area's handins, hint_log, lab_predictions, journal_queries, views, export
+  // and import; learn/review_store, device/calibration, profile/gpu_state_store,
+  // run/slurm_journal) and for tests that read rows directly. Every table is declared in
+  // journal/schema.cpp.
   sqlite3* store_connection() { return db_; }
 
  private:

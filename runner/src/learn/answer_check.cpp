@@ -61,11 +61,6 @@ bool within(const NumericAnswer& n, double given) {
   return std::fabs(given - n.value) <= tolerance_of(n) * (1 + 1e-12);
 }
 
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
-
 // --- reading an answer: tokens ----------------------------------------------------------
 
 enum class Tok { number, op, lparen, rparen, eq, func, comma, word, other };

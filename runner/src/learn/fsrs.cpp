@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "util/error.hpp"
+#include "util/text.hpp"
 
 namespace workbook::fsrs {
 
@@ -13,13 +14,6 @@ namespace {
 
 constexpr double kMinStability = 1e-3;
 constexpr double kMaxStability = 36500;
-
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  auto b = s.find_first_not_of(" \t\r\n");
-  auto e = s.find_last_not_of(" \t\r\n");
-  return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
-}
 
 int grade(Rating g) { return static_cast<int>(g); }
 
@@ -53,7 +47,7 @@ Params whole_days() {
 }
 
 std::optional<Rating> parse_rating(const std::string& text) {
-  std::string t = lower(text);
+  std::string t = lower(trim(text));
   if (t == "1" || t == "a" || t == "again") return Rating::again;
   if (t == "2" || t == "h" || t == "hard") return Rating::hard;
   if (t == "3" || t == "g" || t == "good") return Rating::good;
@@ -62,7 +56,7 @@ std::optional<Rating> parse_rating(const std::string& text) {
 }
 
 std::optional<bool> parse_pass_fail(const std::string& text) {
-  std::string t = lower(text);
+  std::string t = lower(trim(text));
   if (t == "p" || t == "pass" || t == "y" || t == "yes" || t == "1") return true;
   if (t == "f" || t == "fail" || t == "n" || t == "no" || t == "0") return false;
   return std::nullopt;

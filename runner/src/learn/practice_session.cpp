@@ -42,8 +42,7 @@ nlohmann::json numbers_json(const AnswerCheck& c) {
 
 // "q" or "quit" (any case, spaces around): the learner ends the session.
 bool is_quit(const std::string& line) {
-  std::string t = trim(line);
-  std::transform(t.begin(), t.end(), t.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  const std::string t = lower(trim(line));
   return t == "q" || t == "quit";
 }
 
@@ -121,8 +120,7 @@ DrillStatus drill_status(const ReviewStore& store, int module, const DrillItem& 
 }
 
 std::optional<std::vector<int>> parse_points(const std::string& text, int count) {
-  std::string t = trim(text);
-  std::transform(t.begin(), t.end(), t.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  const std::string t = lower(trim(text));
   std::vector<int> out;
   if (t == "all" || t == "a") {
     for (int i = 1; i <= count; ++i) out.push_back(i);

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "exec/nvidia_smi.hpp"
 #include "exec/process.hpp"
 #include "profile/lines.hpp"
 #include "util/file_text.hpp"
@@ -102,13 +103,9 @@ std::string driver_cuda_version() {
 std::optional<GpuClocks> query_gpu_clocks() {
   if (!find_in_path("nvidia-smi")) return std::nullopt;
   for (const std::string& fields : clock_query_fields()) {
-    ProcessOptions o;
-    o.argv = {"nvidia-smi", "--query-gpu=" + fields, "--format=csv,nounits"};
-    o.timeout_s = 10;
     try {
-      ProcessResult r = run_process(o);
-      if (r.exited_ok())
-        if (auto c = parse_clock_query(r.out)) {
+      if (const auto out = nvidia_smi({"--query-gpu=" + fields, "--format=csv,nounits"}, 10))
+        if (auto c = parse_clock_query(*out)) {
           // One driver per process: asked once, not before and after every run.
           static const std::string driver_cuda = driver_cuda_version();
           if (c->cuda_version.empty()) c->cuda_version = driver_cuda;

@@ -111,8 +111,7 @@ void continue_error(const std::string& text, SanitizerError& e) {
 }  // namespace
 
 bool is_toolkit_file(const std::string& file) {
-  std::string path = file.substr(0, file.find(':'));
-  for (char& c : path) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string path = lower(file.substr(0, file.find(':')));
   const std::string name = path.substr(path.rfind('/') == std::string::npos ? 0 : path.rfind('/') + 1);
   for (const char* dir : {"/cuda/include/", "/targets/", "/cccl/", "/cub/", "/thrust/", "/cuda/std/", "/crt/",
                           "/cooperative_groups/"}) {

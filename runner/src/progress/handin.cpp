@@ -11,6 +11,7 @@
 #include "journal/handins.hpp"
 #include "progress/commands.hpp"
 #include "util/error.hpp"
+#include "util/text.hpp"
 
 namespace workbook::progress {
 
@@ -22,11 +23,6 @@ struct Item {
   std::string title;  // "Assignment 1", "module 16"
   bool changed = false;
 };
-
-std::string lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 std::optional<int> module_number(std::string word) {
   if (word.rfind("module", 0) == 0) word = word.substr(6);

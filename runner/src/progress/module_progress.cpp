@@ -3,8 +3,8 @@
 
 #include <algorithm>
 
+#include "content/outline.hpp"
 #include "journal/views.hpp"
-#include "learn/banks.hpp"
 #include "learn/review_store.hpp"
 
 namespace workbook::progress {
@@ -42,21 +42,17 @@ ModuleProgress summarize(const ModuleContent& content, const LearnerRecord& reco
 }
 
 std::vector<ModuleContent> course_content(const Catalog& catalog) {
-  std::map<int, ModuleContent> by_number;
-  for (const auto& m : catalog.load_all()) {
-    ModuleContent& c = by_number[m.number];
+  // The manifests and exercise banks, through the outline's cache (content/outline.hpp).
+  std::vector<ModuleContent> out;
+  for (const ModuleOutline& m : course_outline(catalog)) {
+    ModuleContent c;
     c.number = m.number;
     c.title = m.title;
     for (const auto& lab : m.labs) c.labs.push_back(lab.id);
+    for (const auto& ex : m.examples) c.examples.emplace_back(ex.id, ex.steps);
+    c.items = m.items;
+    out.push_back(std::move(c));
   }
-  for (const auto& bank : learn::load_all_banks(catalog)) {
-    ModuleContent& c = by_number[bank.module];
-    c.number = bank.module;
-    for (const auto& ex : bank.worked_examples) c.examples.emplace_back(ex.id, static_cast<int>(ex.steps.size()));
-    for (const auto& item : bank.items) c.items.push_back(item.id);
-  }
-  std::vector<ModuleContent> out;
-  for (auto& [n, c] : by_number) out.push_back(std::move(c));
   return out;
 }
 

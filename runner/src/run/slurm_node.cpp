@@ -8,7 +8,7 @@
 #include <sstream>
 
 #include "device/local_gpu.hpp"
-#include "exec/process.hpp"
+#include "exec/nvidia_smi.hpp"
 #include "util/error.hpp"
 
 namespace workbook {
@@ -25,17 +25,7 @@ std::string host_name() {
   return ::gethostname(buf, sizeof buf - 1) == 0 ? std::string(buf) : std::string();
 }
 
-std::string nvidia_smi_list() {
-  ProcessOptions opt;
-  opt.argv = {"nvidia-smi", "-L"};
-  opt.timeout_s = 20;
-  try {
-    ProcessResult r = run_process(opt);
-    return r.exited_ok() ? r.out : std::string();
-  } catch (const Error&) {
-    return {};
-  }
-}
+std::string nvidia_smi_list() { return nvidia_smi({"-L"}).value_or(""); }
 
 }  // namespace
 

@@ -7,19 +7,11 @@
 #include <cctype>
 #include <regex>
 
+#include "util/text.hpp"
 #include "util/yaml_reader.hpp"
 #include "model/figures.hpp"
 
 namespace workbook {
-
-namespace {
-
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
-
-}  // namespace
 
 std::vector<GpuSpec> load_gpu_specs(const std::filesystem::path& file) {
   Problems problems;

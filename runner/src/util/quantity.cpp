@@ -290,8 +290,7 @@ std::size_t scale_word(const std::string& s, std::size_t i, double& value) {
   while (is_alpha(s, k)) ++k;
   static const std::map<std::string, double> scales = {
       {"thousand", 1e3}, {"million", 1e6}, {"billion", 1e9}, {"trillion", 1e12}};
-  std::string word = s.substr(j, k - j);
-  std::transform(word.begin(), word.end(), word.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  const std::string word = lower(s.substr(j, k - j));
   if (j > i && k > j && boundary(s, k)) {
     if (auto it = scales.find(word); it != scales.end()) {
       value *= it->second;
@@ -436,14 +435,9 @@ namespace workbook {
 
 namespace {
 
-std::string lowercase(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
-
 // A noun without its plural s, lowercase: "Threads" and "thread" are one noun.
 std::string singular(const std::string& word) {
-  std::string w = lowercase(word);
+  std::string w = lower(word);
   if (w.size() > 1 && w.back() == 's') w.pop_back();
   return w;
 }
@@ -461,7 +455,7 @@ bool filler(const std::string& word) {
                                 "but",  "each",  "for",   "from", "here", "if",     "in",      "is",  "it",    "just",
                                 "of",   "on",    "only",  "or",   "overall", "roughly", "since", "so", "than", "that",
                                 "the",  "then",  "to",    "total", "was",  "when",   "which",   "with"};
-  const std::string w = lowercase(word);
+  const std::string w = lower(word);
   return std::any_of(std::begin(words), std::end(words), [&](const char* f) { return w == f; });
 }
 

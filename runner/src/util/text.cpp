@@ -11,10 +11,16 @@
 
 namespace workbook {
 
-std::string trim(const std::string& s) {
-  auto b = s.find_first_not_of(" \t\r\n");
-  auto e = s.find_last_not_of(" \t\r\n");
-  return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
+std::string trim(std::string_view s) {
+  constexpr std::string_view blanks = " \t\r\n\v\f";
+  auto b = s.find_first_not_of(blanks);
+  auto e = s.find_last_not_of(blanks);
+  return b == std::string_view::npos ? std::string() : std::string(s.substr(b, e - b + 1));
+}
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
 }
 
 std::string first_nonblank_line(const std::string& text) {
@@ -49,10 +55,6 @@ std::optional<double> parse_learner_number(const std::string& text) {
 
 std::optional<std::string> match_choice(const std::string& text, const std::vector<std::string>& choices) {
   std::string t = trim(text);
-  auto lower = [](std::string s) {
-    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return s;
-  };
   for (const auto& c : choices) {
     if (lower(c) == lower(t)) return c;
   }

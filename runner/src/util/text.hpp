@@ -1,15 +1,20 @@
-// Small text helpers shared by the commands: trimming, parsing the learner's numbers,
+// Small text helpers shared by the commands: trimming, lower case, parsing the learner's numbers,
 // matching choices, NAME=VALUE pairs.
 #pragma once
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 namespace workbook {
 
-std::string trim(const std::string& s);
+// `s` without its leading and trailing blanks (spaces, tabs, line ends, \v, \f).
+std::string trim(std::string_view s);
+
+// `s` with ASCII letters in lower case (other bytes, UTF-8 included, unchanged).
+std::string lower(std::string s);
 
 // The first / last line of `text` holding more than blanks, trimmed; "" if none.
 std::string first_nonblank_line(const std::string& text);
