@@ -16,7 +16,7 @@ Module load(const wbtest::TempDir& root, const std::string& keys, Problems& p) {
 }
 }  // namespace
 
-TEST_CASE("manifest: memcheck: quick asks for the memcheck pass; absent or none does not", "[manifest][memcheck]") {
+TEST_CASE("manifest: memcheck: quick asks for the memcheck pass, absent or none does not", "[manifest][memcheck]") {
   wbtest::TempDir root;
   Problems p;
   CHECK(load(root, "    memcheck: quick\n", p).labs.at(0).memcheck);

@@ -107,7 +107,7 @@ TEST_CASE("memcheck pass: without compute-sanitizer the check is skipped and say
   CHECK(c.detail.find("WORKBOOK_COMPUTE_SANITIZER") != std::string::npos);
 }
 
-TEST_CASE("memcheck pass: WORKBOOK_COMPUTE_SANITIZER names the tool; a wrong one finds none", "[profile][memcheck]") {
+TEST_CASE("memcheck pass: WORKBOOK_COMPUTE_SANITIZER names the tool, a wrong one finds none", "[profile][memcheck]") {
   wbtest::TempDir dir;
   const fs::path tool = fake_sanitizer(dir, "sanitizer_memcheck_clean.txt");
   ::setenv("WORKBOOK_COMPUTE_SANITIZER", tool.c_str(), 1);

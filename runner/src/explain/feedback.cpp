@@ -27,7 +27,13 @@ std::optional<double> value_of(const std::string& expr, const Figures& scope) {
   }
 }
 
-std::string number(double v) { return fmt::format("{:.3g}", v); }
+// Three significant figures, but a whole number of four to nine digits as it is (a
+// learner who measured 1000 reads 1000, never 1e+03).
+std::string number(double v) {
+  const double a = v < 0 ? -v : v;
+  if (a >= 1000 && a < 1e9) return fmt::format("{:.0f}", v);
+  return fmt::format("{:.3g}", v);
+}
 
 std::string with_unit(double v, const std::string& unit) {
   if (unit.empty() || unit == "count") return number(v);
