@@ -41,7 +41,7 @@ TEST_CASE("explain feedback: a wrong bound is answered with the run's intensity 
   CHECK(b->line == "You say compute; intensity 0.0833 FLOP/byte is far left of this GPU's ridge at 16 FLOP/byte "
                    "(calibrated): memory is what limits it (say so: memory bound, bandwidth bound, memory bandwidth).");
   CHECK_FALSE(f.point("figure")->ok);
-  CHECK(f.point("figure")->line.find("Cite a measured figure with its unit: this run measured achieved_gbps = 3.47e+03 GB/s") == 0);
+  CHECK(f.point("figure")->line.find("Cite a measured figure with its unit: this run measured achieved_gbps = 3466 GB/s") == 0);
 }
 
 TEST_CASE("explain feedback: a good memory-bound explanation passes every point", "[explain]") {
@@ -51,7 +51,7 @@ TEST_CASE("explain feedback: a good memory-bound explanation passes every point"
   INFO(feedback_text(f));
   CHECK(f.all_ok());
   CHECK(f.point("bound")->line.find("Names the limiting resource, memory (intensity 0.0833") == 0);
-  CHECK(f.point("figure")->line == "Cites 3466 GB/s (achieved_gbps, measured 3.47e+03 GB/s) against 87% (pct_of_bandwidth).");
+  CHECK(f.point("figure")->line == "Cites 3466 GB/s (achieved_gbps, measured 3466 GB/s) against 87% (pct_of_bandwidth).");
 }
 
 TEST_CASE("explain feedback: a ceiling counts as its value, a percentage of it, or another unit", "[explain]") {
@@ -68,7 +68,7 @@ TEST_CASE("explain feedback: a ceiling counts as its value, a percentage of it, 
   f = explanation_feedback(vecadd(), "Bandwidth-bound: 58 us for the kernel.", facts);
   CHECK_FALSE(f.point("figure")->ok);
   CHECK(f.point("figure")->line == "Cites 58 us (kernel_us, measured 58 us), but not the ceiling it meets: "
-                                   "dram_gbps = 3.98e+03 GB/s on this GPU (spec sheet).");
+                                   "dram_gbps = 3980 GB/s on this GPU (spec sheet).");
 }
 
 TEST_CASE("explain feedback: a negated resource is no claim, and a number of the wrong size is named", "[explain]") {
