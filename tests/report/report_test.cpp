@@ -165,8 +165,8 @@ TEST_CASE("render_markdown: figures, predictions, explanations, machine line, ro
   later.recorded_at = "2026-11-30T08:59:00.000Z";
   later.after_measurement = true;
   e.predictions = {p, choice, later};
-  e.explanations = {{"Tiling cuts global loads by T.\nSo the time falls.", "2026-11-30T09:05:00Z", 12},
-                    {"From the sweep.", "2026-11-30T08:00:00Z", 11}};
+  e.explanations = {{"Tiling cuts global loads by T.\nSo the time falls.", "2026-11-30T09:05:00Z", 12, ""},
+                    {"From the sweep.", "2026-11-30T08:00:00Z", 11, ""}};
   d.labs.push_back(e);
   MachineLine m;
   m.gpu = "NVIDIA H200";
@@ -258,7 +258,7 @@ TEST_CASE("render_markdown: what the learner typed and what a lab reported is es
   p.recorded_at = "2026-11-29T10:00:00.000Z";
   e.predictions = {p};
   e.explanations = {{"<script>alert(1)</script>\n[x](javascript:alert(2)) & `code` \\ <javascript:alert(3)>",
-                     "2026-11-30T09:05:00Z", 3}};
+                     "2026-11-30T09:05:00Z", 3, ""}};
   d.labs.push_back(e);
   d.notes.push_back("<iframe src=x>");
   const std::string md = render_markdown(d);
