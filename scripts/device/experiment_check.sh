@@ -2,12 +2,14 @@
 # Issue 29 on the GPU machine: `workbook experiment run --trace` over two real CUDA
 # programs, examples/experiment/train_loop.cu built in FP32 and in BF16, with
 # examples/experiment/train_precision.yaml. Writes the run's JSON, the `experiment show`
-# text, the report (Markdown + SVG curves) and a plain run's JSON to $OUT/experiment_check/
-# (default /tmp/wb-out), and prints the lines to paste into docs/validation/.
+# text, the report (Markdown + SVG curves) and a plain run's JSON, packed after each step
+# into $OUT/experiment_check.tgz (default /tmp/wb-out), and prints the lines to paste into
+# docs/validation/.
 #   scripts/device/experiment_check.sh
 set -u
 OUT=${OUT:-/tmp/wb-out}
-d=$OUT/experiment_check; mkdir -p "$d"
+d=/tmp/wb-experiment-out; rm -rf "$d"; mkdir -p "$d" "$OUT"
+pack() { tar czf "$OUT/experiment_check.tgz" -C "$d" .; }
 export PATH=/usr/local/cuda/bin:$PATH NO_COLOR=1
 export WORKBOOK_WORKSPACE=${WORKBOOK_WORKSPACE:-/tmp/wb-experiment-ws}
 W=${WORKBOOK_BIN:-$PWD/.carry/bin/workbook}
@@ -28,13 +30,13 @@ cp examples/experiment/train_precision.yaml "$ws/experiments/train_precision.yam
 "$W" experiment run train_precision -p speedup=1.8 -p bound=1 --json \
   --explain "BF16 halves the bytes of the two passes over the samples; both passes are memory-bound" \
   </dev/null >"$d/run.json" 2>"$d/run.err"
-echo "experiment run: rc=$?"
+echo "experiment run: rc=$?" | tee -a "$d/steps.txt"; pack
 "$W" experiment run train_precision --no-predict --trace --json </dev/null >"$d/run-trace.json" 2>"$d/run-trace.err"
-echo "experiment run --trace: rc=$?"
+echo "experiment run --trace: rc=$?" | tee -a "$d/steps.txt"; pack
 "$W" experiment show train_precision >"$d/show-trace.txt" 2>&1
 "$W" experiment show train_precision --run "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["run_id"])' "$d/run.json" 2>/dev/null || echo 1)" >"$d/show.txt" 2>&1
 "$W" report --out "$d/report" >"$d/report.txt" 2>&1
-echo "report: rc=$? files: $(ls "$d/report" | tr '\n' ' ')"
+echo "report: rc=$? files: $(ls "$d/report" | tr '\n' ' ')" | tee -a "$d/steps.txt"; pack
 cat "$d/show.txt"
 echo
 cat "$d/show-trace.txt"
@@ -55,3 +57,4 @@ for path in sys.argv[1:]:
     for p in j["predictions"]:
         print(f"  prediction {p['name']}: {p['answer']} measured={p['measured']} {p['band']}")
 PY
+pack
