@@ -166,6 +166,19 @@ struct Halves {
   __half* lo = nullptr;
 };
 
+// A float matrix on the GPU with the same kPadRows zero rows after it as its halves get:
+// a split that runs one element past the end (i <= n) then reads a zero instead of
+// faulting on one GPU and not on another, and its stray stores are what the odd-size
+// split's canary bands report (split_odd_hi_bounds, split_odd_lo_bounds).
+float* upload_padded(const std::vector<float>& x, int rows, int cols) {
+  const size_t padded = static_cast<size_t>(rows + kPadRows) * cols;
+  float* d = nullptr;
+  WB_CHECK(cudaMalloc(&d, padded * sizeof(float)));
+  WB_CHECK(cudaMemset(d, 0, padded * sizeof(float)));
+  WB_CHECK(cudaMemcpy(d, x.data(), x.size() * sizeof(float), cudaMemcpyHostToDevice));
+  return d;
+}
+
 Halves to_halves(const float* dx, int rows, int cols) {
   Halves h;
   const size_t n = static_cast<size_t>(rows) * cols, padded = static_cast<size_t>(rows + kPadRows) * cols;
@@ -302,10 +315,8 @@ void odd_case() {
   gemm_cpu(A.data(), B.data(), ref.data(), m, n, k);
 
   float *dA = nullptr, *dB = nullptr;
-  WB_CHECK(cudaMalloc(&dA, A.size() * sizeof(float)));
-  WB_CHECK(cudaMalloc(&dB, B.size() * sizeof(float)));
-  WB_CHECK(cudaMemcpy(dA, A.data(), A.size() * sizeof(float), cudaMemcpyHostToDevice));
-  WB_CHECK(cudaMemcpy(dB, B.data(), B.size() * sizeof(float), cudaMemcpyHostToDevice));
+  dA = upload_padded(A, m, k);
+  dB = upload_padded(B, k, n);
 
   // The split of A, which the products below use.
   Halves a = to_halves(dA, m, k), b = to_halves(dB, k, n);
@@ -347,11 +358,9 @@ void big_case(int m, int n, int k) {
   wb::fill_uniform(B.data(), kn, -1.0f, 1.0f, 12);
   float *dA = nullptr, *dB = nullptr;
   double* dref = nullptr;
-  WB_CHECK(cudaMalloc(&dA, mk * sizeof(float)));
-  WB_CHECK(cudaMalloc(&dB, kn * sizeof(float)));
+  dA = upload_padded(A, m, k);
+  dB = upload_padded(B, k, n);
   WB_CHECK(cudaMalloc(&dref, mn * sizeof(double)));
-  WB_CHECK(cudaMemcpy(dA, A.data(), mk * sizeof(float), cudaMemcpyHostToDevice));
-  WB_CHECK(cudaMemcpy(dB, B.data(), kn * sizeof(float), cudaMemcpyHostToDevice));
   launch_reference(dA, dB, dref, m, n, k);
   WB_CHECK_LAUNCH();
   const std::vector<double> ref = download(dref, mn);
