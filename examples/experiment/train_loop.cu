@@ -162,9 +162,9 @@ int main(int argc, char** argv) {
     float ms = 0, h_loss = 0;
     CHECK(cudaEventElapsedTime(&ms, t0, t1));
     CHECK(cudaMemcpy(&h_loss, d_loss, sizeof(float), cudaMemcpyDeviceToHost));
-    std::printf("step %d/%d: train loss %.6f (%.3f ms, %.0f tok/s)\n", s, steps, h_loss / (2.0f * n), ms,
+    std::printf("step %d/%d: train loss %.6g (%.3f ms, %.0f tok/s)\n", s, steps, h_loss / (2.0f * n), ms,
                 n / (ms * 1e-3));
   }
-  std::printf("val loss %.6f\n", loss_of(val, w, d_loss));
+  std::printf("val loss %.6g\n", loss_of(val, w, d_loss));
   return 0;
 }

@@ -247,3 +247,30 @@ TEST_CASE("experiment run --slurm measures on the compute node and shows on the 
   CHECK(r.exit_code == 4);
   CHECK(r.err.find("odd (repeat 1) exited with code 3") != std::string::npos);
 }
+
+TEST_CASE("experiment run records the clocks read after its repeats, not the idle clock before them",
+          "[e2e][experiment]") {
+  Course c;
+  write_experiment(c, "cmp", experiment_yaml("", 1));
+  // A fake nvidia-smi: the first reading is an idle GPU's 345 MHz, every later one the
+  // 1590 MHz the repeats ran at (the H200 showed 345 MHz before its first repeat).
+  const fs::path bin = c.tmp.path / "smi-bin";
+  e2e::write_file(bin / "nvidia-smi",
+                  "#!/bin/sh\n"
+                  "n=$(cat \"$0.count\" 2>/dev/null || echo 0); echo $((n + 1)) > \"$0.count\"\n"
+                  "clock=1590; [ \"$n\" = 0 ] && clock=345\n"
+                  "echo 'clocks.current.sm [MHz], clocks.current.memory [MHz], clocks.max.sm [MHz], "
+                  "clocks.max.memory [MHz], clocks_event_reasons.active, temperature.gpu, power.draw [W], pstate'\n"
+                  "echo \"$clock, 5001, 1590, 5001, 0x0000000000000000, 40, 60.5, P0\"\n");
+  fs::permissions(bin / "nvidia-smi", fs::perms::owner_all);
+  const std::string path = bin.string() + ":" + (std::getenv("PATH") ? std::getenv("PATH") : "/usr/bin:/bin");
+  CommandResult r = c.run({"experiment", "run", "cmp", "--no-predict", "--json"}, {{"PATH", path}});
+  SHOW(r);
+  REQUIRE(r.exit_code == 0);
+  json j = json::parse(r.out, nullptr, false);
+  REQUIRE(j.is_object());
+  CHECK(j["machine"]["sm_mhz"].get<double>() == Approx(1590));
+  r = c.run({"experiment", "show", "cmp"}, {{"PATH", path}});
+  CHECK(r.out.find("SM 1590 MHz (max 1590)") != std::string::npos);
+  CHECK(r.out.find("SM 345 MHz") == std::string::npos);
+}

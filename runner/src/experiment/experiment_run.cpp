@@ -191,6 +191,12 @@ std::string measure_experiment(Journal& journal, const Workspace& workspace, con
     }
     if (!results.empty() && results.back().outcome == RepeatOutcome::interrupted) break;
   }
+  // Read again just after the last repeat, while the clocks are still up: before the first
+  // one an idle GPU reports its idle clock (345 MHz on the H200), which no repeat ran at.
+  if (!results.empty()) {
+    const ExperimentMachine after = query_experiment_machine(workspace.root());
+    record_experiment_machine(journal, run_id, gpu_name.empty() ? after.gpu : gpu_name, machine_to_json(after.machine));
+  }
   std::string detail;
   const std::string status = status_of(results, detail);
   finish_experiment_run(journal, run_id, status, detail);
