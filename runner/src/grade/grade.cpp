@@ -1,6 +1,8 @@
 // Grading (see grade.hpp).
 #include "grade/grade.hpp"
 
+#include "grade/decide.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -359,8 +361,6 @@ void grade_figures(const LabSpec& lab, const LabResults& results, const Figures&
 // fails the run: a PASS must not rest on a figure nobody measured. Figures a profiler
 // measures are not the lab's to report; a derived figure counts when it came out
 // infinite or NaN (when it could not be computed, a reported one is missing already).
-constexpr const char* kFiguresReported = "figures_reported";
-
 void require_graded_figures(const LabSpec& lab, Grade& g) {
   std::vector<std::string> missing;
   auto check_figure = [&](const std::string& name, bool absent_counts) {
@@ -381,22 +381,6 @@ void require_graded_figures(const LabSpec& lab, Grade& g) {
                       "the lab did not report " + list + " as a finite number", false});
 }
 
-// "correct, but kernel_ms = 3.1 ms is above the 2.5 ms this GPU should give: <hint>"
-std::string out_of_range_reason(const Grade& g) {
-  auto outside = std::find_if(g.metrics.begin(), g.metrics.end(), outside_range);
-  const bool below = outside->status == RangeStatus::below;
-  const auto bound = below ? outside->lo : outside->hi;
-  const long others = std::count_if(g.metrics.begin(), g.metrics.end(), outside_range) - 1;
-  const std::string unit = outside->unit.empty() || outside->unit == "count" ? "" : " " + outside->unit;
-  const bool exact = outside->lo && outside->hi && *outside->lo == *outside->hi;
-  const std::string where = exact ? fmt::format("is not the expected {:.6g}", *outside->lo)
-                                  : fmt::format("is {} the {:.4g}{} this GPU should give", below ? "below" : "above",
-                                                bound.value_or(0), unit);
-  return fmt::format("correct, but {} = {:.6g}{} {}{}{}", outside->name, *outside->value, unit, where,
-                     others > 0 ? fmt::format(" (and {} more figure{} out of range)", others, others > 1 ? "s" : "") : "",
-                     outside->note.empty() ? "" : ": " + outside->note);
-}
-
 // Every reported figure shown without its range (GradeBasis::ranges_not_graded).
 void drop_ranges(const std::string& why, Grade& g) {
   for (auto& m : g.metrics) {
@@ -411,54 +395,6 @@ void drop_ranges(const std::string& why, Grade& g) {
   }
 }
 
-// The verdict, from the most serious failure down.
-void decide_verdict(const LabSpec& lab, const LabResults& results, const RunOutcome& outcome, Grade& g) {
-  if (outcome.timed_out) {
-    g.verdict = Verdict::timeout;
-    g.verdict_reason = fmt::format("the lab did not finish within {:g} s",
-                                   outcome.timeout_s > 0 ? outcome.timeout_s : lab.timeout_s);
-  } else if (outcome.signal == 0 && outcome.exit_code == kLabExitMissing) {
-    g.verdict = Verdict::not_run;
-    g.verdict_reason = outcome.last_line.empty() ? "the lab stopped: something it needs is missing (exit 3)"
-                                                 : "the lab could not run: " + outcome.last_line;
-  } else if (outcome.signal != 0 || (outcome.exit_code != 0 && outcome.exit_code != 1)) {
-    g.verdict = Verdict::runtime_error;
-    g.verdict_reason = !results.errors.empty() ? results.errors.back()
-                       : outcome.signal ? fmt::format("the lab was killed by signal {}", outcome.signal)
-                                        : fmt::format("the lab exited with code {}", outcome.exit_code);
-  } else if (!results.ended && results.over_limit) {
-    g.verdict = Verdict::fail;
-    g.verdict_reason = fmt::format("the results file is over the {} MB limit: the runner read the first {} MB, "
-                                   "and the `end` record is not among them (the lab writes too many records)",
-                                   kMaxResultsBytes >> 20, kMaxResultsBytes >> 20);
-  } else if (!results.ended) {
-    g.verdict = Verdict::runtime_error;
-    g.verdict_reason = "the lab stopped before writing its results (no `end` record)";
-  } else {
-    const bool all_pass = std::all_of(g.checks.begin(), g.checks.end(), [](const CheckGrade& c) { return c.pass; });
-    const bool correct = all_pass && outcome.exit_code == 0 && results.end_pass;
-    if (correct && std::none_of(g.metrics.begin(), g.metrics.end(), outside_range)) {
-      g.verdict = Verdict::pass;
-      const auto warned = std::count_if(g.metrics.begin(), g.metrics.end(), outside_warning);
-      if (warned > 0) {
-        auto w = std::find_if(g.metrics.begin(), g.metrics.end(), outside_warning);
-        g.verdict_reason = fmt::format("right; {} is {} ({} figure{} with a warning: the band or the timing may be off, "
-                                       "the result stands)",
-                                       w->name, to_string(w->status), warned, warned > 1 ? "s" : "");
-      }
-    } else if (correct) {
-      g.verdict = Verdict::out_of_range;
-      g.verdict_reason = out_of_range_reason(g);
-    } else {
-      g.verdict = Verdict::fail;
-      auto bad = std::find_if(g.checks.begin(), g.checks.end(), [](const CheckGrade& c) { return !c.pass; });
-      g.verdict_reason = bad != g.checks.end() ? fmt::format("check '{}' {}", bad->name, bad->reported ? "failed" : "was never reported")
-                                               : "the lab reported a failure";
-      if (bad != g.checks.end() && bad->name == kFiguresReported) g.verdict_reason = bad->detail;
-    }
-  }
-}
-
 }  // namespace
 
 bool outside_range(const MetricGrade& m) { return m.status == RangeStatus::below || m.status == RangeStatus::above; }
@@ -467,16 +403,30 @@ bool outside_warning(const MetricGrade& m) {
   return m.status == RangeStatus::below_warning || m.status == RangeStatus::above_warning;
 }
 
-Grade grade_run(const LabSpec& lab, const LabResults& results, const RunOutcome& outcome, const Figures& device,
-                const std::string& device_note, const Figures& params,
-                const std::vector<RecordedPrediction>& predictions, const std::string& reference_gpu_name,
-                const GradeBasis& basis) {
+Grade grade_parts(const LabSpec& lab, const LabResults& results, const Figures& device, const std::string& device_note,
+                  const Figures& params, const std::vector<RecordedPrediction>& predictions,
+                  const std::string& reference_gpu_name, const GradeBasis& basis) {
   Grade g;
   grade_checks(lab, results, g);
   grade_figures(lab, results, device, device_note, params, predictions, reference_gpu_name, basis, g);
   require_graded_figures(lab, g);
   if (!basis.ranges_not_graded.empty()) drop_ranges(basis.ranges_not_graded, g);
-  decide_verdict(lab, results, outcome, g);
+  return g;
+}
+
+Grade grade_run(const LabSpec& lab, const LabResults& results, const RunOutcome& outcome, const Figures& device,
+                const std::string& device_note, const Figures& params,
+                const std::vector<RecordedPrediction>& predictions, const std::string& reference_gpu_name,
+                const GradeBasis& basis) {
+  Grade g = grade_parts(lab, results, device, device_note, params, predictions, reference_gpu_name, basis);
+  RunFacts facts;
+  facts.lab_id = lab.id;
+  facts.process = process_facts(outcome, results, lab.timeout_s);
+  facts.checks = g.checks;
+  facts.metrics = g.metrics;
+  const Decision d = decide(facts);
+  g.verdict = d.verdict;
+  g.verdict_reason = d.reason;
   return g;
 }
 

@@ -110,6 +110,9 @@ struct RunOutcome {
                            // with exit 3 it names the missing requirement
 };
 
+// The check a graded figure that was not reported as a finite number fails.
+inline constexpr const char* kFiguresReported = "figures_reported";
+
 // Exit status 3 of a lab: a requirement (a Python package, a GPU) is missing.
 inline constexpr int kLabExitMissing = 3;
 
@@ -128,6 +131,14 @@ Figures expression_scope(const LabSpec& lab, const Figures& device, const Figure
 // The numeric prediction band for a factor >= 1.
 std::pair<std::string, int> prediction_band(double factor);
 
+// Checks, figures and predictions graded; the verdict is left to the decider
+// (grade/decide.hpp), which the caller feeds with these and the run's other facts.
+Grade grade_parts(const LabSpec& lab, const LabResults& results, const Figures& device, const std::string& device_note,
+                  const Figures& params, const std::vector<RecordedPrediction>& predictions,
+                  const std::string& reference_gpu_name, const GradeBasis& basis = {});
+
+// grade_parts with the verdict decide() gives for the lab's process and results alone
+// (no interruption, profiler or power source: a run adds those, run/lab_run.cpp).
 Grade grade_run(const LabSpec& lab, const LabResults& results, const RunOutcome& outcome,
                 const Figures& device, const std::string& device_note, const Figures& params,
                 const std::vector<RecordedPrediction>& predictions, const std::string& reference_gpu_name,
