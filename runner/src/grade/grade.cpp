@@ -40,6 +40,15 @@ Exit exit_for(Verdict v) {
   return Exit::internal;
 }
 
+const char* to_string(RangeBasis b) {
+  switch (b) {
+    case RangeBasis::model: return "model";
+    case RangeBasis::measured: return "measured";
+    case RangeBasis::workbook: return "workbook";
+  }
+  return "?";
+}
+
 const char* to_string(RangeStatus s) {
   switch (s) {
     case RangeStatus::in_range: return "in range";
@@ -151,7 +160,7 @@ void apply_basis(const MetricSpec& spec, const GradeBasis& basis, MetricGrade& m
       const double k = factor && std::isfinite(*factor) && *factor > 0 ? *factor : 1.0;
       m.lo = f.value / (1 + f.band) * k;
       m.hi = f.value * (1 + f.band) * k;
-      m.basis = "measured";
+      m.basis = RangeBasis::measured;
       m.basis_factor = k;
       m.basis_note = fmt::format("within {:g} % of {:.4g}{} measured on this GPU model ({})", f.band * 100, f.value,
                                  spec.unit.empty() ? "" : " " + spec.unit, basis.measured_label);
@@ -176,9 +185,27 @@ void apply_basis(const MetricSpec& spec, const GradeBasis& basis, MetricGrade& m
       m.lo = r.min ? std::optional<double>(*r.min / k) : std::nullopt;
       m.hi = r.max ? std::optional<double>(*r.max * k) : std::nullopt;
     }
-    m.basis = "workbook";
+    m.basis = RangeBasis::workbook;
     m.basis_note = fmt::format("the workbook's figure for this GPU ({}), widened by {:g} %", r.source, kReferenceMargin * 100);
   }
+}
+
+MetricGrade figure_of(const MetricSpec& spec, const std::string& reference_gpu_name) {
+  MetricGrade m;
+  m.name = spec.name;
+  m.unit = spec.unit;
+  m.derived = !spec.expr.empty();
+  if (spec.reference) m.reference = format_reference(*spec.reference, spec.unit, reference_gpu_name);
+  return m;
+}
+
+void set_band(const MetricSpec& spec, const Figures& scope, const GradeBasis& basis, std::optional<double> factor,
+              MetricGrade& m) {
+  if (!spec.expected) return;
+  auto [lo, hi] = evaluate_range(*spec.expected, scope);
+  m.lo = lo;
+  m.hi = hi;
+  apply_basis(spec, basis, m, factor);
 }
 
 namespace {
@@ -197,12 +224,8 @@ std::string warning_text(const ExpectedRange& e, bool below) {
 MetricGrade grade_metric(const MetricSpec& spec, std::optional<double> value, const Figures& scope,
                          bool scope_ok, const std::string& device_note, const std::string& reference_gpu_name,
                          const GradeBasis& basis, std::optional<double> basis_factor) {
-  MetricGrade m;
-  m.name = spec.name;
-  m.unit = spec.unit;
-  m.derived = !spec.expr.empty();
+  MetricGrade m = figure_of(spec, reference_gpu_name);
   m.value = value;
-  if (spec.reference) m.reference = format_reference(*spec.reference, spec.unit, reference_gpu_name);
   if (!spec.expected) {
     m.status = value ? RangeStatus::no_range : RangeStatus::missing;
     return m;
@@ -210,10 +233,7 @@ MetricGrade grade_metric(const MetricSpec& spec, std::optional<double> value, co
   // A range is evaluated with whatever the scope holds (`equals: N` needs no device
   // figure); it is unknown only when a name it uses is really missing.
   try {
-    auto [lo, hi] = evaluate_range(*spec.expected, scope);
-    m.lo = lo;
-    m.hi = hi;
-    apply_basis(spec, basis, m, basis_factor);
+    set_band(spec, scope, basis, basis_factor, m);
   } catch (const Error& e) {
     m.status = value ? RangeStatus::unknown : RangeStatus::missing;
     m.note = scope_ok ? std::string(e.what()) : device_note;  // without device figures: why they are missing
@@ -390,7 +410,7 @@ void drop_ranges(const std::string& why, Grade& g) {
     m.status = RangeStatus::not_graded;
     m.note = why;
     m.reference.clear();
-    m.basis = "model";
+    m.basis = RangeBasis::model;
     m.basis_note.clear();
   }
 }
