@@ -70,7 +70,7 @@ RangeStatus status(const Grade& g, const std::string& name) {
   auto it = std::find_if(g.metrics.begin(), g.metrics.end(), [&](const MetricGrade& m) { return m.name == name; });
   REQUIRE(it != g.metrics.end());
   INFO(name << " = " << (it->value ? *it->value : -1) << " in " << it->lo.value_or(-1) << " .. " << it->hi.value_or(-1)
-            << " (" << it->basis << ")");
+            << " (" << to_string(it->basis) << ")");
   return it->status;
 }
 

@@ -501,21 +501,21 @@ TEST_CASE("a measured figure for this GPU replaces the model band with a tight o
   Grade g = grade_run(make_lab(), results(1000, 2.5), {false, 0, 0}, kDevice, "", kParams, {}, "Tesla T4", basis);
   const MetricGrade& ms = g.metrics[1];
   REQUIRE(ms.name == "sum_ms");
-  CHECK(ms.basis == "measured");
+  CHECK(ms.basis == RangeBasis::measured);
   CHECK(*ms.lo == Approx(2.0 / 1.2));
   CHECK(*ms.hi == Approx(2.4));
   CHECK(ms.status == RangeStatus::above);  // 2.5 ms is in the model band (0.5 .. 4000) but not here
   CHECK(g.verdict == Verdict::out_of_range);
   CHECK(ms.basis_note.find("measured on this GPU model (2026-11-30") != std::string::npos);
   // An exact figure keeps its model range.
-  CHECK(g.metrics[0].basis == "model");
+  CHECK(g.metrics[0].basis == RangeBasis::model);
 }
 
 TEST_CASE("on the reference GPU at default parameters the workbook's figure, widened, is the range", "[grade][basis]") {
   GradeBasis basis{"t4", nullptr, "", true, "", {}, {}};
   Grade g = grade_run(make_lab(), results(1000, 0.9), {false, 0, 0}, kDevice, "", kParams, {}, "Tesla T4", basis);
   const MetricGrade& ms = g.metrics[1];  // reference t4: 0.001 .. 1 ms
-  CHECK(ms.basis == "workbook");
+  CHECK(ms.basis == RangeBasis::workbook);
   CHECK(*ms.lo == Approx(0.001 / 1.2));
   CHECK(*ms.hi == Approx(1.2));
   CHECK(ms.status == RangeStatus::in_range);
@@ -523,18 +523,18 @@ TEST_CASE("on the reference GPU at default parameters the workbook's figure, wid
 
   basis.default_params = false;  // -p changed a size: the workbook's figure does not apply
   Grade other = grade_run(make_lab(), results(1000, 0.9), {false, 0, 0}, kDevice, "", kParams, {}, "Tesla T4", basis);
-  CHECK(other.metrics[1].basis == "model");
+  CHECK(other.metrics[1].basis == RangeBasis::model);
   CHECK(other.verdict == Verdict::pass);
 
   LabSpec shown_only = make_lab();  // a reference not marked graded is only shown
   shown_only.metrics[1].reference->graded = false;
   basis.default_params = true;
   CHECK(grade_run(shown_only, results(1000, 0.9), {false, 0, 0}, kDevice, "", kParams, {}, "Tesla T4", basis)
-            .metrics[1].basis == "model");
+            .metrics[1].basis == RangeBasis::model);
 
   GradeBasis elsewhere{"h200-sxm", nullptr, "", true, "", {}, {}};  // another GPU: the model band
   CHECK(grade_run(make_lab(), results(1000, 0.9), {false, 0, 0}, kDevice, "", kParams, {}, "Tesla T4", elsewhere)
-            .metrics[1].basis == "model");
+            .metrics[1].basis == RangeBasis::model);
 }
 
 TEST_CASE("without device figures, ranges and answers that need none are still graded", "[grade]") {

@@ -21,6 +21,19 @@ using namespace workbook;
 
 namespace {
 
+// The decider's answer for a lab that exited with `exit_code` (0: it passed) under the
+// profiler of `report` (with its facts, or without them).
+Decision decided_with(const ProfileReport& report, int exit_code, bool with_profiler = true) {
+  RunFacts facts;
+  ProcessFacts p;
+  p.outcome.exit_code = exit_code;
+  p.ended = true;
+  p.end_pass = exit_code == 0;
+  facts.process = p;
+  if (with_profiler) facts.profiler = profiler_facts(report);
+  return decide(facts);
+}
+
 // Whether any printed line contains `text`.
 bool any_line_has(const std::vector<std::string>& lines, const std::string& text) {
   return std::any_of(lines.begin(), lines.end(), [&](const std::string& l) { return l.find(text) != std::string::npos; });
@@ -193,9 +206,7 @@ TEST_CASE("ncu's figures land in the results, without counter access the run is 
   pr.out = wbtest::profile_fixture("ncu_permission.txt");  // no log file: ncu's lines on stdout
   collect_profile(plan, "/nonexistent/ncu.csv", lab, pr, denied, none);
   CHECK(denied.not_run_reason.find("ERR_NVGPUCTRPERM") != std::string::npos);
-  Grade g;
-  g.verdict = Verdict::pass;
-  apply_profile_verdict(denied, g);
+  const Decision g = decided_with(denied, 0);
   CHECK(g.verdict == Verdict::not_run);
   CHECK(exit_for(g.verdict) == Exit::usage);
 }
@@ -218,17 +229,14 @@ TEST_CASE("ncu's error on the H200 (the counters held by another profiler) is th
   CHECK(ncu_error_reason(*report.ncu).rfind(why, 0) == 0);
   REQUIRE(report.warnings.size() == 1);
   CHECK(report.warnings[0].find(why) != std::string::npos);
-  Grade g;
-  g.verdict = Verdict::runtime_error;
-  g.verdict_reason = "the lab exited with code 9";
-  apply_profile_verdict(report, g);
+  CHECK(decided_with(report, 9, false).reason == "the lab exited with code 9");  // without ncu's word
+  const Decision g = decided_with(report, 9);
   CHECK(g.verdict == Verdict::runtime_error);
-  CHECK(g.verdict_reason.rfind("Nsight Compute: " + why, 0) == 0);
+  CHECK(g.reason.rfind("Nsight Compute: " + why, 0) == 0);
   // A run that passed keeps its verdict; a run ncu broke off with no rows shows ncu's lines.
-  Grade ok;
-  ok.verdict = Verdict::pass;
-  apply_profile_verdict(report, ok);
-  CHECK(ok.verdict_reason.empty());
+  const Decision ok = decided_with(report, 0);
+  CHECK(ok.verdict == Verdict::pass);
+  CHECK(ok.reason.empty());
   ProfileReport failed;
   LabResults none;
   collect_profile(plan, wbtest::profile_fixture_path("ncu_failed_heat_graph.csv"), lab, ProcessResult{}, failed, none);
@@ -313,10 +321,8 @@ TEST_CASE("a crash under the sanitizer names the sanitizer's first error as the 
   report.sanitizer->tool = "memcheck";
   report.sanitizer->error_count = 2;
   report.sanitizer->errors.push_back({"Invalid __global__ write of size 8 bytes", "dot_tree", "dot_reduction.cu:112", "", "", {}});
-  Grade g;
-  g.verdict = Verdict::runtime_error;
-  g.verdict_reason = "the lab exited with code 4";
-  apply_profile_verdict(report, g);
+  CHECK(decided_with(report, 4, false).reason == "the lab exited with code 4");
+  const Decision g = decided_with(report, 4);
   CHECK(g.verdict == Verdict::runtime_error);
-  CHECK(g.verdict_reason == "compute-sanitizer 2 errors: Invalid __global__ write of size 8 bytes at dot_reduction.cu:112");
+  CHECK(g.reason == "compute-sanitizer 2 errors: Invalid __global__ write of size 8 bytes at dot_reduction.cu:112");
 }

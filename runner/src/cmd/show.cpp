@@ -73,7 +73,7 @@ bool show_module(const Module& m, const Style& s, bool json, bool no_pager) {
 
 // The cell of the expected range, and the legend line of what it shows when it is not a
 // range (added to `legend` once).
-std::string range_cell(const ExpectedRow& r, std::vector<std::string>& legend) {
+std::string range_cell(const MetricGrade& r, std::vector<std::string>& legend) {
   auto explain = [&legend](const std::string& line) {
     if (std::find(legend.begin(), legend.end(), line) == legend.end()) legend.push_back(line);
   };
@@ -102,19 +102,19 @@ std::string range_cell(const ExpectedRow& r, std::vector<std::string>& legend) {
   return cell;
 }
 
-std::string basis_cell(const ExpectedRow& r, std::vector<std::string>& legend) {
+std::string basis_cell(const MetricGrade& r, std::vector<std::string>& legend) {
   if (!r.lo && !r.hi) return "";
-  static const std::map<std::string, std::string> kWhy = {
-      {"model", "model: worked out from the GPU's spec sheet figures by the lab's performance model"},
-      {"measured", "measured: near what this GPU model measured (data/measured), at the default parameters"},
-      {"workbook", "workbook: the workbook's own figure for this GPU, widened by 20 %"}};
+  static const std::map<RangeBasis, std::string> kWhy = {
+      {RangeBasis::model, "model: worked out from the GPU's spec sheet figures by the lab's performance model"},
+      {RangeBasis::measured, "measured: near what this GPU model measured (data/measured), at the default parameters"},
+      {RangeBasis::workbook, "workbook: the workbook's own figure for this GPU, widened by 20 %"}};
   const auto why = kWhy.find(r.basis);
   if (why != kWhy.end() && std::find(legend.begin(), legend.end(), why->second) == legend.end()) legend.push_back(why->second);
-  return r.basis;
+  return to_string(r.basis);
 }
 
 // The expected figures as a table with a header, then one legend line per symbol shown.
-std::string expected_text(const std::vector<ExpectedRow>& rows, const DeviceContext& dev, const Style& s,
+std::string expected_text(const std::vector<MetricGrade>& rows, const DeviceContext& dev, const Style& s,
                           std::size_t width) {
   const std::string title = dev.spec ? fmt::format("Expected on {}:", dev.describe())
                                      : fmt::format("Expected figures ({}; pass --gpu ID, e.g. --gpu t4, to see another GPU's):",
@@ -125,7 +125,7 @@ std::string expected_text(const std::vector<ExpectedRow>& rows, const DeviceCont
   std::vector<std::string> legend;
   for (const auto& r : rows) {
     std::string expected = range_cell(r, legend);
-    t.rows.push_back({r.metric, expected, basis_cell(r, legend), s.dim(r.reference)});
+    t.rows.push_back({r.name, expected, basis_cell(r, legend), s.dim(r.reference)});
   }
   out += render_table(t, width, s);
   for (const auto& l : legend) out += s.dim(wrap_text(l, width, "  ", "    ")) + "\n";
@@ -146,7 +146,7 @@ bool mistakes_open(const Workspace& ws, const std::string& lab, bool author) {
   return false;
 }
 
-std::string lab_text(const LabSpec& lab, const std::vector<ExpectedRow>& rows, const DeviceContext& dev, const Style& s,
+std::string lab_text(const LabSpec& lab, const std::vector<MetricGrade>& rows, const DeviceContext& dev, const Style& s,
                      bool mistakes) {
   const std::size_t width = text_width();
   std::string out = fmt::format("{}  {}\n\n{}\n\n", s.bold(lab.id), s.bold(lab.title), wrap_text(lab.goal, width));
@@ -196,10 +196,10 @@ void show_lab(const LabSpec& lab, const DeviceContext& dev, const Style& s, bool
       preds.push_back({{"id", p.id}, {"kind", to_string(p.kind)}, {"prompt", p.prompt}, {"unit", p.unit}, {"choices", p.choices}});
     }
     for (const auto& r : rows) {
-      exp.push_back({{"metric", r.metric}, {"unit", r.unit}, {"derived", r.derived},
+      exp.push_back({{"metric", r.name}, {"unit", r.unit}, {"derived", r.derived},
                      {"min", r.lo ? nlohmann::json(*r.lo) : nlohmann::json()},
                      {"max", r.hi ? nlohmann::json(*r.hi) : nlohmann::json()}, {"note", r.note}, {"reference", r.reference},
-                     {"basis", r.basis}, {"basis_note", r.basis_note}});
+                     {"basis", to_string(r.basis)}, {"basis_note", r.basis_note}});
     }
     nlohmann::json variants = nlohmann::json::array();
     for (const auto& v : lab.variants)

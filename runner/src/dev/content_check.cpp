@@ -427,7 +427,7 @@ std::string markdown_report(const DevCheckResult& r, const std::string& command_
       std::string stats = m.stats && m.stats->samples && m.stats->spread
                               ? fmt::format("{} / {:.2f}%", *m.stats->samples, *m.stats->spread * 100) : "";
       md += fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", m.name, m.value ? format_figure(*m.value, m.unit) : "-",
-                        stats, range, m.status == RangeStatus::no_range ? "" : m.basis, to_string(m.status), m.reference);
+                        stats, range, m.status == RangeStatus::no_range ? "" : to_string(m.basis), to_string(m.status), m.reference);
     }
     md += "\n";
   }

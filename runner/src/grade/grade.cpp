@@ -1,6 +1,8 @@
 // Grading (see grade.hpp).
 #include "grade/grade.hpp"
 
+#include "grade/decide.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -36,6 +38,15 @@ Exit exit_for(Verdict v) {
     case Verdict::not_run: return Exit::usage;  // a missing prerequisite: the GPU
   }
   return Exit::internal;
+}
+
+const char* to_string(RangeBasis b) {
+  switch (b) {
+    case RangeBasis::model: return "model";
+    case RangeBasis::measured: return "measured";
+    case RangeBasis::workbook: return "workbook";
+  }
+  return "?";
 }
 
 const char* to_string(RangeStatus s) {
@@ -149,7 +160,7 @@ void apply_basis(const MetricSpec& spec, const GradeBasis& basis, MetricGrade& m
       const double k = factor && std::isfinite(*factor) && *factor > 0 ? *factor : 1.0;
       m.lo = f.value / (1 + f.band) * k;
       m.hi = f.value * (1 + f.band) * k;
-      m.basis = "measured";
+      m.basis = RangeBasis::measured;
       m.basis_factor = k;
       m.basis_note = fmt::format("within {:g} % of {:.4g}{} measured on this GPU model ({})", f.band * 100, f.value,
                                  spec.unit.empty() ? "" : " " + spec.unit, basis.measured_label);
@@ -174,9 +185,27 @@ void apply_basis(const MetricSpec& spec, const GradeBasis& basis, MetricGrade& m
       m.lo = r.min ? std::optional<double>(*r.min / k) : std::nullopt;
       m.hi = r.max ? std::optional<double>(*r.max * k) : std::nullopt;
     }
-    m.basis = "workbook";
+    m.basis = RangeBasis::workbook;
     m.basis_note = fmt::format("the workbook's figure for this GPU ({}), widened by {:g} %", r.source, kReferenceMargin * 100);
   }
+}
+
+MetricGrade figure_of(const MetricSpec& spec, const std::string& reference_gpu_name) {
+  MetricGrade m;
+  m.name = spec.name;
+  m.unit = spec.unit;
+  m.derived = !spec.expr.empty();
+  if (spec.reference) m.reference = format_reference(*spec.reference, spec.unit, reference_gpu_name);
+  return m;
+}
+
+void set_band(const MetricSpec& spec, const Figures& scope, const GradeBasis& basis, std::optional<double> factor,
+              MetricGrade& m) {
+  if (!spec.expected) return;
+  auto [lo, hi] = evaluate_range(*spec.expected, scope);
+  m.lo = lo;
+  m.hi = hi;
+  apply_basis(spec, basis, m, factor);
 }
 
 namespace {
@@ -195,12 +224,8 @@ std::string warning_text(const ExpectedRange& e, bool below) {
 MetricGrade grade_metric(const MetricSpec& spec, std::optional<double> value, const Figures& scope,
                          bool scope_ok, const std::string& device_note, const std::string& reference_gpu_name,
                          const GradeBasis& basis, std::optional<double> basis_factor) {
-  MetricGrade m;
-  m.name = spec.name;
-  m.unit = spec.unit;
-  m.derived = !spec.expr.empty();
+  MetricGrade m = figure_of(spec, reference_gpu_name);
   m.value = value;
-  if (spec.reference) m.reference = format_reference(*spec.reference, spec.unit, reference_gpu_name);
   if (!spec.expected) {
     m.status = value ? RangeStatus::no_range : RangeStatus::missing;
     return m;
@@ -208,10 +233,7 @@ MetricGrade grade_metric(const MetricSpec& spec, std::optional<double> value, co
   // A range is evaluated with whatever the scope holds (`equals: N` needs no device
   // figure); it is unknown only when a name it uses is really missing.
   try {
-    auto [lo, hi] = evaluate_range(*spec.expected, scope);
-    m.lo = lo;
-    m.hi = hi;
-    apply_basis(spec, basis, m, basis_factor);
+    set_band(spec, scope, basis, basis_factor, m);
   } catch (const Error& e) {
     m.status = value ? RangeStatus::unknown : RangeStatus::missing;
     m.note = scope_ok ? std::string(e.what()) : device_note;  // without device figures: why they are missing
@@ -359,8 +381,6 @@ void grade_figures(const LabSpec& lab, const LabResults& results, const Figures&
 // fails the run: a PASS must not rest on a figure nobody measured. Figures a profiler
 // measures are not the lab's to report; a derived figure counts when it came out
 // infinite or NaN (when it could not be computed, a reported one is missing already).
-constexpr const char* kFiguresReported = "figures_reported";
-
 void require_graded_figures(const LabSpec& lab, Grade& g) {
   std::vector<std::string> missing;
   auto check_figure = [&](const std::string& name, bool absent_counts) {
@@ -381,22 +401,6 @@ void require_graded_figures(const LabSpec& lab, Grade& g) {
                       "the lab did not report " + list + " as a finite number", false});
 }
 
-// "correct, but kernel_ms = 3.1 ms is above the 2.5 ms this GPU should give: <hint>"
-std::string out_of_range_reason(const Grade& g) {
-  auto outside = std::find_if(g.metrics.begin(), g.metrics.end(), outside_range);
-  const bool below = outside->status == RangeStatus::below;
-  const auto bound = below ? outside->lo : outside->hi;
-  const long others = std::count_if(g.metrics.begin(), g.metrics.end(), outside_range) - 1;
-  const std::string unit = outside->unit.empty() || outside->unit == "count" ? "" : " " + outside->unit;
-  const bool exact = outside->lo && outside->hi && *outside->lo == *outside->hi;
-  const std::string where = exact ? fmt::format("is not the expected {:.6g}", *outside->lo)
-                                  : fmt::format("is {} the {:.4g}{} this GPU should give", below ? "below" : "above",
-                                                bound.value_or(0), unit);
-  return fmt::format("correct, but {} = {:.6g}{} {}{}{}", outside->name, *outside->value, unit, where,
-                     others > 0 ? fmt::format(" (and {} more figure{} out of range)", others, others > 1 ? "s" : "") : "",
-                     outside->note.empty() ? "" : ": " + outside->note);
-}
-
 // Every reported figure shown without its range (GradeBasis::ranges_not_graded).
 void drop_ranges(const std::string& why, Grade& g) {
   for (auto& m : g.metrics) {
@@ -406,56 +410,8 @@ void drop_ranges(const std::string& why, Grade& g) {
     m.status = RangeStatus::not_graded;
     m.note = why;
     m.reference.clear();
-    m.basis = "model";
+    m.basis = RangeBasis::model;
     m.basis_note.clear();
-  }
-}
-
-// The verdict, from the most serious failure down.
-void decide_verdict(const LabSpec& lab, const LabResults& results, const RunOutcome& outcome, Grade& g) {
-  if (outcome.timed_out) {
-    g.verdict = Verdict::timeout;
-    g.verdict_reason = fmt::format("the lab did not finish within {:g} s",
-                                   outcome.timeout_s > 0 ? outcome.timeout_s : lab.timeout_s);
-  } else if (outcome.signal == 0 && outcome.exit_code == kLabExitMissing) {
-    g.verdict = Verdict::not_run;
-    g.verdict_reason = outcome.last_line.empty() ? "the lab stopped: something it needs is missing (exit 3)"
-                                                 : "the lab could not run: " + outcome.last_line;
-  } else if (outcome.signal != 0 || (outcome.exit_code != 0 && outcome.exit_code != 1)) {
-    g.verdict = Verdict::runtime_error;
-    g.verdict_reason = !results.errors.empty() ? results.errors.back()
-                       : outcome.signal ? fmt::format("the lab was killed by signal {}", outcome.signal)
-                                        : fmt::format("the lab exited with code {}", outcome.exit_code);
-  } else if (!results.ended && results.over_limit) {
-    g.verdict = Verdict::fail;
-    g.verdict_reason = fmt::format("the results file is over the {} MB limit: the runner read the first {} MB, "
-                                   "and the `end` record is not among them (the lab writes too many records)",
-                                   kMaxResultsBytes >> 20, kMaxResultsBytes >> 20);
-  } else if (!results.ended) {
-    g.verdict = Verdict::runtime_error;
-    g.verdict_reason = "the lab stopped before writing its results (no `end` record)";
-  } else {
-    const bool all_pass = std::all_of(g.checks.begin(), g.checks.end(), [](const CheckGrade& c) { return c.pass; });
-    const bool correct = all_pass && outcome.exit_code == 0 && results.end_pass;
-    if (correct && std::none_of(g.metrics.begin(), g.metrics.end(), outside_range)) {
-      g.verdict = Verdict::pass;
-      const auto warned = std::count_if(g.metrics.begin(), g.metrics.end(), outside_warning);
-      if (warned > 0) {
-        auto w = std::find_if(g.metrics.begin(), g.metrics.end(), outside_warning);
-        g.verdict_reason = fmt::format("right; {} is {} ({} figure{} with a warning: the band or the timing may be off, "
-                                       "the result stands)",
-                                       w->name, to_string(w->status), warned, warned > 1 ? "s" : "");
-      }
-    } else if (correct) {
-      g.verdict = Verdict::out_of_range;
-      g.verdict_reason = out_of_range_reason(g);
-    } else {
-      g.verdict = Verdict::fail;
-      auto bad = std::find_if(g.checks.begin(), g.checks.end(), [](const CheckGrade& c) { return !c.pass; });
-      g.verdict_reason = bad != g.checks.end() ? fmt::format("check '{}' {}", bad->name, bad->reported ? "failed" : "was never reported")
-                                               : "the lab reported a failure";
-      if (bad != g.checks.end() && bad->name == kFiguresReported) g.verdict_reason = bad->detail;
-    }
   }
 }
 
@@ -467,16 +423,30 @@ bool outside_warning(const MetricGrade& m) {
   return m.status == RangeStatus::below_warning || m.status == RangeStatus::above_warning;
 }
 
-Grade grade_run(const LabSpec& lab, const LabResults& results, const RunOutcome& outcome, const Figures& device,
-                const std::string& device_note, const Figures& params,
-                const std::vector<RecordedPrediction>& predictions, const std::string& reference_gpu_name,
-                const GradeBasis& basis) {
+Grade grade_parts(const LabSpec& lab, const LabResults& results, const Figures& device, const std::string& device_note,
+                  const Figures& params, const std::vector<RecordedPrediction>& predictions,
+                  const std::string& reference_gpu_name, const GradeBasis& basis) {
   Grade g;
   grade_checks(lab, results, g);
   grade_figures(lab, results, device, device_note, params, predictions, reference_gpu_name, basis, g);
   require_graded_figures(lab, g);
   if (!basis.ranges_not_graded.empty()) drop_ranges(basis.ranges_not_graded, g);
-  decide_verdict(lab, results, outcome, g);
+  return g;
+}
+
+Grade grade_run(const LabSpec& lab, const LabResults& results, const RunOutcome& outcome, const Figures& device,
+                const std::string& device_note, const Figures& params,
+                const std::vector<RecordedPrediction>& predictions, const std::string& reference_gpu_name,
+                const GradeBasis& basis) {
+  Grade g = grade_parts(lab, results, device, device_note, params, predictions, reference_gpu_name, basis);
+  RunFacts facts;
+  facts.lab_id = lab.id;
+  facts.process = process_facts(outcome, results, lab.timeout_s);
+  facts.checks = g.checks;
+  facts.metrics = g.metrics;
+  const Decision d = decide(facts);
+  g.verdict = d.verdict;
+  g.verdict_reason = d.reason;
   return g;
 }
 

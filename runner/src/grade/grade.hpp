@@ -42,6 +42,13 @@ struct CheckGrade {
 enum class RangeStatus { in_range, below, above, no_range, unknown, missing, not_graded, below_warning, above_warning };
 const char* to_string(RangeStatus s);
 
+// Where a figure's band comes from: the lab's model over the device figures, the
+// project's measurements of this GPU model (data/measured), or the workbook's own figure
+// for this GPU (GradeBasis).
+enum class RangeBasis { model, measured, workbook };
+const char* to_string(RangeBasis b);  // "model", "measured", "workbook"
+
+// A figure graded against its band, or (before a run: run/expected_table.hpp) its band alone.
 struct MetricGrade {
   std::string name, unit;
   bool derived = false;
@@ -50,7 +57,7 @@ struct MetricGrade {
   RangeStatus status = RangeStatus::no_range;
   std::string note;                  // why a range is unknown, or the hint when outside
   std::string reference;             // "T4: 8-15 ms"
-  std::string basis = "model";       // where lo/hi come from: "model", "measured" or "workbook"
+  RangeBasis basis = RangeBasis::model;  // where lo/hi come from
   std::string basis_note;            // e.g. "measured on this GPU model: 2026-11-30, driver ..."
   double basis_factor = 1;           // a measured band converted to this workspace's figures (lo, hi already include it)
   std::optional<ReportedMetric> stats;
@@ -110,6 +117,9 @@ struct RunOutcome {
                            // with exit 3 it names the missing requirement
 };
 
+// The check a graded figure that was not reported as a finite number fails.
+inline constexpr const char* kFiguresReported = "figures_reported";
+
 // Exit status 3 of a lab: a requirement (a Python package, a GPU) is missing.
 inline constexpr int kLabExitMissing = 3;
 
@@ -128,6 +138,14 @@ Figures expression_scope(const LabSpec& lab, const Figures& device, const Figure
 // The numeric prediction band for a factor >= 1.
 std::pair<std::string, int> prediction_band(double factor);
 
+// Checks, figures and predictions graded; the verdict is left to the decider
+// (grade/decide.hpp), which the caller feeds with these and the run's other facts.
+Grade grade_parts(const LabSpec& lab, const LabResults& results, const Figures& device, const std::string& device_note,
+                  const Figures& params, const std::vector<RecordedPrediction>& predictions,
+                  const std::string& reference_gpu_name, const GradeBasis& basis = {});
+
+// grade_parts with the verdict decide() gives for the lab's process and results alone
+// (no interruption, profiler or power source: a run adds those, run/lab_run.cpp).
 Grade grade_run(const LabSpec& lab, const LabResults& results, const RunOutcome& outcome,
                 const Figures& device, const std::string& device_note, const Figures& params,
                 const std::vector<RecordedPrediction>& predictions, const std::string& reference_gpu_name,
@@ -139,6 +157,16 @@ Grade grade_run(const LabSpec& lab, const LabResults& results, const RunOutcome&
 // basis it was measured on (1: same basis; nullopt: unknown without a run, said so in the note).
 void apply_basis(const MetricSpec& spec, const GradeBasis& basis, MetricGrade& m,
                  std::optional<double> factor = 1.0);
+
+// A figure's name, unit and reference, without a value or a band.
+MetricGrade figure_of(const MetricSpec& spec, const std::string& reference_gpu_name);
+
+// Sets m.lo/m.hi to the band of spec's expected range in `scope`, tightened by `basis`
+// (apply_basis, with `factor`): what a run's grade compares the figure with and what
+// `show` lists before a run, worked out here alone. Throws Error when the range uses a
+// name the scope does not hold.
+void set_band(const MetricSpec& spec, const Figures& scope, const GradeBasis& basis, std::optional<double> factor,
+              MetricGrade& m);
 
 // True for below/above: outside the band on its failing side.
 bool outside_range(const MetricGrade& m);

@@ -161,6 +161,10 @@ void Journal::finish_run(long long run_id, Verdict verdict, int exit_code, const
   transaction.commit();
 }
 
+void Journal::finish_run(long long run_id, const Decision& decision, int exit_code) {
+  finish_run(run_id, decision.verdict, exit_code, decision.journal_detail());
+}
+
 void Journal::record_explanation(long long run_id, const std::string& text, const std::string& feedback) {
   Stmt(db_, "INSERT INTO explanations(run_id, text, recorded_at, feedback) VALUES(?,?,?,?)")
       .bind(run_id).bind(valid_utf8(text)).bind(utc_now()).bind(feedback).run();

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "grade/decide.hpp"
 #include "grade/grade.hpp"
 
 struct sqlite3;
@@ -51,6 +52,8 @@ class Journal {
   void record_grade(long long run_id, const Grade& grade,
                     const std::map<std::string, std::string>& prediction_uids = {});
   void finish_run(long long run_id, Verdict verdict, int exit_code, const std::string& detail);
+  // The decider's answer (grade/decide.hpp): its verdict, and its journal detail.
+  void finish_run(long long run_id, const Decision& decision, int exit_code);
   // `feedback`: the examiner's points on it (explain/feedback.hpp), one a line; "" when none.
   void record_explanation(long long run_id, const std::string& text, const std::string& feedback = "");
 

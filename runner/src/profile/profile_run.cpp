@@ -250,22 +250,19 @@ void collect_profile(const ProfilePlan& plan, const fs::path& output, const LabS
   }
 }
 
-void apply_profile_verdict(const ProfileReport& report, Grade& grade) {
-  if (grade.verdict == Verdict::interrupted) return;
-  if (!report.not_run_reason.empty()) {
-    grade.verdict = Verdict::not_run;
-    grade.verdict_reason = report.not_run_reason;
-  } else if (report.sanitizer && report.sanitizer->error_count.value_or(0) > 0 &&
-             (grade.verdict == Verdict::runtime_error || grade.verdict == Verdict::fail)) {
+ProfilerFacts profiler_facts(const ProfileReport& report) {
+  ProfilerFacts f;
+  f.not_run = report.not_run_reason;
+  if (report.sanitizer && report.sanitizer->error_count.value_or(0) > 0) {
     // The sanitizer's first error says more than "exited with code 4" (memcheck stops
     // the kernel at a bad access, so the lab then fails on the CUDA error).
-    grade.verdict_reason = "compute-sanitizer " + describe(*report.sanitizer);
-  } else if (report.ncu && !report.ncu->errors.empty() &&
-             (grade.verdict == Verdict::runtime_error || grade.verdict == Verdict::fail)) {
+    f.failure = "compute-sanitizer " + describe(*report.sanitizer);
+  } else if (report.ncu && !report.ncu->errors.empty()) {
     // ncu could not profile a kernel (another profiler held the counters), so the lab
     // failed: say why rather than "exited with code 9".
-    grade.verdict_reason = "Nsight Compute: " + ncu_error_reason(*report.ncu);
+    f.failure = "Nsight Compute: " + ncu_error_reason(*report.ncu);
   }
+  return f;
 }
 
 namespace {

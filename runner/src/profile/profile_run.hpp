@@ -14,6 +14,7 @@
 
 #include "content/manifest.hpp"
 #include "exec/process.hpp"
+#include "grade/decide.hpp"
 #include "grade/grade.hpp"
 #include "grade/results.hpp"
 #include "profile/gpu_clocks.hpp"
@@ -80,8 +81,9 @@ void collect_profile(const ProfilePlan& plan, const std::filesystem::path& outpu
 // figures are asked.
 LabSpec profile_view(const LabSpec& lab, ProfileTool tool);
 
-// When the tool could not measure (report.not_run_reason), the run is `not_run` (exit 2).
-// A lab that fails under the sanitizer or ncu gets the tool's first error as its reason.
-void apply_profile_verdict(const ProfileReport& report, Grade& grade);
+// What the tool says for the decider (grade/decide.hpp): when it could not measure
+// (report.not_run_reason) the run is `not_run` (exit 2); a lab that fails under the
+// sanitizer or ncu gets the tool's first error as its reason.
+ProfilerFacts profiler_facts(const ProfileReport& report);
 
 }  // namespace workbook

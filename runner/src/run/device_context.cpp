@@ -35,14 +35,10 @@ std::string battery_note(const std::string& power_source) {
 
 void note_battery(Grade& grade, const std::string& power_source) {
   if (power_source != "battery") return;
-  bool out = false;
   for (auto& m : grade.metrics) {
     if (!m.lo && !m.hi) continue;
     m.note += std::string(m.note.empty() ? "" : " ") + "(this run was on battery; the range assumes mains power)";
-    out = out || m.status == RangeStatus::below || m.status == RangeStatus::above;
   }
-  if (out && grade.verdict == Verdict::out_of_range)
-    grade.verdict_reason += std::string(grade.verdict_reason.empty() ? "" : " ") + "(on battery: ranges assume mains power)";
 }
 
 std::set<std::string> apply_calibration(Figures& figures, const Calibration& c) {

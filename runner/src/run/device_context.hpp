@@ -64,9 +64,10 @@ std::set<std::string> apply_calibration(Figures& figures, const Calibration& c);
 // (fitted on mains power) expect: the text said once before the run, "" on mains.
 std::string battery_note(const std::string& power_source);
 
-// Adds the battery note to each figure graded against a range, and to the verdict's
-// reason when a figure is out of range; nothing on mains. (Calibrations made on
-// battery are not told apart: the note is all there is.)
+// Adds the battery note to each figure graded against a range; nothing on mains. The
+// verdict's reason says it too when a figure is out of range (RunFacts::on_battery,
+// grade/decide.hpp). (Calibrations made on battery are not told apart: the note is all
+// there is.)
 void note_battery(Grade& grade, const std::string& power_source);
 
 inline constexpr const char* kReferenceGpuId = "t4";

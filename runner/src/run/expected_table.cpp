@@ -6,11 +6,11 @@
 
 namespace workbook {
 
-std::vector<ExpectedRow> expected_rows(const LabSpec& lab, const Figures& device, const std::string& reference_gpu_name,
+std::vector<MetricGrade> expected_rows(const LabSpec& lab, const Figures& device, const std::string& reference_gpu_name,
                                        const GradeBasis& basis) {
   Figures params;
   for (const auto& p : lab.params) params[p.name] = p.default_value;
-  std::vector<ExpectedRow> rows;
+  std::vector<MetricGrade> rows;
   Figures scope;
   std::string scope_error;
   try {
@@ -20,8 +20,7 @@ std::vector<ExpectedRow> expected_rows(const LabSpec& lab, const Figures& device
   }
   for (const auto* list : {&lab.metrics, &lab.derived}) {
     for (const auto& m : *list) {
-      ExpectedRow row{m.name, m.unit, !m.expr.empty(), std::nullopt, std::nullopt, "", "", "model", ""};
-      if (m.reference) row.reference = format_reference(*m.reference, m.unit, reference_gpu_name);
+      MetricGrade row = figure_of(m, reference_gpu_name);
       if (m.expected) {
         if (device.empty()) {
           row.note = kNoDeviceFigures;
@@ -29,16 +28,8 @@ std::vector<ExpectedRow> expected_rows(const LabSpec& lab, const Figures& device
           row.note = scope_error;
         } else {
           try {
-            auto [lo, hi] = evaluate_range(*m.expected, scope);
-            MetricGrade g;
-            g.lo = lo;
-            g.hi = hi;
             // A derived figure's conversion to this workspace's basis needs the run's figures.
-            apply_basis(m, basis, g, m.expr.empty() ? std::optional<double>(1.0) : std::nullopt);
-            row.lo = g.lo;
-            row.hi = g.hi;
-            row.basis = g.basis;
-            row.basis_note = g.basis_note;
+            set_band(m, scope, basis, m.expr.empty() ? std::optional<double>(1.0) : std::nullopt, row);
           } catch (const Error&) {
             row.note = kAfterTheRun;
           }

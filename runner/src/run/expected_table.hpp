@@ -15,20 +15,13 @@ namespace workbook {
 inline constexpr const char* kNoDeviceFigures = "no device figures";
 inline constexpr const char* kAfterTheRun = "depends on figures measured in the run";
 
-struct ExpectedRow {
-  std::string metric, unit;
-  bool derived = false;
-  std::optional<double> lo, hi;  // on the chosen GPU
-  std::string note;              // why it could not be evaluated
-  std::string reference;         // the workbook's reference figure
-  std::string basis = "model";   // "model", "measured" or "workbook" (see GradeBasis)
-  std::string basis_note;
-};
-
-// Evaluates each metric's expected range with the device figures and the parameters'
-// default values. Ranges that depend on other measured metrics say so in `note`.
-// `basis` tightens ranges as a run's grade would (measured or workbook figures).
-std::vector<ExpectedRow> expected_rows(const LabSpec& lab, const Figures& device, const std::string& reference_gpu_name,
+// Each metric's band (grade/grade.hpp set_band: the one place a band is worked out) with
+// the device figures and the parameters' default values, as a MetricGrade without a value
+// (status no_range). Its note says why a band could not be worked out (kNoDeviceFigures,
+// an error in the lab's vars, kAfterTheRun for a range over other measured figures) and
+// which profiler measures the figure. `basis` tightens ranges as a run's grade would
+// (measured or workbook figures).
+std::vector<MetricGrade> expected_rows(const LabSpec& lab, const Figures& device, const std::string& reference_gpu_name,
                                        const GradeBasis& basis = {});
 
 }  // namespace workbook

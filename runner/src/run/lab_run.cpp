@@ -10,6 +10,7 @@
 #include "build/toolchain.hpp"
 #include "build/toolchain_config.hpp"
 #include "content/variant.hpp"
+#include "grade/decide.hpp"
 #include "exec/process.hpp"
 #include "run/console_observer.hpp"
 #include "run/params.hpp"
@@ -211,6 +212,13 @@ void resume(const RunContext& ctx, const RunRequest& req, RunReport& report) {
   }
 }
 
+// The decider's answer (grade/decide.hpp) in the report.
+void take_decision(const Decision& d, RunReport& report) {
+  report.grade.verdict = d.verdict;
+  report.grade.verdict_reason = d.reason;
+  report.next_step = d.next_step;
+}
+
 // Step 2: the build (content-hash cached). Returns the result when there is something to
 // run; otherwise the report holds the compile error.
 std::optional<BuildResult> build(const RunContext& ctx, const Prepared& p, RunReport& report) {
@@ -226,20 +234,23 @@ std::optional<BuildResult> build(const RunContext& ctx, const Prepared& p, RunRe
   report.build_diagnostics = built.diagnostics;
   report.built = built.ok;
   ctx.journal.record_build(report.run_id, built.key, built.cached, built.ok);
+  RunFacts facts;
+  facts.lab_id = lab.id;
   if (built.interrupted) {
-    ctx.journal.finish_run(report.run_id, Verdict::interrupted, -1, "interrupted during the build");
+    facts.interrupted = "interrupted during the build";
+    ctx.journal.finish_run(report.run_id, decide(facts), -1);
     throw Error(Exit::interrupted, "interrupted during the build; your predictions are kept in the journal");
   }
   if (built.ok) return built;
-  report.grade.verdict = Verdict::compile_error;
-  report.grade.verdict_reason = "the compiler rejected the lab";
-  report.next_step = fmt::format("fix the first error above in {}, then run again", request.display_name);
-  report.compile_error_kind = built.toolchain_problem ? built.toolchain_problem->kind : "source";
+  facts.build_failed = BuildFailure{request.display_name, report.build_diagnostics, "", ""};
   if (built.toolchain_problem) {  // the machine's compiler pair, not the lab (build/toolchain_problem.hpp)
-    report.grade.verdict_reason = built.toolchain_problem->reason;
-    report.next_step = built.toolchain_problem->next_step;
+    facts.build_failed->toolchain_reason = built.toolchain_problem->reason;
+    facts.build_failed->toolchain_next_step = built.toolchain_problem->next_step;
   }
-  ctx.journal.finish_run(report.run_id, Verdict::compile_error, -1, report.build_diagnostics);
+  report.compile_error_kind = built.toolchain_problem ? built.toolchain_problem->kind : "source";
+  const Decision d = decide(facts);
+  take_decision(d, report);
+  ctx.journal.finish_run(report.run_id, d, -1);  // the journal's detail: the compiler's output
   return std::nullopt;
 }
 
@@ -338,41 +349,22 @@ void grade_and_record(const RunContext& ctx, const RunRequest& req, const Prepar
                      last_nonblank_line(pr.err.empty() ? pr.out : pr.err)};
   GradeBasis basis = grade_basis(p.dev, report.lab, report.params, req.quick, false);
   basis.ranges_not_graded = req.ranges_not_graded;
-  report.grade = grade_run(report.lab, results, outcome, p.dev.figures, p.dev.note, scope_params, report.predictions,
-                           p.dev.reference ? p.dev.reference->name : "T4", basis);
-  if (pr.interrupted) {  // Ctrl-C, SIGTERM or SIGHUP: nothing to grade, nothing to fix
-    report.grade.verdict = Verdict::interrupted;
-    report.grade.verdict_reason = report.process_summary;
-  }
-  apply_profile_verdict(report.profile, report.grade);
+  report.grade = grade_parts(report.lab, results, p.dev.figures, p.dev.note, scope_params, report.predictions,
+                             p.dev.reference ? p.dev.reference->name : "T4", basis);
+  RunFacts facts;
+  facts.lab_id = report.lab.id;
+  if (pr.interrupted) facts.interrupted = report.process_summary;  // Ctrl-C, SIGTERM or SIGHUP: nothing to grade
+  facts.process = process_facts(outcome, results, report.lab.timeout_s);
+  facts.checks = report.grade.checks;
+  facts.metrics = report.grade.metrics;
+  facts.profiler = profiler_facts(report.profile);
+  facts.on_battery = p.dev.power_source == "battery";
+  const Decision d = decide(facts);
+  take_decision(d, report);
   note_battery(report.grade, p.dev.power_source);  // clocks capped on battery (run/device_context.hpp)
   ctx.journal.record_grade(report.run_id, report.grade, report.prediction_uids);
   record_gpu_state(ctx.journal, report.run_id, report.profile);
-  ctx.journal.finish_run(report.run_id, report.grade.verdict, pr.exit_code, report.grade.verdict_reason);
-}
-
-// What to do after a run with this verdict ("" when there is nothing to add).
-std::string next_step_for(const LabSpec& lab, Verdict verdict) {
-  switch (verdict) {
-    case Verdict::runtime_error:
-      return fmt::format(
-          "find the bad access with `workbook run {} --sanitize` (compute-sanitizer's memcheck names the first one "
-          "with its file:line); add --quick for a short run",
-          lab.id);
-    case Verdict::timeout:
-      return "look for a loop that never ends or a __syncthreads() inside a branch not all threads take; "
-             "raise the limit with --timeout S if the lab is only slow";
-    case Verdict::fail: return "read the failing check's detail above, fix the kernel, and run again";
-    case Verdict::interrupted:
-      return "nothing was graded; your predictions are kept in the journal: run it again when you are ready";
-    case Verdict::not_run:
-      return "install what the line above names (or move to a machine that has it: Colab has torch and triton), "
-             "then run again";
-    case Verdict::out_of_range:
-      return "the result is right but the figure says the design is not yet what the module teaches: "
-             "read the hint, compare your access pattern with the reading, and run again";
-    default: return "";
-  }
+  ctx.journal.finish_run(report.run_id, d, pr.exit_code);
 }
 
 }  // namespace
@@ -398,19 +390,18 @@ RunReport run_lab(const RunContext& outer, const RunRequest& req) {
   std::optional<BuildResult> built = build(ctx, p, report);
   if (!built) return report;
   if (report.lab.language == LabLanguage::cuda && !p.dev.gpu) {  // nothing to run a CUDA lab on
-    report.not_run_reason = "no NVIDIA GPU was found (nvidia-smi lists none), so the lab was compiled but not run";
-    report.grade.verdict = Verdict::not_run;
-    report.grade.verdict_reason = report.not_run_reason;
-    report.next_step = fmt::format("run it on a machine with a GPU (Colab, or `workbook run {} --slurm` on a cluster), or by "
-                                   "hand there with the nvcc line in the lab's header; your predictions stand for that run",
-                                   report.lab.id);
-    ctx.journal.finish_run(report.run_id, Verdict::not_run, -1, report.not_run_reason);
+    RunFacts facts;
+    facts.lab_id = report.lab.id;
+    facts.no_gpu = true;
+    const Decision d = decide(facts);
+    take_decision(d, report);
+    report.not_run_reason = d.reason;
+    ctx.journal.finish_run(report.run_id, d, -1);
     return report;
   }
   LabResults results;
   ProcessResult pr = execute(ctx, req, p, *built, report, results);
   grade_and_record(ctx, req, p, pr, results, report);
-  report.next_step = next_step_for(report.lab, report.grade.verdict);
   return report;
 }
 

@@ -68,7 +68,7 @@ void print_metrics(const RunReport& r, const Style& s) {
                       s.dim(m.reference), s.dim(samples)});
     if (!samples.empty()) samples_lines += wrap_text(m.name + " samples: " + samples, width, "  ", "    ") + "\n";
     if (!m.note.empty() && m.status != RangeStatus::in_range) notes += wrap_text(m.name + ": " + m.note, width, "  ", "    ") + "\n";
-    if (m.basis != "model" && m.status != RangeStatus::no_range)
+    if (m.basis != RangeBasis::model && m.status != RangeStatus::no_range)
       notes += wrap_text(m.name + " range: " + m.basis_note, width, "  ", "    ") + "\n";
   }
   fmt::print("{}", render_table(t, width, s));
@@ -161,7 +161,7 @@ json report_json(const RunReport& r) {
     json mj = {{"name", m.name}, {"unit", m.unit}, {"derived", m.derived},
                {"value", m.value ? json(*m.value) : json()}, {"expected_min", m.lo ? json(*m.lo) : json()},
                {"expected_max", m.hi ? json(*m.hi) : json()}, {"status", to_string(m.status)},
-               {"note", m.note}, {"reference", m.reference}, {"basis", m.basis}, {"basis_note", m.basis_note}};
+               {"note", m.note}, {"reference", m.reference}, {"basis", to_string(m.basis)}, {"basis_note", m.basis_note}};
     if (m.stats && m.stats->samples) {
       mj["samples"] = *m.stats->samples;
       mj["min"] = m.stats->min ? json(*m.stats->min) : json();

@@ -1,8 +1,8 @@
-// How a Slurm job's end becomes the run's verdict. When the compute node recorded a
-// verdict (the lab passed, failed, crashed, hit its own --timeout), that verdict stands.
-// When it could not (the job failed before the runner started), or when Slurm killed the
-// job (at its --time, cancelled, out of memory, its node lost: the node then records the
-// kill as "interrupted" or "runtime_error"), Slurm's state decides:
+// How a Slurm job's end becomes the run's verdict: Slurm's job status as the decider's
+// SlurmFacts (grade/decide.hpp, decide_slurm, which holds the rules). When the compute
+// node recorded a verdict, that verdict stands; when it could not, or when Slurm killed
+// the job (the node then records the kill as "interrupted" or "runtime_error"), Slurm's
+// state decides:
 //
 //   TIMEOUT                      -> timeout      (the job's --time was reached)
 //   CANCELLED, PREEMPTED         -> interrupted  (nothing graded; predictions kept)
@@ -18,7 +18,7 @@
 #include <string>
 
 #include "exec/slurm.hpp"
-#include "grade/grade.hpp"
+#include "grade/decide.hpp"
 
 namespace workbook {
 
@@ -33,5 +33,11 @@ struct SlurmOutcome {
 SlurmOutcome slurm_outcome(const std::string& job_id, const SlurmJobStatus& status,
                            const std::optional<std::string>& recorded, const std::string& time_limit,
                            const std::filesystem::path& output);
+
+// The same job's end as the decider's facts (the node's report and Ctrl-C on the login
+// node left for the caller to add).
+SlurmFacts slurm_facts(const std::string& job_id, const SlurmJobStatus& status,
+                       const std::optional<std::string>& recorded, const std::string& time_limit,
+                       const std::filesystem::path& output);
 
 }  // namespace workbook

@@ -40,14 +40,6 @@ fs::path current_folder() {
   return cwd;
 }
 
-Verdict verdict_named(const std::string& name) {
-  for (Verdict v : {Verdict::pass, Verdict::fail, Verdict::out_of_range, Verdict::compile_error, Verdict::runtime_error,
-                    Verdict::timeout, Verdict::interrupted, Verdict::not_run}) {
-    if (name == to_string(v)) return v;
-  }
-  return Verdict::runtime_error;
-}
-
 // One name per run: a job whose id was lost is found by it.
 std::string job_name(const LabSpec& lab, const std::string& run_id) { return fmt::format("wb-{}-{}", lab.name, run_id); }
 
@@ -103,8 +95,11 @@ std::string recover_job(const Workspace& workspace, long long run_id, const std:
     for (const auto& id : ids) scancel_job(id);
     const std::string why = fmt::format("interrupted while sbatch submitted it{}", ids.empty() ? "" : "; job " + ids.back() + " cancelled");
     if (!ids.empty()) record_slurm_job_id(journal, run_id, ids.back());
-    if (const auto end = run_end_of(journal, run_id); end && !end->verdict)
-      journal.finish_run(run_id, Verdict::interrupted, -1, why);
+    if (const auto end = run_end_of(journal, run_id); end && !end->verdict) {
+      RunFacts facts;
+      facts.interrupted = why;
+      journal.finish_run(run_id, decide(facts), -1);
+    }
     throw Error(Exit::interrupted, fmt::format("run #{} {}", run_id, why),
                 fmt::format("check that no job is left with `squeue {}`", user_name));
   }
@@ -135,7 +130,9 @@ std::string submit_job(const Workspace& workspace, const SlurmJobRecord& job, co
   } catch (const Error& e) {
     Journal journal(workspace.journal_path());
     forget_slurm_submission(journal, job.run_id);
-    journal.finish_run(job.run_id, Verdict::not_run, -1, e.what());
+    RunFacts facts;
+    facts.not_started = e.what();
+    journal.finish_run(job.run_id, decide(facts), -1);
     throw;
   }
 }
@@ -147,22 +144,30 @@ nlohmann::json slurm_json(const SlurmJobRecord& job, const SlurmJobStatus& statu
           {"account", job.account}, {"script", job.script}};
 }
 
-// The login node's end: the verdict settled, recorded and printed.
-void finish(const RunContext& ctx, const SlurmRunOptions& o, const SlurmJobStatus& status, const SlurmOutcome& outcome,
+// The login node's end: the verdict decided from the job's end and what the node
+// recorded (grade/decide.hpp), settled in the journal when Slurm's state decided, printed.
+void finish(const RunContext& ctx, const SlurmRunOptions& o, const SlurmJobStatus& status, SlurmFacts facts,
             RunReport& report) {
   record_slurm_end(ctx.journal, report.run_id, status.state, status.exit_code);
-  if (outcome.from_slurm) settle_slurm_verdict(ctx.journal, report.run_id, outcome.verdict, outcome.reason);
   const SlurmJobRecord job = slurm_job_of(ctx.journal, report.run_id).value_or(SlurmJobRecord{});
   const fs::path dir = slurm_run_dir(ctx.workspace, report.run_id);
   const std::optional<std::string> node_report = read_file_text(dir / "report.json");
   nlohmann::json j = node_report ? nlohmann::json::parse(*node_report, nullptr, false) : report_json(report);
   if (j.is_discarded()) j = report_json(report);
   const RunEnd end = run_end_of(ctx.journal, report.run_id).value_or(RunEnd{});
-  report.grade.verdict = verdict_named(end.verdict.value_or("runtime_error"));
-  report.grade.verdict_reason = outcome.from_slurm ? outcome.reason : node_report ? j.value("reason", end.detail) : end.detail;
-  report.next_step = outcome.from_slurm ? outcome.next_step : j.value("next_step", std::string());
+  facts.recorded = end.verdict;
+  facts.node_report = node_report.has_value();
+  facts.recorded_reason = node_report ? j.value("reason", end.detail) : end.detail;
+  facts.recorded_next_step = node_report ? j.value("next_step", std::string()) : std::string();
+  RunFacts run;
+  run.lab_id = report.lab.id;
+  run.slurm = facts;
+  const Decision d = decide(run);
+  if (d.from_slurm) settle_slurm_verdict(ctx.journal, report.run_id, d.verdict, d.reason);
+  report.grade.verdict = d.verdict;
+  report.grade.verdict_reason = d.reason;
+  report.next_step = d.next_step;
   report.ran = j.contains("process") && j["process"].value("ran", false);
-  if (report.next_step.empty() && !node_report) report.next_step = fmt::format("read the job's output in {}", (dir / "job.out").string());
   j["verdict"] = to_string(report.grade.verdict);
   j["reason"] = report.grade.verdict_reason;
   j["next_step"] = report.next_step;
@@ -173,12 +178,12 @@ void finish(const RunContext& ctx, const SlurmRunOptions& o, const SlurmJobStatu
   }
   // The node printed its report into the job's output, shown above; print one here when
   // it could not, or when Slurm's state overrides what it recorded.
-  if (outcome.from_slurm && node_report) {
+  if (d.from_slurm && node_report) {
     fmt::print("\n{}\n", ctx.style.bold(fmt::format("Slurm ended job {} ({}); the run's verdict is Slurm's:", job.job_id,
                                                     status.state.empty() ? "state unknown" : status.state)));
   }
-  if (outcome.from_slurm) report.ran = false;  // the node's report above has the figures; only the verdict here
-  if (outcome.from_slurm || !node_report) print_report(report, ctx.style);
+  if (d.from_slurm) report.ran = false;  // the node's report above has the figures; only the verdict here
+  if (d.from_slurm || !node_report) print_report(report, ctx.style);
   fmt::print("{}\n", ctx.style.dim(fmt::format("Slurm job {} {}{}{} · run #{} · script and output in {}", job.job_id,
                                                status.state.empty() ? "ended" : status.state,
                                                job.node.empty() ? "" : " on " + job.node,
@@ -234,14 +239,9 @@ std::optional<RunReport> submit_slurm_run(const Catalog& catalog, const Workspac
   }
   Journal journal(workspace.journal_path());
   const RunContext ctx{catalog, workspace, journal, style};
-  SlurmOutcome outcome{true, Verdict::interrupted,
-                       fmt::format("cancelled on the login node (Slurm job {}, scancel)", job.job_id),
-                       "nothing was graded; your predictions are kept in the journal: submit it again when you are ready"};
-  if (followed.interrupt_signal == 0) {
-    const RunEnd end = run_end_of(journal, report.run_id).value_or(RunEnd{});
-    outcome = slurm_outcome(job.job_id, followed.status, end.verdict, s.time, dir / "job.out");
-  }
-  finish(ctx, o, followed.status, outcome, report);
+  SlurmFacts facts = slurm_facts(job.job_id, followed.status, std::nullopt, s.time, dir / "job.out");
+  facts.cancelled_here = followed.interrupt_signal != 0;
+  finish(ctx, o, followed.status, facts, report);
   return report;
 }
 
@@ -264,7 +264,10 @@ RunReport continue_slurm_run(const RunContext& ctx, const RunRequest& req) {
     // the message, in job.out, says so); else, e.g. no nvcc on the node: recorded, so the
     // login node can say why.
     if (const auto end = run_end_of(ctx.journal, id); end && end->verdict) throw;
-    ctx.journal.finish_run(id, Verdict::not_run, -1, e.hint().empty() ? e.what() : std::string(e.what()) + "; " + e.hint());
+    RunFacts facts;
+    facts.lab_id = req.lab;
+    facts.not_started = e.hint().empty() ? e.what() : std::string(e.what()) + "; " + e.hint();
+    ctx.journal.finish_run(id, decide(facts), -1);
     throw;
   }
   record_run_arch(ctx.journal, id, report.arch);

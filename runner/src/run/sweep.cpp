@@ -7,6 +7,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "grade/decide.hpp"
 #include "run/params.hpp"
 #include "run/predictions.hpp"
 #include "run/report_print.hpp"
@@ -288,22 +289,17 @@ nlohmann::json sweep_json(const SweepResult& r) {
     run["grading_note"] = note;
     j["runs"].push_back(run);
   }
-  j["verdict"] = "pass";  // or the first verdict that is not
-  for (const auto& run : r.runs) {
-    if (run.grade.verdict != Verdict::pass) {
-      j["verdict"] = to_string(run.grade.verdict);
-      break;
-    }
-  }
+  j["verdict"] = to_string(sweep_verdict(r));
   make_valid_utf8(j);
   return j;
 }
 
-int exit_code_for(const SweepResult& r) {
-  for (const auto& run : r.runs) {
-    if (run.grade.verdict != Verdict::pass) return exit_code_for(run);
-  }
-  return 0;
+Verdict sweep_verdict(const SweepResult& r) {
+  std::vector<Verdict> verdicts;
+  for (const auto& run : r.runs) verdicts.push_back(run.grade.verdict);
+  return combined_verdict(verdicts);
 }
+
+int exit_code_for(const SweepResult& r) { return static_cast<int>(exit_for(sweep_verdict(r))); }
 
 }  // namespace workbook

@@ -76,6 +76,10 @@ plot::Chart sweep_chart(const SweepResult& r);
 void print_sweep(const SweepResult& r, const Style& style);
 nlohmann::json sweep_json(const SweepResult& r);
 
+// The sweep's one verdict, for its JSON and its exit code: pass when every value passed,
+// else the first run's verdict that is not (grade/decide.hpp, combined_verdict).
+Verdict sweep_verdict(const SweepResult& r);
+
 // 0 when every value passed; otherwise the exit code of the first run that did not.
 int exit_code_for(const SweepResult& r);
 
