@@ -1,30 +1,38 @@
 #!/usr/bin/env bash
-# The test command (README, CI), in two stages:
-#   ci    configure with the ci preset (warnings are errors), build, and run every test:
-#         Catch2 unit and end-to-end tests, the script tests, and `workbook dev check`
-#         compiling every lab and solution with nvcc;
-#   asan  the asan preset (Debug, ASan + UBSan, leaks detected): build the runner and the
-#         tests instrumented and run them again, `dev check` aside (its nvcc compiles are
-#         not the runner's code). The e2e tests spawn the instrumented binary, so a leak,
-#         an out-of-bounds access or undefined behaviour there fails the stage too.
-#   usage: scripts/test.sh [ci|asan|all]      (default: all, which CI runs: see .ci/run)
+# The test command (README, CI):
+#   ci       (default; what CI runs) one build with the ci preset: warnings are errors,
+#            AddressSanitizer + UndefinedBehaviorSanitizer with leak detection, line tables
+#            (-g1) for their reports. Every test runs against it: Catch2 unit and end-to-end
+#            tests (the e2e tests spawn the instrumented binary, the Slurm ones on the node
+#            too), the script tests, and `workbook dev check` compiling every lab, starter,
+#            solution and variant with nvcc, driven by the instrumented runner.
+#   release  the release preset (-O3, warnings are errors) and every test: the optimiser's
+#            own warnings, and the tests against the binary a learner builds.
+#   asan     the asan preset (full debug info, for gdb): every test but dev check.
+#   all      ci, then release.
+#   usage: scripts/test.sh [ci|release|asan|all]
+# Each stage prints how long its build and its tests took.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH=/usr/local/cuda/bin:$PATH
-stage=${1:-all}
+stage=${1:-ci}
 case "$stage" in
-  ci | asan | all) ;;
-  *) echo "usage: scripts/test.sh [ci|asan|all] (unknown stage '$stage')" >&2; exit 2 ;;
+  ci | release | asan | all) ;;
+  *) echo "usage: scripts/test.sh [ci|release|asan|all] (unknown stage '$stage')" >&2; exit 2 ;;
 esac
 
 run_stage() {
-  local preset=$1 start=$SECONDS
+  local preset=$1 start=$SECONDS built
   echo "== test stage: $preset"
   cmake --preset "$preset" >/dev/null
   cmake --build --preset "$preset" -j"$(nproc)"
+  built=$SECONDS
+  echo "== test stage $preset: built in $((built - start)) s"
   ctest --preset "$preset" -j2
-  echo "== test stage $preset passed in $((SECONDS - start)) s"
+  echo "== test stage $preset passed: build $((built - start)) s, tests $((SECONDS - built)) s"
 }
 
-if [[ $stage == ci || $stage == all ]]; then run_stage ci; fi
-if [[ $stage == asan || $stage == all ]]; then run_stage asan; fi
+case "$stage" in
+  all) run_stage ci; run_stage release ;;
+  *) run_stage "$stage" ;;
+esac

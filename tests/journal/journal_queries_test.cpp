@@ -19,7 +19,7 @@ long long add_run(Journal& j, const std::string& lab, const std::string& variant
   j.record_prediction(id, lab, {"t_guess", std::to_string(guess), guess});
   Grade g;
   // Filled in place: a local MetricGrade copied in trips GCC 12's -Wmaybe-uninitialized
-  // at -O3 (a false positive inside std::string; the ci preset's -Werror stops on it).
+  // at -O3 (a false positive inside std::string; the release preset's -Werror stops on it).
   MetricGrade& m = g.metrics.emplace_back();
   m.name = "t";
   m.unit = "ms";
