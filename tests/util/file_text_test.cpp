@@ -3,9 +3,11 @@
 
 #include <unistd.h>
 
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <thread>
 
 #include "util/file_text.hpp"
 
@@ -21,4 +23,42 @@ TEST_CASE("read_file_text returns every byte, and nothing for a missing file", "
   CHECK(*text == bytes);
   std::filesystem::remove(file);
   CHECK_FALSE(read_file_text(file));
+}
+
+TEST_CASE("write_file_text: two writers of one file at once leave one whole text and no temporary", "[util]") {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("wb-file-text-race-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const fs::path file = dir / "state.json";
+  // Two texts of different lengths: a torn write would mix or truncate them.
+  const std::string a(200000, 'a'), b(150000, 'b');
+  std::atomic<int> failures{0};
+  auto writer = [&](const std::string& text) {
+    for (int i = 0; i < 200; ++i) {
+      try {
+        write_file_text(file, text);
+      } catch (const std::exception&) {
+        ++failures;
+      }
+    }
+  };
+  std::thread t1(writer, std::cref(a)), t2(writer, std::cref(b));
+  t1.join();
+  t2.join();
+  CHECK(failures == 0);
+  const auto text = read_file_text(file);
+  REQUIRE(text);
+  CHECK((*text == a || *text == b));
+  int entries = 0;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir)) ++entries;
+  CHECK(entries == 1);  // no temporary left behind
+  // A link where a temporary could be is never written through.
+  const fs::path target = dir / "elsewhere";
+  write_file_text(target, "keep");
+  std::error_code ec;
+  fs::create_symlink(target, fs::path(file.string() + ".tmp"), ec);
+  write_file_text(file, "new");
+  CHECK(read_file_text(target) == std::optional<std::string>("keep"));
+  CHECK(read_file_text(file) == std::optional<std::string>("new"));
+  fs::remove_all(dir, ec);
 }
