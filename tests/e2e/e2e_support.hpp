@@ -227,7 +227,9 @@ struct Course {
     std::map<std::string, std::string> e{{"WORKBOOK_CONTENT", content.string()},
                                          {"WORKBOOK_WORKSPACE", workspace.string()},
                                          {"NO_COLOR", "1"},
-                                         {"WORKBOOK_GPU_NAME", "Tesla T4"}};
+                                         {"WORKBOOK_GPU_NAME", "Tesla T4"},
+                                         // the outline cache in the test's folder, not ~/.cache
+                                         {"WORKBOOK_CACHE_DIR", (tmp.path / "cache").string()}};
     for (auto& [k, v] : extra) e[k] = v;
     return e;
   }
