@@ -217,6 +217,10 @@ TEST_CASE("experiment run --slurm-dry-run prints the batch script", "[e2e][exper
   CHECK(r.out.find("#SBATCH --time=20") != std::string::npos);
   CHECK(r.out.find("#SBATCH --gres=gpu:1") != std::string::npos);
   CHECK(r.out.find("experiment run cmp --slurm-continue RUN_ID --trace") != std::string::npos);
+  // The header names the experiment's command and what the node does, not a lab run's.
+  CHECK(r.out.find("submitted with `workbook experiment run --slurm`") != std::string::npos);
+  CHECK(r.out.find("runs every variant, reads its metrics") != std::string::npos);
+  CHECK(r.out.find("grades") == std::string::npos);
   CHECK(experiment_runs_recorded(c) == "0");
   CHECK(c.run({"experiment", "run", "cmp", "--no-predict", "--partition", "gpu"}).exit_code == 2);
 }

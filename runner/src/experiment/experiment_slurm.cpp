@@ -35,6 +35,8 @@ BatchScript experiment_batch(const Workspace& workspace, const ExperimentRequest
   b.settings = s;
   b.job_name = "wb-exp-" + req.name;
   b.run_label = fmt::format("experiment run #{} of {}", run_id, req.name);
+  b.submitted_with = "workbook experiment run --slurm";
+  b.node_does = "runs every variant, reads its metrics and records them";
   b.output = dir / "job.out";
   b.workdir = fs::current_path();
   b.command = {this_binary().string(), "--workspace", workspace.root().string(), "experiment", "run", req.name,

@@ -181,9 +181,9 @@ std::string render_batch_script(const BatchScript& b) {
   const SlurmSettings& s = b.settings;
   // A login shell when there are setup lines: `module` is defined by the login profile.
   std::string out = s.setup.empty() ? "#!/bin/bash\n" : "#!/bin/bash -l\n";
-  out += fmt::format("# workbook: {}, submitted with `workbook run --slurm`.\n", b.run_label);
-  out += "# On the compute node the same runner builds, runs, grades and records the run in the\n"
-         "# same workspace's journal; the login node follows the job and prints the report.\n";
+  out += fmt::format("# workbook: {}, submitted with `{}`.\n", b.run_label, b.submitted_with);
+  out += fmt::format("# On the compute node the same runner {} in the same\n", b.node_does);
+  out += "# workspace's journal; the login node follows the job and prints the report.\n";
   out += fmt::format("#SBATCH --job-name={}\n", sbatch_word(b.job_name, "the job name"));
   out += fmt::format("#SBATCH --output={}\n", sbatch_word(slurm_file_pattern(b.output.string()), "the workspace"));
   out += fmt::format("#SBATCH --chdir={}\n", sbatch_word(b.workdir.string(), "the current folder"));

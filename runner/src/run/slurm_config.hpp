@@ -54,6 +54,9 @@ struct BatchScript {
   std::string run_label;                 // "run #42 of module01/pass_lab (starter)"
   std::filesystem::path output, workdir;
   std::vector<std::string> command;      // the runner on the compute node
+  // The header's words: the command that submitted it, and what the node's runner does.
+  std::string submitted_with = "workbook run --slurm";
+  std::string node_does = "builds, runs, grades and records the run";
 };
 
 // The runner's command line on the compute node: the same binary, content and
