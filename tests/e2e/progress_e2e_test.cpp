@@ -107,6 +107,9 @@ TEST_CASE("e2e: progress, next and history after two runs", "[e2e][progress-e2e]
   CHECK(ht.exit_code == 0);
   CHECK(ht.out.find("module01/pass_lab") != std::string::npos);
   CHECK(ht.out.find("Prediction calibration") != std::string::npos);
+  // The table's abbreviated columns are explained on the screen, not only in --help.
+  CHECK(ht.out.find("over/und: predictions above / below their measurement") != std::string::npos);
+  CHECK(ht.out.find("p/m: typical predicted / measured") != std::string::npos);
   CHECK(c.run({"history", "module01/no_such_lab"}).exit_code == 2);
 }
 

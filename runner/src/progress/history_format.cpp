@@ -121,6 +121,9 @@ std::string calibration_text(const Calibration& c, const Style& s) {
   for (const auto& r : c.modules) out += row_text(r);
   out += row_text(c.overall);
   for (const auto& r : c.halves) out += row_text(r);
+  out += s.dim("  median: the typical factor max(p/m, m/p); <1.25x ... >4x: how many within each factor;\n"
+               "  over/und: predictions above / below their measurement; p/m: typical predicted / measured\n"
+               "  (above 1: your predictions run high)") + "\n";
   if (!c.trend.empty()) {
     out += fmt::format("  Trend: {} (median factor {:.2f}x, then {:.2f}x)\n", c.trend, c.halves[0].median_factor,
                        c.halves[1].median_factor);
