@@ -4,7 +4,7 @@
 #include <fmt/format.h>
 
 #include "exec/slurm.hpp"
-#include "run/report_print.hpp"
+#include "run/report_json.hpp"
 #include "run/slurm_follow.hpp"
 #include "run/slurm_journal.hpp"
 #include "run/slurm_node.hpp"
