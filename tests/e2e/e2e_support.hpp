@@ -57,6 +57,18 @@ struct CommandResult {
 };
 
 // The environment of this process without anything that could steer the binary, plus `extra`.
+// A fake nvidia-smi in `bin` (its sh lines: `setup`, the clocks query's header, then
+// `readings`), and the PATH that finds it first: a GPU's clocks and throttle reasons, no GPU.
+inline std::string path_with_fake_nvidia_smi(const fs::path& bin, const std::string& setup, const std::string& readings) {
+  write_file(bin / "nvidia-smi",
+             "#!/bin/sh\n" + setup +
+                 "echo 'clocks.current.sm [MHz], clocks.current.memory [MHz], clocks.max.sm [MHz], "
+                 "clocks.max.memory [MHz], clocks_event_reasons.active, temperature.gpu, power.draw [W], pstate'\n" +
+                 readings);
+  fs::permissions(bin / "nvidia-smi", fs::perms::owner_all);
+  return bin.string() + ":" + (std::getenv("PATH") ? std::getenv("PATH") : "/usr/bin:/bin");
+}
+
 inline std::vector<std::string> make_env(const std::map<std::string, std::string>& extra) {
   std::vector<std::string> env;
   for (char** e = environ; *e; ++e) {

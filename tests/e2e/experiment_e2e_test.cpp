@@ -258,16 +258,10 @@ TEST_CASE("experiment run records the clocks read after its repeats, not the idl
   write_experiment(c, "cmp", experiment_yaml("", 1));
   // A fake nvidia-smi: the first reading is an idle GPU's 345 MHz, every later one the
   // 1590 MHz the repeats ran at (the H200 showed 345 MHz before its first repeat).
-  const fs::path bin = c.tmp.path / "smi-bin";
-  e2e::write_file(bin / "nvidia-smi",
-                  "#!/bin/sh\n"
-                  "n=$(cat \"$0.count\" 2>/dev/null || echo 0); echo $((n + 1)) > \"$0.count\"\n"
-                  "clock=1590; [ \"$n\" = 0 ] && clock=345\n"
-                  "echo 'clocks.current.sm [MHz], clocks.current.memory [MHz], clocks.max.sm [MHz], "
-                  "clocks.max.memory [MHz], clocks_event_reasons.active, temperature.gpu, power.draw [W], pstate'\n"
-                  "echo \"$clock, 5001, 1590, 5001, 0x0000000000000000, 40, 60.5, P0\"\n");
-  fs::permissions(bin / "nvidia-smi", fs::perms::owner_all);
-  const std::string path = bin.string() + ":" + (std::getenv("PATH") ? std::getenv("PATH") : "/usr/bin:/bin");
+  const std::string path = e2e::path_with_fake_nvidia_smi(c.tmp.path / "smi-bin",
+                                                          "n=$(cat \"$0.count\" 2>/dev/null || echo 0); echo $((n + 1)) > \"$0.count\"\n"
+                                                          "clock=1590; [ \"$n\" = 0 ] && clock=345\n",
+                                                          "echo \"$clock, 5001, 1590, 5001, 0x0000000000000000, 40, 60.5, P0\"\n");
   CommandResult r = c.run({"experiment", "run", "cmp", "--no-predict", "--json"}, {{"PATH", path}});
   SHOW(r);
   REQUIRE(r.exit_code == 0);

@@ -200,3 +200,22 @@ TEST_CASE("watch: Ctrl-C while the lab runs records it as interrupted and ends w
   CHECK(verdicts(c, "module01/hang_lab") == std::vector<std::string>{"interrupted"});
   CHECK(r.out.find("Waiting for your next save") == std::string::npos);
 }
+
+TEST_CASE("watch's report holds the GPU clock and throttle lines that run's does", "[e2e][watch]") {
+  Course c;
+  // A GPU (WORKBOOK_GPU_NAME) whose nvidia-smi reads a power-capped clock.
+  const std::string path = e2e::path_with_fake_nvidia_smi(c.tmp.path / "smi-bin", "",
+                                                          "echo '1410, 5001, 1590, 5001, 0x0000000000000004, 70, 300, P0'\n");
+  const std::map<std::string, std::string> env{{"PATH", path}, {"WORKBOOK_GPU_NAME", "Fake GPU"}};
+  const auto run = c.run({"run", "module01/pass_lab", "--no-predict"}, env);
+  SHOW(run);
+  REQUIRE(run.exit_code == 0);
+  const auto watched = c.run({"watch", "module01/pass_lab", "--once"}, env);
+  SHOW(watched);
+  REQUIRE(watched.exit_code == 0);
+  for (const std::string line : {"GPU before the run: SM 1410 MHz (max 1590)", "GPU after the run:  SM 1410 MHz",
+                                 "the GPU was throttled before the run (sw_power_cap)"}) {
+    CHECK(run.out.find(line) != std::string::npos);
+    CHECK(watched.out.find(line) != std::string::npos);
+  }
+}

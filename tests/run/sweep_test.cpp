@@ -1,6 +1,7 @@
 // A sweep's one verdict (run/sweep.hpp sweep_verdict): the same in its JSON and its exit code.
 #include <catch2/catch.hpp>
 
+#include "present/sweep_report.hpp"
 #include "run/sweep.hpp"
 
 using namespace workbook;

@@ -37,3 +37,10 @@ TEST_CASE("format_range joins its ends with 'to', each end in its own unit", "[u
   CHECK(format_range(std::nullopt, std::nullopt, "ms").empty());
   CHECK(format_range(-1.0, 1.0, "x") == "-1 x to 1 x");
 }
+
+TEST_CASE("format_figure keeps the unit as given, 3 significant digits, whole numbers from 1000", "[units]") {
+  CHECK(format_figure(0.5321, "ms") == "0.532 ms");
+  CHECK(format_figure(12345, "GB/s") == "12345 GB/s");
+  CHECK(format_figure(1.234e7, "") == "1.23e+07");
+  CHECK(format_figure(-2500, "x") == "-2500 x");
+}

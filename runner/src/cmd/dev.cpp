@@ -4,7 +4,7 @@
 #include "cmd/registry.hpp"
 #include "dev/content_check.hpp"
 #include "journal/journal.hpp"
-#include "run/report_print.hpp"
+#include "run/report_json.hpp"
 #include "util/error.hpp"
 #include "util/file_text.hpp"
 

@@ -36,8 +36,8 @@ struct DeviceOptions {
 // The toolchain line alone (`--toolchain`, scripts/setup.sh): 0 when the pair works,
 // 3 when it does not, 2 without nvcc.
 int report_toolchain(const DeviceOptions& o, const ToolchainStatus& tool, const Style& s) {
-  if (o.json) print_json({{"toolchain", toolchain_json(tool)}});
-  else print_toolchain(tool, s);
+  print_result(o.json, tool, [](const ToolchainStatus& t) { return nlohmann::json{{"toolchain", toolchain_json(t)}}; },
+               [&](const ToolchainStatus& t) { print_toolchain(t, s); });
   if (!tool.toolchain) return static_cast<int>(Exit::usage);
   return tool.works() ? 0 : static_cast<int>(Exit::compile_error);
 }
@@ -49,11 +49,7 @@ int calibrate(const DeviceOptions& o, const Catalog& catalog, const Workspace& w
   const DeviceContext dev = load_device_context(catalog, std::nullopt, &journal);  // now with the new figures
   set_fp32_ceiling(run, dev.spec);
   CalibrationView view{run, dev.spec, dev.figures_source};
-  if (o.json) {
-    print_json(calibration_json(view));
-  } else {
-    print_calibration(view, s);
-  }
+  print_result(o.json, view, calibration_json, [&](const CalibrationView& v) { print_calibration(v, s); });
   return run.failed_checks.empty() ? 0 : 1;
 }
 
@@ -94,13 +90,12 @@ int query(const DeviceOptions& o, const Catalog& catalog, const Workspace& ws, c
   const Calibration* cal = dev.calibration ? &*dev.calibration : nullptr;
   DeviceView view{q, spec, cal, dev.gpu ? dev.gpu->uuid : "", dev.gpu ? dev.gpu->driver : "", dev.figures_source,
                   compare_gpus(&q, spec, cal, find_gpu(dev.specs, "t4"), find_gpu(dev.specs, "h100-sxm"))};
-  if (o.json) {
-    nlohmann::json j = device_json(view);
+  const auto with_toolchain = [&](const DeviceView& v) {
+    nlohmann::json j = device_json(v);
     j["toolchain"] = toolchain_json(tool);
-    print_json(j);
-  } else {
-    print_device(view, s);
-  }
+    return j;
+  };
+  print_result(o.json, view, with_toolchain, [&](const DeviceView& v) { print_device(v, s); });
   return 0;
 }
 

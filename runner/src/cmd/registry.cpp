@@ -92,9 +92,4 @@ Workspace ensured(Workspace ws) {
 OpenedCourse::OpenedCourse(const GlobalOptions& global)
     : catalog(global.catalog()), workspace(ensured(global.open_workspace())), journal(workspace.journal_path()) {}
 
-// Text that is not UTF-8 (a lab's output, a learner's answer) is printed as U+FFFD, never an error.
-void print_json(const nlohmann::json& j) {
-  fmt::print("{}\n", j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
-}
-
 }  // namespace workbook

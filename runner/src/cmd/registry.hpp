@@ -11,6 +11,7 @@
 
 #include "content/catalog.hpp"
 #include "journal/journal.hpp"
+#include "ui/output.hpp"
 #include "ui/style.hpp"
 #include "workspace/workspace.hpp"
 
@@ -80,8 +81,5 @@ void setup_hint(CLI::App& app, CommandContext& ctx);
 
 // `workbook progress` (cmd/progress.cpp), also what a bare `workbook` shows.
 int run_progress_command(const GlobalOptions& global, bool json);
-
-// Prints one JSON value to stdout (pretty, trailing newline).
-void print_json(const nlohmann::json& j);
 
 }  // namespace workbook

@@ -14,7 +14,10 @@
 #include "run/lab_run.hpp"
 #include "profile/profile_print.hpp"
 #include "run/params.hpp"
-#include "run/report_print.hpp"
+#include "present/compare_report.hpp"
+#include "present/run_report.hpp"
+#include "present/sweep_report.hpp"
+#include "run/report_json.hpp"
 #include "run/sweep.hpp"
 #include "run/slurm_submit.hpp"
 #include "run/solution_gate.hpp"
@@ -93,22 +96,20 @@ void run_several(CommandContext& ctx, const RunOptions& o, const RunRequest& req
     std::string feedback;
     if (o.explain && !o.explain->empty() && !r.runs.empty() && r.runs.front().run_id)
       feedback = record_explained(opened.journal, r.runs.front(), *o.explain);
-    if (o.json) print_json(sweep_json(r));
-    else {
-      print_sweep(r, style);
+    print_result(o.json, r, sweep_json, [&](const SweepResult& x) {
+      print_sweep(x, style);
       print_feedback(feedback, style);
-    }
+    });
     ctx.exit_code = exit_code_for(r);
     return;
   }
   CompareResult r = run_compare(rc, req);
   std::string feedback;
   if (o.explain && !o.explain->empty() && r.mine.run_id) feedback = record_explained(opened.journal, r.mine, *o.explain);
-  if (o.json) print_json(compare_json(r));
-  else {
-    print_compare(r, style);
+  print_result(o.json, r, compare_json, [&](const CompareResult& x) {
+    print_compare(x, style);
     print_feedback(feedback, style);
-  }
+  });
   ctx.exit_code = exit_code_for(r);
 }
 
@@ -163,6 +164,38 @@ ProfileRequest profile_request(const CLI::App& cmd, const RunOptions& o) {
   return r;
 }
 
+// The login node's notices while a job is submitted and followed (none with --json but
+// the one on stderr: sbatch's unclear answer, settled by the job's name).
+class ConsoleSlurmObserver : public SlurmObserver {
+ public:
+  explicit ConsoleSlurmObserver(bool json) : json_(json) {}
+  void submitted(const std::string& job_id, long long run_id, const SlurmSettings& s) override {
+    if (json_) return;
+    fmt::print("Submitted Slurm job {} for run #{}{}{}; Ctrl-C cancels it.\n", job_id, run_id,
+               s.partition.empty() ? "" : " (partition " + s.partition + ")", s.gres.empty() ? "" : ", gres " + s.gres);
+    std::fflush(stdout);
+  }
+  void found_by_name(const std::string& what, const std::string& name, const std::string& job_id) override {
+    fmt::print(stderr, "{}; Slurm knows it by its name {} as job {}.\n", what, name, job_id);
+  }
+  void cancelling(const std::string& job_id) override {
+    if (!json_) fmt::print("\nCancelling Slurm job {} (scancel) ...\n", job_id);
+  }
+
+ private:
+  bool json_;
+};
+
+// The compute node's side (--slurm-continue): the run, its report into the job's output.
+void continue_on_slurm(CommandContext& ctx, RunOptions& o, RunRequest req, const Style& style) {
+  req.continue_run_id = o.slurm_continue;
+  req.interactive = false;
+  OpenedCourse opened(ctx.global);
+  const RunReport report = continue_slurm_run({opened.catalog, opened.workspace, opened.journal, style}, req);
+  if (req.verbose) print_report(report, style);
+  ctx.exit_code = exit_code_for(report);
+}
+
 // --slurm and --slurm-dry-run (the login node), --slurm-continue (the compute node); the
 // exit code, and the explanation (asked on the login node once the job has ended).
 void run_on_slurm(CommandContext& ctx, RunOptions& o, RunRequest req) {
@@ -170,26 +203,29 @@ void run_on_slurm(CommandContext& ctx, RunOptions& o, RunRequest req) {
     throw UsageError("--partition, --gres, --time and --account go with --slurm (or --slurm-dry-run)");
   }
   const Style style = ctx.global.style();
-  if (o.slurm_continue != 0) {
-    req.continue_run_id = o.slurm_continue;
-    req.interactive = false;
-    OpenedCourse opened(ctx.global);
-    ctx.exit_code = exit_code_for(continue_slurm_run({opened.catalog, opened.workspace, opened.journal, style}, req));
-    return;
-  }
+  if (o.slurm_continue != 0) return continue_on_slurm(ctx, o, req, style);
   o.slurm_run.json = o.json;
   const Workspace workspace = ctx.global.open_workspace();
-  std::optional<RunReport> report = submit_slurm_run(ctx.global.catalog(), workspace, style, req, o.slurm_run);
-  if (!report) return;  // a dry run
-  ctx.exit_code = exit_code_for(*report);
-  const bool ask = report->ran && !o.explain && req.interactive && report->grade.verdict != Verdict::interrupted;
+  if (o.slurm_run.dry_run) {
+    const std::string script = slurm_dry_run_script(ctx.global.catalog(), workspace, style, req, o.slurm_run.flags);
+    fmt::print(stderr, "Dry run: nothing is submitted; RUN_ID becomes the journal's run id.\n");
+    fmt::print("{}", script);
+    return;
+  }
+  ConsoleSlurmObserver observer(o.json);
+  const SlurmRunEnd outcome = submit_slurm_run(ctx.global.catalog(), workspace, style, req, o.slurm_run, observer);
+  print_result(o.json, outcome, [](const SlurmRunEnd& x) { return x.json; },
+               [&](const SlurmRunEnd& x) { fmt::print("{}", render_slurm_end(x, style)); });
+  const RunReport& report = outcome.report;
+  ctx.exit_code = exit_code_for(report);
+  const bool ask = report.ran && !o.explain && req.interactive && report.grade.verdict != Verdict::interrupted;
   if (!(o.explain && !o.explain->empty()) && !ask) return;
   Journal journal(workspace.journal_path());
   if (o.explain && !o.explain->empty()) {
-    const std::string feedback = record_explained(journal, *report, *o.explain);
+    const std::string feedback = record_explained(journal, report, *o.explain);
     if (!o.json) print_feedback(feedback, style);
   }
-  if (ask) ask_explanation(journal, *report, style);
+  if (ask) ask_explanation(journal, report, style);
 }
 
 // The gate before the reference solution, or a variant of it (the solution with a line
@@ -223,16 +259,14 @@ int run_one(CommandContext& ctx, const RunOptions& o, const RunRequest& req) {
   std::string feedback;
   if (o.explain && !o.explain->empty()) feedback = record_explained(opened.journal, report, *o.explain);
   if (o.json) {
-    nlohmann::json j = report_json(report);
+    nlohmann::json j = run_report_json(report);
     if (o.explain) j["explanation"] = valid_utf8(*o.explain);
     if (o.explain) j["explanation_feedback"] = split_lines(feedback);
     j["later_predictions"] = nlohmann::json::array();  // kept, not scored (run/lab_run.hpp)
     for (const auto& p : report.later_predictions) j["later_predictions"].push_back({{"id", p.id}, {"answer", valid_utf8(p.text)}});
-    j["profile"] = profile_json(report.profile);
     print_json(j);
   } else {
     print_report(report, style);
-    for (const auto& line : profile_lines(report.profile, style)) fmt::print("{}\n", line);
     print_feedback(feedback, style);
     // An interrupted run has nothing to explain, and the line typed next is not an answer.
     const bool interrupted = report.grade.verdict == Verdict::interrupted || termination_signal() != 0;

@@ -19,7 +19,6 @@
 #include "run/device_context.hpp"
 #include "run/expected_table.hpp"
 #include "run/lab_run.hpp"
-#include "run/report_print.hpp"
 #include "ui/markdown.hpp"
 #include "ui/pager.hpp"
 #include "ui/table.hpp"

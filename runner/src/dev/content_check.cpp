@@ -20,7 +20,7 @@
 #include "dev/starter_leaks.hpp"
 #include "specs/gpu_specs.hpp"
 #include "specs/measured_refs.hpp"
-#include "run/report_print.hpp"
+#include "ui/units.hpp"
 #include "util/error.hpp"
 #include "util/file_text.hpp"
 

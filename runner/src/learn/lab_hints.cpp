@@ -8,6 +8,7 @@
 
 #include "content/lab_id.hpp"
 #include "journal/hint_log.hpp"
+#include "ui/output.hpp"
 #include "ui/wrap.hpp"
 #include "util/error.hpp"
 
@@ -94,8 +95,8 @@ int show_hints(const Catalog& catalog, Journal& journal, const std::string& lab_
     lab = catalog.find_lab(ref);
   }
   const HintView view = take_hints(journal, lab, all);
-  if (json) fmt::print("{}\n", to_json(view).dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
-  else fmt::print("{}", format_hints(view, style));
+  print_result(json, view, [](const HintView& v) { return to_json(v); },
+               [&](const HintView& v) { fmt::print("{}", format_hints(v, style)); });
   return 0;
 }
 

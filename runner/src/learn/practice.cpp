@@ -11,17 +11,13 @@
 #include "learn/clock.hpp"
 #include "learn/practice_session.hpp"
 #include "learn/session_queue.hpp"
+#include "ui/output.hpp"
 #include "util/error.hpp"
 #include "util/seed.hpp"
 
 namespace workbook::learn {
 
 namespace {
-
-// An answer that is not UTF-8 is printed with U+FFFD in its place, never an error.
-void print_json(const nlohmann::json& j) {
-  fmt::print("{}\n", j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
-}
 
 int exit_for(const PracticeSession& s) { return s.stop() == Stop::interrupted ? kInterruptedExit : 0; }
 

@@ -10,15 +10,12 @@
 #include "progress/next_step.hpp"
 #include "progress/progress_report.hpp"
 #include "report/ledger.hpp"
+#include "ui/output.hpp"
 #include "util/error.hpp"
 
 namespace workbook::progress {
 
 namespace {
-
-void print_json(const nlohmann::json& j) {
-  fmt::print("{}\n", j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
-}
 
 ProgressReport report_of(const CommandInputs& in) {
   const long long today = learn::day_of(learn::now_unix());
@@ -29,15 +26,15 @@ ProgressReport report_of(const CommandInputs& in) {
 
 int show_progress(const CommandInputs& in) {
   const ProgressReport report = report_of(in);
-  if (in.json) print_json(to_json(report));
-  else fmt::print("{}", format_progress(report, in.style, screen_width()));
+  print_result(in.json, report, [](const ProgressReport& r) { return to_json(r); },
+               [&](const ProgressReport& r) { fmt::print("{}", format_progress(r, in.style, screen_width())); });
   return 0;
 }
 
 int show_next(const CommandInputs& in) {
   const NextPlan plan = next_steps(report_of(in));
-  if (in.json) print_json(to_json(plan));
-  else fmt::print("{}", format_next(plan, in.style, screen_width()));
+  print_result(in.json, plan, [](const NextPlan& p) { return to_json(p); },
+               [&](const NextPlan& p) { fmt::print("{}", format_next(p, in.style, screen_width())); });
   return 0;
 }
 
@@ -49,8 +46,9 @@ int show_history(const CommandInputs& in, const std::string& lab, int limit, boo
   if (!lab.empty()) id = in.catalog.find_lab(parse_lab_ref_or_throw(lab)).id;
   if (ledger) {
     const Ledger l = gather_ledger(in.journal, in.catalog, lab.empty() ? 0 : parse_lab_ref_or_throw(lab).module);
-    if (in.json) print_json(ledger_json(l));
-    else fmt::print("{}{}", ledger_text(l), ledger_summary(l).empty() ? "" : "  In short: " + ledger_summary(l) + ".\n");
+    print_result(in.json, l, ledger_json, [](const Ledger& x) {
+      fmt::print("{}{}", ledger_text(x), ledger_summary(x).empty() ? "" : "  In short: " + ledger_summary(x) + ".\n");
+    });
     return 0;
   }
   HistoryReport report = gather_history(in.journal, id, limit);
@@ -62,8 +60,8 @@ int show_history(const CommandInputs& in, const std::string& lab, int limit, boo
       report.hint_totals[r.lab] = 0;  // a lab no longer in the content: its runs stay in the record
     }
   }
-  if (in.json) print_json(to_json(report));
-  else fmt::print("{}", format_history(report, in.style));
+  print_result(in.json, report, [](const HistoryReport& r) { return to_json(r); },
+               [&](const HistoryReport& r) { fmt::print("{}", format_history(r, in.style)); });
   return 0;
 }
 

@@ -5,7 +5,7 @@
 
 #include "progress/history.hpp"
 #include "report/machine_line.hpp"
-#include "run/report_print.hpp"
+#include "ui/units.hpp"
 
 #include "util/lines.hpp"
 

@@ -5,7 +5,7 @@
 
 #include "content/lab_id.hpp"
 #include "report/report_data.hpp"
-#include "run/report_print.hpp"
+#include "ui/units.hpp"
 #include "util/text.hpp"
 #include "util/utf8.hpp"
 

@@ -3,7 +3,6 @@
 // ratio (yours / reference). Predictions go with the learner's run only.
 #pragma once
 
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -30,8 +29,7 @@ std::vector<CompareRow> compare_rows(const Grade& mine, const Grade& reference);
 
 CompareResult run_compare(const RunContext& ctx, const RunRequest& base);
 
-void print_compare(const CompareResult& r, const Style& style);
-nlohmann::json compare_json(const CompareResult& r);
+// Shown by present/compare_report.hpp (print_compare, compare_json).
 
 // The exit code of the learner's run (the reference's verdict is shown, not graded);
 // 130 when either run was interrupted.

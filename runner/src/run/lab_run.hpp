@@ -1,6 +1,6 @@
 // One lab run, end to end: predictions recorded, build (cached), run with a time limit,
 // grade, journal. Progress and prompts go through a RunObserver (run/run_observer.hpp);
-// the caller prints the finished report (run/report_print.hpp).
+// the caller prints the finished report (present/run_report.hpp).
 #pragma once
 
 #include <cstdint>

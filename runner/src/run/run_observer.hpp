@@ -1,6 +1,6 @@
 // What a run tells the person watching it while it goes, and what it asks them. The
 // pipeline (run/lab_run.cpp) decides nothing about presentation: it calls these hooks,
-// and the printers (run/report_print.hpp) present the finished RunReport.
+// and the printers (present/run_report.hpp) present the finished RunReport.
 //
 // The base class says nothing and asks nothing: it is what JSON output, `dev check` and
 // scripts use. run/console_observer.hpp prints progress and prompts on a terminal.

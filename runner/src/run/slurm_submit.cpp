@@ -4,8 +4,7 @@
 #include <fmt/format.h>
 
 #include "exec/slurm.hpp"
-#include "profile/profile_print.hpp"
-#include "run/report_print.hpp"
+#include "run/report_json.hpp"
 #include "run/slurm_follow.hpp"
 #include "run/slurm_journal.hpp"
 #include "run/slurm_node.hpp"
@@ -85,7 +84,8 @@ SlurmJobRecord prepare_job(const RunContext& ctx, const RunRequest& req, const R
 // time, Ctrl-C): the job is looked for by its name. Found once: its id. Interrupted: what
 // was found is cancelled and the run ends as interrupted. Otherwise the run stays open
 // (its node, if the job runs, records it) and the learner is told how to find the job.
-std::string recover_job(const Workspace& workspace, long long run_id, const std::string& name, const SbatchUnclear& e) {
+std::string recover_job(const Workspace& workspace, long long run_id, const std::string& name, const SbatchUnclear& e,
+                        SlurmObserver& observer) {
   const std::vector<std::string> ids = slurm_jobs_named(name);
   std::string listed;
   for (const auto& id : ids) listed += (listed.empty() ? "" : ", ") + id;
@@ -105,7 +105,7 @@ std::string recover_job(const Workspace& workspace, long long run_id, const std:
   }
   if (ids.size() == 1) {
     record_slurm_job_id(journal, run_id, ids.front());
-    fmt::print(stderr, "{}; Slurm knows it by its name {} as job {}.\n", e.what(), name, ids.front());
+    observer.found_by_name(e.what(), name, ids.front());
     return ids.front();
   }
   throw Error(Exit::usage,
@@ -119,14 +119,15 @@ std::string recover_job(const Workspace& workspace, long long run_id, const std:
 
 // Submits the prepared job and records its id. A refused submission finishes the run as
 // not run (the predictions stay) and is thrown.
-std::string submit_job(const Workspace& workspace, const SlurmJobRecord& job, const std::string& name) {
+std::string submit_job(const Workspace& workspace, const SlurmJobRecord& job, const std::string& name,
+                       SlurmObserver& observer) {
   try {
     const std::string id = sbatch_submit(job.script, current_folder());
     Journal journal(workspace.journal_path());
     record_slurm_job_id(journal, job.run_id, id);
     return id;
   } catch (const SbatchUnclear& e) {
-    return recover_job(workspace, job.run_id, name, e);
+    return recover_job(workspace, job.run_id, name, e, observer);
   } catch (const Error& e) {
     Journal journal(workspace.journal_path());
     forget_slurm_submission(journal, job.run_id);
@@ -145,13 +146,14 @@ nlohmann::json slurm_json(const SlurmJobRecord& job, const SlurmJobStatus& statu
 }
 
 // The login node's end: the verdict decided from the job's end and what the node
-// recorded (grade/decide.hpp), settled in the journal when Slurm's state decided, printed.
-void finish(const RunContext& ctx, const SlurmRunOptions& o, const SlurmJobStatus& status, SlurmFacts facts,
-            RunReport& report) {
+// recorded (grade/decide.hpp), settled in the journal when Slurm's state decided.
+SlurmRunEnd finish(const RunContext& ctx, const SlurmJobStatus& status, SlurmFacts facts, RunReport report) {
   record_slurm_end(ctx.journal, report.run_id, status.state, status.exit_code);
-  const SlurmJobRecord job = slurm_job_of(ctx.journal, report.run_id).value_or(SlurmJobRecord{});
-  const fs::path dir = slurm_run_dir(ctx.workspace, report.run_id);
-  const std::optional<std::string> node_report = read_file_text(dir / "report.json");
+  SlurmRunEnd out;
+  out.job = slurm_job_of(ctx.journal, report.run_id).value_or(SlurmJobRecord{});
+  out.status = status;
+  out.dir = slurm_run_dir(ctx.workspace, report.run_id);
+  const std::optional<std::string> node_report = read_file_text(out.dir / "report.json");
   nlohmann::json j = node_report ? nlohmann::json::parse(*node_report, nullptr, false) : report_json(report);
   if (j.is_discarded()) j = report_json(report);
   const RunEnd end = run_end_of(ctx.journal, report.run_id).value_or(RunEnd{});
@@ -171,42 +173,44 @@ void finish(const RunContext& ctx, const SlurmRunOptions& o, const SlurmJobStatu
   j["verdict"] = to_string(report.grade.verdict);
   j["reason"] = report.grade.verdict_reason;
   j["next_step"] = report.next_step;
-  j["slurm"] = slurm_json(job, status);
-  if (o.json) {
-    fmt::print("{}\n", j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
-    return;
-  }
-  // The node printed its report into the job's output, shown above; print one here when
-  // it could not, or when Slurm's state overrides what it recorded.
-  if (d.from_slurm && node_report) {
-    fmt::print("\n{}\n", ctx.style.bold(fmt::format("Slurm ended job {} ({}); the run's verdict is Slurm's:", job.job_id,
-                                                    status.state.empty() ? "state unknown" : status.state)));
-  }
-  if (d.from_slurm) report.ran = false;  // the node's report above has the figures; only the verdict here
-  if (d.from_slurm || !node_report) print_report(report, ctx.style);
-  fmt::print("{}\n", ctx.style.dim(fmt::format("Slurm job {} {}{}{} · run #{} · script and output in {}", job.job_id,
-                                               status.state.empty() ? "ended" : status.state,
-                                               job.node.empty() ? "" : " on " + job.node,
-                                               job.gpu.empty() ? "" : " (" + job.gpu + ")", report.run_id,
-                                               dir.string())));
+  j["slurm"] = slurm_json(out.job, status);
+  if (d.from_slurm) report.ran = false;  // (after the JSON) the node's report has the figures; only the verdict here
+  out.from_slurm = d.from_slurm;
+  out.node_report = node_report.has_value();
+  out.report = std::move(report);
+  out.json = std::move(j);
+  return out;
 }
 
 }  // namespace
 
-std::optional<RunReport> submit_slurm_run(const Catalog& catalog, const Workspace& workspace, const Style& style,
-                                          RunRequest req, const SlurmRunOptions& o) {
+namespace {
+
+// The settings of the run's job, once the request is known to be one a local run takes.
+SlurmSettings checked_settings(const Catalog& catalog, const Workspace& workspace, const Style& style,
+                               const RunRequest& req, const SlurmFlags& flags) {
   const LabRef ref = parse_lab_ref_or_throw(req.lab);
   const bool cuda = ref.name.empty() || catalog.find_lab(ref).language == LabLanguage::cuda;
-  const SlurmSettings s = resolve_slurm_settings(workspace, o.flags, cuda);
+  const SlurmSettings s = resolve_slurm_settings(workspace, flags, cuda);
   current_folder();  // before anything is recorded
   check_request(catalog, workspace, req, style);
-  const LabSpec lab = catalog.find_lab(ref);
-  if (o.dry_run) {
-    const fs::path dir = slurm_run_dir(workspace, 0).parent_path() / "run-RUN_ID";
-    fmt::print(stderr, "Dry run: nothing is submitted; RUN_ID becomes the journal's run id.\n");
-    fmt::print("{}", render_batch_script(batch_script(catalog, workspace, req, lab, s, dir, "RUN_ID")));
-    return std::nullopt;
-  }
+  return s;
+}
+
+}  // namespace
+
+std::string slurm_dry_run_script(const Catalog& catalog, const Workspace& workspace, const Style& style,
+                                 const RunRequest& req, const SlurmFlags& flags) {
+  const SlurmSettings s = checked_settings(catalog, workspace, style, req, flags);
+  const LabSpec lab = catalog.find_lab(parse_lab_ref_or_throw(req.lab));
+  const fs::path dir = slurm_run_dir(workspace, 0).parent_path() / "run-RUN_ID";
+  return render_batch_script(batch_script(catalog, workspace, req, lab, s, dir, "RUN_ID"));
+}
+
+SlurmRunEnd submit_slurm_run(const Catalog& catalog, const Workspace& workspace, const Style& style, RunRequest req,
+                              const SlurmRunOptions& o, SlurmObserver& observer) {
+  const SlurmSettings s = checked_settings(catalog, workspace, style, req, o.flags);
+  const LabSpec lab = catalog.find_lab(parse_lab_ref_or_throw(req.lab));
   if (!slurm_tools_on_path()) {
     throw UsageError("--slurm needs Slurm's sbatch, squeue and scancel, and they are not on PATH",
                      "run it on the cluster's login node, or see the batch script with --slurm-dry-run");
@@ -224,25 +228,20 @@ std::optional<RunReport> submit_slurm_run(const Catalog& catalog, const Workspac
     req.seed = report.seed;
     job = prepare_job(ctx, req, report, s);
   }
-  job.job_id = submit_job(workspace, job, job_name(report.lab, std::to_string(report.run_id)));
+  job.job_id = submit_job(workspace, job, job_name(report.lab, std::to_string(report.run_id)), observer);
   const fs::path dir = slurm_run_dir(workspace, report.run_id);
-  if (!o.json) {
-    fmt::print("Submitted Slurm job {} for run #{}{}{}; Ctrl-C cancels it.\n", job.job_id, report.run_id,
-               s.partition.empty() ? "" : " (partition " + s.partition + ")", s.gres.empty() ? "" : ", gres " + s.gres);
-    std::fflush(stdout);
-  }
+  observer.submitted(job.job_id, report.run_id, s);
   FollowOptions follow{job.job_id, dir / "job.out", dir / "report.json", s.poll_s, !o.json, !o.json && interactive_terminal()};
   FollowResult followed = follow_slurm_job(follow, style);
   if (followed.interrupt_signal != 0) {
-    if (!o.json) fmt::print("\nCancelling Slurm job {} (scancel) ...\n", job.job_id);
+    observer.cancelling(job.job_id);
     followed.status = cancel_slurm_job(follow, kCancelWait_s, style);
   }
   Journal journal(workspace.journal_path());
   const RunContext ctx{catalog, workspace, journal, style};
   SlurmFacts facts = slurm_facts(job.job_id, followed.status, std::nullopt, s.time, dir / "job.out");
   facts.cancelled_here = followed.interrupt_signal != 0;
-  finish(ctx, o, followed.status, facts, report);
-  return report;
+  return finish(ctx, followed.status, facts, std::move(report));
 }
 
 RunReport continue_slurm_run(const RunContext& ctx, const RunRequest& req) {
@@ -272,13 +271,8 @@ RunReport continue_slurm_run(const RunContext& ctx, const RunRequest& req) {
   }
   record_run_arch(ctx.journal, id, report.arch);
   if (!node.gpu.empty()) report.device = node.gpu + " on " + node.node;
-  nlohmann::json j = report_json(report);
-  j["profile"] = profile_json(report.profile);
+  const nlohmann::json j = run_report_json(report);
   write_file_text(slurm_run_dir(ctx.workspace, id) / "report.json", j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
-  if (req.verbose) {
-    print_report(report, ctx.style);
-    for (const auto& line : profile_lines(report.profile, ctx.style)) fmt::print("{}\n", line);
-  }
   return report;
 }
 

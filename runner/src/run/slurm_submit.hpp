@@ -14,27 +14,63 @@
 // (with the node's name and GPU) and leaves its report in report.json beside the script.
 #pragma once
 
-#include <optional>
+#include <filesystem>
+#include <string>
 
+#include <nlohmann/json.hpp>
+
+#include "exec/slurm.hpp"
 #include "run/lab_run.hpp"
 #include "run/slurm_config.hpp"
+#include "run/slurm_journal.hpp"
 
 namespace workbook {
 
 struct SlurmRunOptions {
   SlurmFlags flags;
   bool dry_run = false;  // print the batch script, submit nothing, record nothing
-  bool json = false;     // print one JSON object (the report, with a "slurm" object)
+  bool json = false;     // the result goes out as JSON: the job's output is not shown as it grows
 };
 
-// Runs the login node's part and prints the report. nullopt after a dry run. The journal
-// is open only before the job is submitted and after it has ended, never while the
-// compute node writes it: SQLite's WAL mode must not be used from two hosts at once
-// (its -shm index is shared memory), and a shared home is usually NFS.
-std::optional<RunReport> submit_slurm_run(const Catalog& catalog, const Workspace& workspace, const Style& style,
-                                          RunRequest request, const SlurmRunOptions& options);
+// What the login node tells the person waiting while the job is submitted and followed
+// (the job's own output is shown by run/slurm_follow.hpp). The base says nothing.
+class SlurmObserver {
+ public:
+  virtual ~SlurmObserver() = default;
+  // sbatch answered with the job's id.
+  virtual void submitted(const std::string& /*job_id*/, long long /*run_id*/, const SlurmSettings& /*settings*/) {}
+  // sbatch's answer was unclear (`what`), and the job was found by its name.
+  virtual void found_by_name(const std::string& /*what*/, const std::string& /*name*/, const std::string& /*job_id*/) {}
+  // Ctrl-C: the job is being cancelled (scancel).
+  virtual void cancelling(const std::string& /*job_id*/) {}
+};
 
-// The compute node's part (request.continue_run_id set); prints the report.
+// How a job ended, for the presenter (present/): the report with the verdict decided on
+// the login node, and the JSON that --json prints.
+struct SlurmRunEnd {
+  RunReport report;        // ran: the node ran the lab and its verdict stands (false when Slurm's state decided)
+  nlohmann::json json;     // the node's report.json (else this report's), verdict, reason, next_step, "slurm"
+  SlurmJobRecord job;
+  SlurmJobStatus status;
+  bool from_slurm = false;   // Slurm's state decided the verdict, not the node
+  bool node_report = false;  // the node left its report (and printed it into the job's output)
+  std::filesystem::path dir; // the job's script and output
+};
+
+// The batch script --slurm would submit (RUN_ID standing for the run's id), once the
+// request is checked as a local run checks it; nothing is recorded.
+std::string slurm_dry_run_script(const Catalog& catalog, const Workspace& workspace, const Style& style,
+                                 const RunRequest& request, const SlurmFlags& flags);
+
+// Runs the login node's part: returns once the job has ended. The journal is open only
+// before the job is submitted and after it has ended, never while the compute node writes
+// it: SQLite's WAL mode must not be used from two hosts at once (its -shm index is shared
+// memory), and a shared home is usually NFS.
+SlurmRunEnd submit_slurm_run(const Catalog& catalog, const Workspace& workspace, const Style& style,
+                              RunRequest request, const SlurmRunOptions& options, SlurmObserver& observer);
+
+// The compute node's part (request.continue_run_id set): the report, also left in
+// report.json for the login node.
 RunReport continue_slurm_run(const RunContext& ctx, const RunRequest& request);
 
 }  // namespace workbook

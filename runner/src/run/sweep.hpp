@@ -7,7 +7,6 @@
 
 #include <filesystem>
 #include <functional>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -73,8 +72,11 @@ std::vector<std::string> sweep_metrics(const SweepResult& r);
 // The chart of the plotted metrics against the parameter (pure).
 plot::Chart sweep_chart(const SweepResult& r);
 
-void print_sweep(const SweepResult& r, const Style& style);
-nlohmann::json sweep_json(const SweepResult& r);
+// Shown by present/sweep_report.hpp (print_sweep, sweep_json).
+
+// A value as the sweep names it ("256", "0.5"); the figure `name` of a run, or nullptr.
+std::string sweep_value_text(double v);
+const MetricGrade* find_metric(const RunReport& r, const std::string& name);
 
 // The sweep's one verdict, for its JSON and its exit code: pass when every value passed,
 // else the first run's verdict that is not (grade/decide.hpp, combined_verdict).

@@ -69,4 +69,10 @@ std::string format_range(std::optional<double> lo, std::optional<double> hi, con
   return "";
 }
 
+std::string format_figure(double value, const std::string& unit) {
+  std::string num = fmt::format("{:.3g}", value);
+  if (std::fabs(value) >= 1000 && std::fabs(value) < 1e7) num = fmt::format("{:.0f}", value);
+  return unit.empty() ? num : num + " " + unit;
+}
+
 }  // namespace workbook

@@ -27,4 +27,8 @@ std::string format_quantity(double value, const std::string& unit);
 // "8.33 ns to 1.2 ms", "at least 5 GB/s", "at most 2 ms"; "" when both ends are missing.
 std::string format_range(std::optional<double> lo, std::optional<double> hi, const std::string& unit);
 
+// "0.532 ms", "1.23e+04 GB/s": a figure with 3 significant digits and its unit as given
+// (not rescaled): the verdict tables, reports and history.
+std::string format_figure(double value, const std::string& unit);
+
 }  // namespace workbook

@@ -9,12 +9,12 @@
 #include "content/lab_id.hpp"
 #include "exec/process.hpp"
 #include "exec/slurm.hpp"
-#include "profile/profile_print.hpp"
 #include "progress/commands.hpp"
 #include "run/console_observer.hpp"
 #include "run/lab_run.hpp"
 #include "run/predictions.hpp"
-#include "run/report_print.hpp"
+#include "present/run_report.hpp"
+#include "run/report_json.hpp"
 #include "util/error.hpp"
 #include "util/text.hpp"
 #include "watch/line_input.hpp"
@@ -98,9 +98,7 @@ RunReport run_once(Watching& w, const std::string& lab, WatchObserver& console, 
   RunObserver* observer = w.req.json ? &quiet : static_cast<RunObserver*>(&console);
   RunReport report = run_lab({w.ctx.catalog, w.ctx.workspace, w.ctx.journal, w.ctx.style, observer}, r);
   if (w.req.json) {
-    nlohmann::json j = report_json(report);
-    j["profile"] = profile_json(report.profile);
-    fmt::print("{}\n", j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    fmt::print("{}\n", run_report_json(report).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
   } else {
     print_report(report, w.ctx.style);
   }

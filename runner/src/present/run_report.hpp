@@ -1,0 +1,25 @@
+// A run report, rendered in one place: a compact verdict table for people, with the GPU's
+// clocks and throttling after the run (profile/profile_print.hpp) and a profiler's
+// results (its JSON: run/report_json.hpp). run, watch, sweep rows, compare and both ends
+// of a Slurm run show a RunReport through these.
+#pragma once
+
+#include <string>
+
+#include "run/lab_run.hpp"
+#include "run/slurm_submit.hpp"
+#include "ui/style.hpp"
+
+namespace workbook {
+
+// The report as text: compiler messages, checks, figures, predictions, the verdict and
+// the next step, then the profile's lines (clocks before and after, throttling warnings,
+// trace / ncu / sanitizer results).
+std::string render_report(const RunReport& report, const Style& style);
+void print_report(const RunReport& report, const Style& style);  // render_report to stdout
+
+// The login node's end of a Slurm run: a line when Slurm's state decided the verdict, the
+// report unless the node's (in the job's output, shown above) says it all, the job's line.
+std::string render_slurm_end(const SlurmRunEnd& outcome, const Style& style);
+
+}  // namespace workbook

@@ -1,0 +1,54 @@
+// print_json and print_result (ui/output.hpp): one JSON value or the text, on stdout.
+#include <catch2/catch.hpp>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "../support/temp_dir.hpp"
+#include "ui/output.hpp"
+
+using namespace workbook;
+
+namespace {
+
+// What `print` writes to stdout.
+template <class Print>
+std::string stdout_of(Print&& print) {
+  wbtest::TempDir dir;
+  const auto file = dir.path / "out";
+  std::fflush(stdout);
+  const int saved = ::dup(STDOUT_FILENO);
+  const int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  ::dup2(fd, STDOUT_FILENO);
+  ::close(fd);
+  print();
+  std::fflush(stdout);
+  ::dup2(saved, STDOUT_FILENO);
+  ::close(saved);
+  std::ifstream in(file);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+struct Result {
+  int n = 0;
+};
+
+}  // namespace
+
+TEST_CASE("print_json: pretty, a trailing newline, bytes that are not UTF-8 as U+FFFD", "[output]") {
+  CHECK(stdout_of([] { print_json({{"a", 1}}); }) == "{\n  \"a\": 1\n}\n");
+  CHECK(stdout_of([] { print_json(std::string("x\xff")); }) == "\"x\xEF\xBF\xBD\"\n");
+}
+
+TEST_CASE("print_result hands the result to its JSON or its text printer, never both", "[output]") {
+  const Result r{7};
+  const auto to_json = [](const Result& x) { return nlohmann::json{{"n", x.n}}; };
+  const auto print_text = [](const Result& x) { std::printf("n is %d\n", x.n); };
+  CHECK(stdout_of([&] { print_result(true, r, to_json, print_text); }) == "{\n  \"n\": 7\n}\n");
+  CHECK(stdout_of([&] { print_result(false, r, to_json, print_text); }) == "n is 7\n");
+}
