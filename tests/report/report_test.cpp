@@ -181,7 +181,7 @@ TEST_CASE("render_markdown: figures, predictions, explanations, machine line, ro
   CHECK(md.find("- **NVIDIA H200**, compiled for sm_90.\n  Not recorded in the journal: CUDA version; power state.") != std::string::npos);
   CHECK(md.find("## module14/tiled_gemm · Tiled GEMM") != std::string::npos);
   CHECK(md.find("Run #12 (starter), 2026-11-30T09:00, on NVIDIA H200: **pass** · N=1024") != std::string::npos);
-  CHECK(md.find("| speedup | 1.52 x | 1.2 - 4 x | in range |") != std::string::npos);
+  CHECK(md.find("| speedup | 1.52 x | 1.2 x to 4 x | in range |") != std::string::npos);
   CHECK(md.find("| speedup | 3 | 2026-11-29, before any measurement | 1.52 | within 2x, off by 1.97x (2/3) |") != std::string::npos);
   CHECK(md.find("| reason | compute | 2026-11-29, after a measurement was seen |  | wrong (it was memory) |") != std::string::npos);
   CHECK(md.find("| speedup | 1.5 | 2026-11-30, after a measurement was seen |  | a later answer: not scored") != std::string::npos);

@@ -420,10 +420,7 @@ std::string markdown_report(const DevCheckResult& r, const std::string& command_
     }
     md += "\n| metric | measured | samples / spread | expected here | basis | status | workbook reference |\n|---|---|---|---|---|---|---|\n";
     for (const auto& m : rep.grade.metrics) {
-      std::string range = m.lo && m.hi ? fmt::format("{} - {}", format_figure(*m.lo, ""), format_figure(*m.hi, m.unit))
-                          : m.lo     ? ">= " + format_figure(*m.lo, m.unit)
-                          : m.hi     ? "<= " + format_figure(*m.hi, m.unit)
-                                     : "-";
+      std::string range = m.lo || m.hi ? format_range(m.lo, m.hi, m.unit) : "-";
       std::string stats = m.stats && m.stats->samples && m.stats->spread
                               ? fmt::format("{} / {:.2f}%", *m.stats->samples, *m.stats->spread * 100) : "";
       md += fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", m.name, m.value ? format_figure(*m.value, m.unit) : "-",

@@ -78,10 +78,7 @@ std::string run_text(const RunDetail& r, int hints_total, const Style& s) {
     out += s.dim("      machine: " + machine_text(r.machine)) + "\n";
   }
   for (const auto& f : r.figures) {
-    std::string range;
-    if (f.lo && f.hi) range = fmt::format("{} - {}", format_figure(*f.lo, ""), format_figure(*f.hi, f.unit));
-    else if (f.lo) range = ">= " + format_figure(*f.lo, f.unit);
-    else if (f.hi) range = "<= " + format_figure(*f.hi, f.unit);
+    const std::string range = format_range(f.lo, f.hi, f.unit);
     out += fmt::format("      {:<22} {:>14}  {:<12} {}\n", f.name, f.value ? format_figure(*f.value, f.unit) : "-",
                        f.status, s.dim(range));
   }

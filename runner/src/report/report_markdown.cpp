@@ -66,10 +66,8 @@ std::string cell(const std::string& s) {
 }
 
 std::string range_text(const MetricRow& m) {
-  if (m.lo && m.hi) return *m.lo == *m.hi ? format_figure(*m.lo, m.unit) : fmt::format("{} - {}", format_figure(*m.lo, ""), format_figure(*m.hi, m.unit));
-  if (m.lo) return ">= " + format_figure(*m.lo, m.unit);
-  if (m.hi) return "<= " + format_figure(*m.hi, m.unit);
-  return "";
+  if (m.lo && m.hi && *m.lo == *m.hi) return format_figure(*m.lo, m.unit);
+  return format_range(m.lo, m.hi, m.unit);  // "1.2 to 4 x", "at least 5 GB/s": never "a - b"
 }
 
 std::string prediction_result(const PredictionRow& p) {
