@@ -159,7 +159,8 @@ TEST_CASE("a version-8 journal gains after_measurement and prediction_uid, an ex
     j.record_prediction(run, kLab, {"t_guess", "20", 20.0});
     j.record_grade(run, grade_of(20));
     REQUIRE(sqlite3_exec(j.store_connection(),
-                         "DROP TABLE learn_nudges; ALTER TABLE explanations DROP COLUMN feedback; "  // version 12
+                         "DROP INDEX predictions_first; DROP INDEX prediction_grades_by_run; DROP INDEX prediction_grades_by_uid; "  // version 13
+ "DROP TABLE learn_nudges; ALTER TABLE explanations DROP COLUMN feedback; "  // version 12
                          "DROP TABLE experiment_explanations; DROP TABLE experiment_results; DROP TABLE experiment_predictions; "  // version 11
                          "DROP TABLE experiment_runs; DROP TABLE handins; DROP INDEX predictions_by_lab; ALTER TABLE predictions DROP COLUMN after_measurement; "
                          "ALTER TABLE prediction_grades DROP COLUMN prediction_uid; "

@@ -213,7 +213,8 @@ TEST_CASE("a journal of the version before add_run_machine is upgraded: old cloc
     sqlite3* db = j.store_connection();
     // (and every later migration: add_handins, version 9; add_experiments, version 11)
     REQUIRE(sqlite3_exec(db,
-                         ("DROP TABLE learn_nudges; ALTER TABLE explanations DROP COLUMN feedback; "  // version 12
+                         ("DROP INDEX predictions_first; DROP INDEX prediction_grades_by_run; DROP INDEX prediction_grades_by_uid; "  // version 13
+ "DROP TABLE learn_nudges; ALTER TABLE explanations DROP COLUMN feedback; "  // version 12
                           "DROP TABLE experiment_explanations; DROP TABLE experiment_results; "
                           "DROP TABLE experiment_predictions; DROP TABLE experiment_runs; DROP TABLE handins; DROP TABLE run_machine; ALTER TABLE run_gpu_state DROP COLUMN power_limit_w; "
                           "DROP INDEX predictions_by_lab; ALTER TABLE predictions DROP COLUMN after_measurement; "

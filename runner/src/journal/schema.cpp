@@ -327,6 +327,18 @@ CREATE TRIGGER learn_nudges_are_kept_u BEFORE UPDATE ON learn_nudges
 )sql");
 }
 
+// Migration "indexes for the first prediction and its grades" (version 13). Each run's
+// predictions (predictions_of_run: history, report) ask for their lab's first prediction of
+// an id and for the run's grades; without these indexes each asked a scan: history took
+// 216 s on a 100 k-run journal (scripts/bench/journal_scale.sh). Indexes only: no row changes.
+void add_first_prediction_indexes(sqlite3* db) {
+  sql::exec(db, R"sql(
+CREATE INDEX IF NOT EXISTS predictions_first ON predictions(lab, prediction, recorded_at, id);
+CREATE INDEX IF NOT EXISTS prediction_grades_by_run ON prediction_grades(run_id, prediction);
+CREATE INDEX IF NOT EXISTS prediction_grades_by_uid ON prediction_grades(prediction_uid);
+)sql");
+}
+
 using Migration = void (*)(sqlite3*);
 
 // migrations[i] brings a journal from version i to version i + 1.
@@ -343,6 +355,7 @@ const Migration kMigrations[] = {
     add_prediction_seen,
     add_experiments,
     add_explanation_feedback,
+    add_first_prediction_indexes,
 };
 static_assert(static_cast<int>(std::size(kMigrations)) == kSchemaVersion, "one migration per version");
 

@@ -20,6 +20,8 @@
 //   11 (add_experiments) experiment_runs, experiment_predictions (immutable),
 //      experiment_results, experiment_explanations (experiment/experiment_store.hpp)
 //   12 (add_explanation_feedback) explanations.feedback; learn_nudges
+//   13 (add_first_prediction_indexes) indexes on predictions(lab, prediction, recorded_at, id),
+//      prediction_grades(run_id, prediction) and prediction_grades(prediction_uid)
 #pragma once
 
 #include <filesystem>
@@ -31,7 +33,7 @@ struct sqlite3;
 namespace workbook {
 
 // The schema version this runner writes and understands.
-inline constexpr int kSchemaVersion = 12;
+inline constexpr int kSchemaVersion = 13;
 // The first version whose rows carry uids: the oldest an export can have.
 inline constexpr int kFirstSyncedVersion = 3;
 
