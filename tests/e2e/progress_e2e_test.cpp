@@ -4,6 +4,9 @@
 // Every command runs without a terminal, as text and as --json.
 #include "e2e_support.hpp"
 #include "learn_support.hpp"
+#include "ui/wrap.hpp"
+
+#include <sstream>
 
 using namespace e2e;
 using nlohmann::json;
@@ -102,14 +105,16 @@ TEST_CASE("e2e: progress, next and history after two runs", "[e2e][progress-e2e]
   REQUIRE(all["runs"].size() == 1);
   CHECK(all["runs"][0]["lab"] == "module01/fail_lab");  // newest first
 
-  CommandResult ht = c.run({"history"});
+  CommandResult ht = c.run({"history"}, {{"COLUMNS", "80"}});  // an 80-column terminal's width
   SHOW(ht);
   CHECK(ht.exit_code == 0);
   CHECK(ht.out.find("module01/pass_lab") != std::string::npos);
   CHECK(ht.out.find("Prediction calibration") != std::string::npos);
   // The table's abbreviated columns are explained on the screen, not only in --help.
-  CHECK(ht.out.find("over/und: predictions above / below their measurement") != std::string::npos);
-  CHECK(ht.out.find("p/m: typical predicted / measured") != std::string::npos);
+  CHECK(ht.out.find("over/und: how many predicted above / below the measurement") != std::string::npos);
+  CHECK(ht.out.find("predicted / measured (above 1: your predictions run high)") != std::string::npos);
+  std::istringstream lines(ht.out);
+  for (std::string line; std::getline(lines, line);) CHECK(workbook::text_columns(line) <= 80);  // columns, not bytes
   CHECK(c.run({"history", "module01/no_such_lab"}).exit_code == 2);
 }
 

@@ -6,6 +6,7 @@
 #include "progress/history.hpp"
 #include "report/machine_line.hpp"
 #include "ui/units.hpp"
+#include "ui/wrap.hpp"
 
 #include "util/lines.hpp"
 
@@ -99,7 +100,8 @@ std::string run_text(const RunDetail& r, int hints_total, const Style& s) {
   if (r.explanation) {
     const auto lines = split_lines(*r.explanation);
     out += fmt::format("      explained: {}{}\n", lines.empty() ? "" : lines.front(), lines.size() > 1 ? " ..." : "");
-    for (const auto& line : split_lines(r.explanation_feedback)) out += "        " + line + "\n";
+    for (const auto& line : split_lines(r.explanation_feedback))
+      out += wrap_text(line, text_width(), "        ", "          ") + "\n";  // to the terminal
   }
   return out;
 }
@@ -118,9 +120,10 @@ std::string calibration_text(const Calibration& c, const Style& s) {
   for (const auto& r : c.modules) out += row_text(r);
   out += row_text(c.overall);
   for (const auto& r : c.halves) out += row_text(r);
-  out += s.dim("  median: the typical factor max(p/m, m/p); <1.25x ... >4x: how many within each factor;\n"
-               "  over/und: predictions above / below their measurement; p/m: typical predicted / measured\n"
-               "  (above 1: your predictions run high)") + "\n";
+  // The abbreviated columns explained, each line within 80 columns.
+  out += s.dim("  median: the typical factor max(p/m, m/p); <1.25x to >4x: how many per factor\n"
+               "  over/und: how many predicted above / below the measurement; p/m: the typical\n"
+               "  predicted / measured (above 1: your predictions run high)") + "\n";
   if (!c.trend.empty()) {
     out += fmt::format("  Trend: {} (median factor {:.2f}x, then {:.2f}x)\n", c.trend, c.halves[0].median_factor,
                        c.halves[1].median_factor);
