@@ -505,3 +505,16 @@ TEST_CASE("the real manifests: a vector add's share of the DRAM figure fails onl
   CHECK_FALSE(find("pct_of_bandwidth").expected->hint_other.empty());
   CHECK(find("kernel_us").expected->fails == workbook::FailSide::above);
 }
+
+TEST_CASE("an exercised: list holding a map (an unquoted ': ') is a problem, not an exception", "[manifest]") {
+  // Found by the manifest fuzz target (seed 11): yaml-cpp's bad conversion escaped the loader.
+  TempRoot root;
+  Problems p;
+  read_module(root.manifest(manifest_text("    exercised:\n"
+                                          "      square: [ok_check, cowise: x picks the column]\n"
+                                          "      {a: b}: [ok_check]\n")),
+              5, root.path, p);
+  INFO(all(p));
+  CHECK(has_problem(p, {"exercised.square: lists something that is not a check's name"}));
+  CHECK(has_problem(p, {"exercised: each key must be a function's name"}));
+}

@@ -265,6 +265,14 @@ TEST_CASE("a corrupt or foreign file is refused, names the file and changes noth
     std::ofstream(dir.path / "cut.json") << text.substr(0, text.size() / 2);
     expect_refused(a, {dir.path / "cut.json"}, "cut.json is not valid JSON");
   }
+  SECTION("a number past a double's range (found by the fuzz target, seed 16)") {
+    std::string big = text;
+    const auto at = big.find("\"format\":");
+    REQUIRE(at != std::string::npos);
+    big.insert(at, "\"huge\":1e309,");
+    std::ofstream(dir.path / "huge.json") << big;
+    expect_refused(a, {dir.path / "huge.json"}, "huge.json is not valid JSON");
+  }
   SECTION("not an export") {
     expect_refused(a, {write_json(dir.path / "other.json", json{{"hello", 1}})}, "not a workbook journal export");
   }

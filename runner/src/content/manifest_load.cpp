@@ -501,11 +501,20 @@ void read_memcheck_and_exercised(MapReader& r, LabSpec& lab) {
     return;
   }
   for (const auto& kv : ex) {
+    if (!kv.first.IsScalar()) {
+      r.problem("exercised", "each key must be a function's name");
+      continue;
+    }
     const std::string fn = kv.first.as<std::string>();
     std::vector<std::string> checks;
+    bool names_only = true;  // a map or list inside the list is no check's name
     if (kv.second.IsSequence())
-      for (const auto& c : kv.second) checks.push_back(c.as<std::string>());
-    if (checks.empty()) r.problem("exercised." + fn, "needs a non-empty list of checks");
+      for (const auto& c : kv.second) {
+        if (c.IsScalar()) checks.push_back(c.as<std::string>());
+        else names_only = false;
+      }
+    if (!names_only) r.problem("exercised." + fn, "lists something that is not a check's name (quote a name holding ': ')");
+    else if (checks.empty()) r.problem("exercised." + fn, "needs a non-empty list of checks");
     lab.exercised.emplace_back(fn, std::move(checks));  // the names are dev check's to hold (dev/exercised.hpp)
   }
 }

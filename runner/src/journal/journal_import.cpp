@@ -242,7 +242,7 @@ ExportFile parse_export(const std::string& name, const std::string& text) {
   };
   try {
     out.doc = json::parse(text, on_event);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // a syntax error, or a number past a double's range (1e309)
     throw Error(Exit::usage, fmt::format("{} is not valid JSON ({})", name, e.what()), kFixHint);
   }
   if (twice) throw Error(Exit::usage, fmt::format("{} gives a table (or \"tables\") twice", name), kFixHint);
