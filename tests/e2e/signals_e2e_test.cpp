@@ -32,7 +32,7 @@ bool exists(pid_t pid) { return ::kill(pid, 0) == 0 || errno != ESRCH; }
 // test as an orphan (the test is a subreaper while it runs the lab); a process still
 // alive after that is a runner bug: it is killed (it is this test's) and false returned.
 bool gone_or_kill(pid_t pid) {
-  for (int i = 0; i < 300 && exists(pid); ++i) {
+  for (int i = 0; i < 1000 && exists(pid); ++i) {  // 10 s: a loaded 2-core CI machine
     ::waitpid(pid, nullptr, WNOHANG);
     if (exists(pid)) std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
