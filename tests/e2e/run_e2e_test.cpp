@@ -436,6 +436,10 @@ TEST_CASE("e2e: show --json gives expected ranges from the T4 sheet", "[e2e]") {
   // Another sheet gives other ranges: --gpu picks it.
   json h = c.run_json({"show", "module01/pass_lab", "--json", "--gpu", "rtx3050-laptop-6gb"});
   CHECK(find_by(h["expected"], "metric", "sum_ms")["max"] != 4000);
+  // The start of one id: the error names it.
+  CommandResult partial = c.run({"show", "module01/pass_lab", "--gpu", "rtx3050"});
+  CHECK(partial.exit_code == 2);
+  CHECK(partial.err.find("did you mean --gpu rtx3050-laptop-6gb?") != std::string::npos);
   // With no GPU and no sheet, the ranges are unknown rather than wrong.
   CommandResult nog = c.run({"show", "module01/pass_lab", "--json"}, {{"WORKBOOK_GPU_NAME", "Imaginary GPU 9000"}});
   json n = json::parse(nog.out, nullptr, false);

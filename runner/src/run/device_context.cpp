@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <regex>
+#include <vector>
 
 #include "model/figures.hpp"
 #include "journal/journal.hpp"
@@ -66,8 +67,13 @@ DeviceContext load_device_context(const Catalog& catalog, const std::optional<st
     d.spec = find_gpu(d.specs, *gpu_override);
     if (!d.spec) {
       std::string ids;
-      for (const auto& s : d.specs) ids += (ids.empty() ? "" : ", ") + s.id;
-      throw UsageError(fmt::format("--gpu {}: no such spec sheet", *gpu_override), "known ids: " + ids);
+      std::vector<std::string> starting;  // "h200" for h200-sxm: the one id it begins
+      for (const auto& s : d.specs) {
+        ids += (ids.empty() ? "" : ", ") + s.id;
+        if (s.id.rfind(*gpu_override, 0) == 0) starting.push_back(s.id);
+      }
+      const std::string mean = starting.size() == 1 ? fmt::format("did you mean --gpu {}? ", starting[0]) : "";
+      throw UsageError(fmt::format("--gpu {}: no such spec sheet", *gpu_override), mean + "known ids: " + ids);
     }
   } else if (d.gpu) {
     d.spec = match_gpu(d.specs, d.gpu->name);
