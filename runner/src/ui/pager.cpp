@@ -14,24 +14,13 @@
 #include <vector>
 
 #include "ui/style.hpp"
+#include "util/file_text.hpp"
 
 extern char** environ;
 
 namespace workbook {
 
 namespace {
-
-// Writes all of `text` to `fd`; false when the reader went away (EPIPE) or it failed.
-bool write_all(int fd, const std::string& text) {
-  std::size_t at = 0;
-  while (at < text.size()) {
-    const ssize_t n = ::write(fd, text.data() + at, text.size() - at);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    at += static_cast<std::size_t>(n);
-  }
-  return true;
-}
 
 void print_all(const std::string& text) {
   std::fwrite(text.data(), 1, text.size(), stdout);

@@ -41,6 +41,8 @@ int open_unique_tmp(const std::filesystem::path& file, std::filesystem::path& tm
   return -1;
 }
 
+}  // namespace
+
 bool write_all(int fd, const std::string& text) {
   size_t done = 0;
   while (done < text.size()) {
@@ -52,8 +54,6 @@ bool write_all(int fd, const std::string& text) {
   return true;
 }
 
-}  // namespace
-
 void write_file_text(const std::filesystem::path& file, const std::string& text) {
   std::error_code ec;
   if (file.has_parent_path()) std::filesystem::create_directories(file.parent_path(), ec);
@@ -63,12 +63,12 @@ void write_file_text(const std::filesystem::path& file, const std::string& text)
     throw Error(Exit::io_error, fmt::format("cannot write {}: {}", file.string(), std::strerror(errno)),
                 "check the folder is writable and the disk is not full");
   const bool wrote = write_all(fd, text);
-  const int write_err = errno;
+  int err = errno;  // the write's error, else the close's: read before remove() can change errno
   const bool closed = ::close(fd) == 0;
+  if (wrote) err = errno;
   if (!wrote || !closed) {
     std::filesystem::remove(tmp, ec);
-    throw Error(Exit::io_error,
-                fmt::format("cannot write {}: {}", file.string(), std::strerror(wrote ? errno : write_err)),
+    throw Error(Exit::io_error, fmt::format("cannot write {}: {}", file.string(), std::strerror(err)),
                 "check the folder is writable and the disk is not full");
   }
   std::filesystem::rename(tmp, file, ec);

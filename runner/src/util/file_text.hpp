@@ -17,4 +17,8 @@ std::optional<std::string> read_file_text(const std::filesystem::path& file);
 // Error (Exit::io_error) on failure.
 void write_file_text(const std::filesystem::path& file, const std::string& text);
 
+// Writes all of `text` to `fd`, again after EINTR and short writes; false when a write
+// failed (errno says why: EPIPE when the reader went away).
+bool write_all(int fd, const std::string& text);
+
 }  // namespace workbook
