@@ -36,8 +36,8 @@ struct DeviceOptions {
 // The toolchain line alone (`--toolchain`, scripts/setup.sh): 0 when the pair works,
 // 3 when it does not, 2 without nvcc.
 int report_toolchain(const DeviceOptions& o, const ToolchainStatus& tool, const Style& s) {
-  print_result(o.json, tool, [](const ToolchainStatus& t) { return nlohmann::json{{"toolchain", toolchain_json(t)}}; },
-               [&](const ToolchainStatus& t) { print_toolchain(t, s); });
+  print_result(output_for(o.json, s), tool, [](const ToolchainStatus& t) { return nlohmann::json{{"toolchain", toolchain_json(t)}}; },
+               [](const ToolchainStatus& t, const Style& st) { print_toolchain(t, st); });
   if (!tool.toolchain) return static_cast<int>(Exit::usage);
   return tool.works() ? 0 : static_cast<int>(Exit::compile_error);
 }
@@ -49,7 +49,7 @@ int calibrate(const DeviceOptions& o, const Catalog& catalog, const Workspace& w
   const DeviceContext dev = load_device_context(catalog, std::nullopt, &journal);  // now with the new figures
   set_fp32_ceiling(run, dev.spec);
   CalibrationView view{run, dev.spec, dev.figures_source};
-  print_result(o.json, view, calibration_json, [&](const CalibrationView& v) { print_calibration(v, s); });
+  print_result(output_for(o.json, s), view, calibration_json, [](const CalibrationView& v, const Style& st) { print_calibration(v, st); });
   return run.failed_checks.empty() ? 0 : 1;
 }
 
@@ -95,7 +95,7 @@ int query(const DeviceOptions& o, const Catalog& catalog, const Workspace& ws, c
     j["toolchain"] = toolchain_json(tool);
     return j;
   };
-  print_result(o.json, view, with_toolchain, [&](const DeviceView& v) { print_device(v, s); });
+  print_result(output_for(o.json, s), view, with_toolchain, [](const DeviceView& v, const Style& st) { print_device(v, st); });
   return 0;
 }
 

@@ -22,7 +22,7 @@ Answer out loud while the clock runs, press Enter, then type the numbers of the 
 you covered (e.g. 1 3 4, all, none). Weekly until easy (full marks twice in a row).)");
   cmd->callback([&ctx, o, json] {
     OpenedCourse opened(ctx.global);
-    learn::LearnContext lc{opened.catalog, opened.journal, *json ? Style(false) : ctx.global.style(), *json};
+    learn::LearnContext lc{opened.catalog, opened.journal, ctx.global.output(*json)};
     ctx.exit_code = learn::run_drill(lc, *o);
   });
 }

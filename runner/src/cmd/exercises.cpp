@@ -28,7 +28,7 @@ are skipped (the count is shown; --all asks them too). An item graded Again, or 
 asked again in the session until it leaves its learning steps. See docs/learning.md.)");
   cmd->callback([&ctx, o, json] {
     OpenedCourse opened(ctx.global);
-    learn::LearnContext lc{opened.catalog, opened.journal, *json ? Style(false) : ctx.global.style(), *json};
+    learn::LearnContext lc{opened.catalog, opened.journal, ctx.global.output(*json)};
     ctx.exit_code = learn::run_exercises(lc, *o);
   });
 }

@@ -33,8 +33,8 @@ void print_summary(Journal& journal, long long run_id, bool json, const Style& s
   const auto row = load_experiment_run(journal, run_id);
   if (!row) throw Error(Exit::internal, fmt::format("experiment run #{} is not in the journal", run_id));
   const ExperimentSummary s = summarize_experiment(*row);
-  print_result(json, s, summary_json, [&](const ExperimentSummary& x) {
-    for (const auto& line : summary_lines(x, style, text_width())) fmt::print("{}\n", line);
+  print_result(output_for(json, style), s, summary_json, [](const ExperimentSummary& x, const Style& st) {
+    for (const auto& line : summary_lines(x, st, text_width())) fmt::print("{}\n", line);
   });
 }
 

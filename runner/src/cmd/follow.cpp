@@ -21,7 +21,7 @@ A step that checks numbers says which before you answer: each value's name, unit
 tolerance, e.g. Checked: array_mb in MB (within 1 %); a bare number is read in that unit.)");
   cmd->callback([&ctx, o, json] {
     OpenedCourse opened(ctx.global);
-    learn::LearnContext lc{opened.catalog, opened.journal, *json ? Style(false) : ctx.global.style(), *json};
+    learn::LearnContext lc{opened.catalog, opened.journal, ctx.global.output(*json)};
     ctx.exit_code = learn::run_follow(lc, *o);
   });
 }

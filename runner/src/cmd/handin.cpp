@@ -24,7 +24,7 @@ recorded too, never erased. `workbook next` then points at the assignment due ne
   cmd->callback([&ctx, items, undo, json] {
     OpenedCourse opened(ctx.global);
     ctx.exit_code = progress::hand_in({opened.catalog, opened.workspace, opened.journal,
-                                       *json ? Style(false) : ctx.global.style(), *json},
+                                       ctx.global.output(*json)},
                                       *items, *undo);
   });
 }

@@ -21,8 +21,7 @@ Hints go from the idea, to the mechanism, to nearly the code. Using one is no pe
 shown, `workbook show LAB --solution` is the reference solution.)");
   cmd->callback([&ctx, lab, all, json] {
     OpenedCourse opened(ctx.global);
-    ctx.exit_code = learn::show_hints(opened.catalog, opened.journal, *lab, *all, *json,
-                                      *json ? Style(false) : ctx.global.style());
+    ctx.exit_code = learn::show_hints(opened.catalog, opened.journal, *lab, *all, ctx.global.output(*json));
   });
 }
 

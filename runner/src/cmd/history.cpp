@@ -27,7 +27,7 @@ first prediction; off by more than 2x (|log2| > 1) brings the module's reviews d
   cmd->callback([&ctx, lab, limit, json, ledger] {
     OpenedCourse opened(ctx.global);
     ctx.exit_code = progress::show_history(
-        {opened.catalog, opened.workspace, opened.journal, *json ? Style(false) : ctx.global.style(), *json}, *lab,
+        {opened.catalog, opened.workspace, opened.journal, ctx.global.output(*json)}, *lab,
         *limit, *ledger);
   });
 }

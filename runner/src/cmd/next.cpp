@@ -15,7 +15,7 @@ The first open module of the assignment due next (or behind): follow, answer, ru
   cmd->callback([&ctx, json] {
     OpenedCourse opened(ctx.global);
     ctx.exit_code = progress::show_next({opened.catalog, opened.workspace, opened.journal,
-                                         *json ? Style(false) : ctx.global.style(), *json});
+                                         ctx.global.output(*json)});
   });
 }
 

@@ -8,7 +8,7 @@ namespace workbook {
 int run_progress_command(const GlobalOptions& global, bool json) {
   OpenedCourse opened(global);
   return progress::show_progress({opened.catalog, opened.workspace, opened.journal,
-                                  json ? Style(false) : global.style(), json});
+                                  global.output(json)});
 }
 
 void setup_progress(CLI::App& app, CommandContext& ctx) {

@@ -26,6 +26,8 @@ struct GlobalOptions {
   Catalog catalog() const;
   Workspace open_workspace() const;
   Style style() const { return Style::for_stdout(no_color); }
+  // How a command with --json prints (ui/output.hpp): the one place JSON turns colour off.
+  Output output(bool json) const { return output_for(json, style()); }
 };
 
 // The content, the workspace (created if missing) and its journal, opened together by the

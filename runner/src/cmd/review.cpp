@@ -24,7 +24,7 @@ asked again before the session ends.)");
   cmd->callback([&ctx, o, json] {
     OpenedCourse opened(ctx.global);
     o->course = load_course(opened.catalog.root(), opened.workspace.root());
-    learn::LearnContext lc{opened.catalog, opened.journal, *json ? Style(false) : ctx.global.style(), *json};
+    learn::LearnContext lc{opened.catalog, opened.journal, ctx.global.output(*json)};
     ctx.exit_code = learn::run_review(lc, *o);
   });
 }

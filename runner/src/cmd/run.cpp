@@ -96,9 +96,9 @@ void run_several(CommandContext& ctx, const RunOptions& o, const RunRequest& req
     std::string feedback;
     if (o.explain && !o.explain->empty() && !r.runs.empty() && r.runs.front().run_id)
       feedback = record_explained(opened.journal, r.runs.front(), *o.explain);
-    print_result(o.json, r, sweep_json, [&](const SweepResult& x) {
-      print_sweep(x, style);
-      print_feedback(feedback, style);
+    print_result(output_for(o.json, style), r, sweep_json, [&](const SweepResult& x, const Style& st) {
+      print_sweep(x, st);
+      print_feedback(feedback, st);
     });
     ctx.exit_code = exit_code_for(r);
     return;
@@ -106,9 +106,9 @@ void run_several(CommandContext& ctx, const RunOptions& o, const RunRequest& req
   CompareResult r = run_compare(rc, req);
   std::string feedback;
   if (o.explain && !o.explain->empty() && r.mine.run_id) feedback = record_explained(opened.journal, r.mine, *o.explain);
-  print_result(o.json, r, compare_json, [&](const CompareResult& x) {
-    print_compare(x, style);
-    print_feedback(feedback, style);
+  print_result(output_for(o.json, style), r, compare_json, [&](const CompareResult& x, const Style& st) {
+    print_compare(x, st);
+    print_feedback(feedback, st);
   });
   ctx.exit_code = exit_code_for(r);
 }
@@ -214,8 +214,8 @@ void run_on_slurm(CommandContext& ctx, RunOptions& o, RunRequest req) {
   }
   ConsoleSlurmObserver observer(o.json);
   const SlurmRunEnd outcome = submit_slurm_run(ctx.global.catalog(), workspace, style, req, o.slurm_run, observer);
-  print_result(o.json, outcome, [](const SlurmRunEnd& x) { return x.json; },
-               [&](const SlurmRunEnd& x) { fmt::print("{}", render_slurm_end(x, style)); });
+  print_result(output_for(o.json, style), outcome, [](const SlurmRunEnd& x) { return x.json; },
+               [](const SlurmRunEnd& x, const Style& st) { fmt::print("{}", render_slurm_end(x, st)); });
   const RunReport& report = outcome.report;
   ctx.exit_code = exit_code_for(report);
   const bool ask = report.ran && !o.explain && req.interactive && report.grade.verdict != Verdict::interrupted;

@@ -36,9 +36,10 @@ void setup_watch(CLI::App& app, CommandContext& ctx) {
   cmd->footer(kWatchExamples);
   cmd->callback([&ctx, req] {
     OpenedCourse opened(ctx.global);
-    const Style style = req->json ? Style(false) : ctx.global.style();
+    Output out = ctx.global.output(req->json);
+    out.json_lines = true;
     req->interactive = !req->json && interactive_terminal();
-    ctx.exit_code = watch_labs({opened.catalog, opened.workspace, opened.journal, style, STDIN_FILENO}, *req);
+    ctx.exit_code = watch_labs({opened.catalog, opened.workspace, opened.journal, out, STDIN_FILENO}, *req);
   });
 }
 

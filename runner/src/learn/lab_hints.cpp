@@ -78,8 +78,7 @@ nlohmann::json to_json(const HintView& v) {
           {"solution_command", v.all_seen() ? nlohmann::json(solution_command(v.lab)) : nlohmann::json(nullptr)}};
 }
 
-int show_hints(const Catalog& catalog, Journal& journal, const std::string& lab_ref, bool all, bool json,
-               const Style& style) {
+int show_hints(const Catalog& catalog, Journal& journal, const std::string& lab_ref, bool all, const Output& out) {
   const LabRef ref = parse_lab_ref_or_throw(lab_ref);
   LabSpec lab;
   if (ref.name.empty()) {
@@ -95,8 +94,8 @@ int show_hints(const Catalog& catalog, Journal& journal, const std::string& lab_
     lab = catalog.find_lab(ref);
   }
   const HintView view = take_hints(journal, lab, all);
-  print_result(json, view, [](const HintView& v) { return to_json(v); },
-               [&](const HintView& v) { fmt::print("{}", format_hints(v, style)); });
+  print_result(out, view, [](const HintView& v) { return to_json(v); },
+               [](const HintView& v, const Style& s) { fmt::print("{}", format_hints(v, s)); });
   return 0;
 }
 

@@ -10,7 +10,7 @@
 
 #include "content/catalog.hpp"
 #include "journal/journal.hpp"
-#include "ui/style.hpp"
+#include "ui/output.hpp"
 
 namespace workbook::learn {
 
@@ -44,7 +44,6 @@ nlohmann::json to_json(const HintView& view);
 
 // The whole command: resolves `lab_ref` (a lab, or a module with one lab), takes the hints
 // and prints them (text or JSON). Returns the exit code (0).
-int show_hints(const Catalog& catalog, Journal& journal, const std::string& lab_ref, bool all, bool json,
-               const Style& style);
+int show_hints(const Catalog& catalog, Journal& journal, const std::string& lab_ref, bool all, const Output& out);
 
 }  // namespace workbook::learn

@@ -25,19 +25,19 @@ std::string module_name(int m) { return fmt::format("module{:02}", m); }
 
 // "Answered 3: again 1, good 2. Every answer is in the journal."
 void print_summary(const LearnContext& ctx, const PracticeSession& session, const std::vector<ItemResult>& results) {
-  if (ctx.json) return;
+  if (ctx.out.json) return;
   std::map<int, int> by;
   for (const auto& r : results) ++by[static_cast<int>(r.rating)];
   std::string counts;
   for (const auto& [rating, n] : by) {
     counts += (counts.empty() ? "" : ", ") + fmt::format("{} {}", fsrs::to_string(static_cast<fsrs::Rating>(rating)), n);
   }
-  fmt::print("\n{}\n", ctx.style.bold(fmt::format("Answered {} item{}{}{}.", results.size(), results.size() == 1 ? "" : "s",
+  fmt::print("\n{}\n", ctx.out.style.bold(fmt::format("Answered {} item{}{}{}.", results.size(), results.size() == 1 ? "" : "s",
                                                  counts.empty() ? "" : ": ", counts)));
   if (session.stop() == Stop::interrupted) {
     fmt::print("Interrupted (Ctrl-C): every answer given before it is kept in the journal.\n");
   } else if (session.stop() == Stop::end_of_input) {
-    fmt::print("{}\n", ctx.style.dim("End of input: stopped; every answer given is kept."));
+    fmt::print("{}\n", ctx.out.style.dim("End of input: stopped; every answer given is kept."));
   }
 }
 
@@ -83,10 +83,10 @@ std::vector<const ExerciseItem*> exercise_items(const ExercisesRequest& req, con
 
 // "Skipped 3 items not due yet (the next on 2026-12-03): `workbook exercises 16 --all` asks them too."
 void print_skipped(const LearnContext& ctx, int module, const std::vector<const StoredCard*>& skipped) {
-  if (ctx.json || skipped.empty()) return;
+  if (ctx.out.json || skipped.empty()) return;
   long long first = skipped.front()->card.due_day();
   for (const auto* c : skipped) first = std::min(first, c->card.due_day());
-  fmt::print("{}\n", ctx.style.dim(fmt::format("Skipped {} item{} not due yet (the next on {}): `workbook exercises {} "
+  fmt::print("{}\n", ctx.out.style.dim(fmt::format("Skipped {} item{} not due yet (the next on {}): `workbook exercises {} "
                                                "--all` asks them too.",
                                                skipped.size(), skipped.size() == 1 ? "" : "s", date_of_day(first), module)));
 }
@@ -113,14 +113,14 @@ int run_exercises(LearnContext& ctx, const ExercisesRequest& req) {
   }
   std::uint64_t seed = req.seed ? *req.seed : new_seed();
   fsrs::Scheduler sched;
-  LearnerInput in(interactive_terminal(), ctx.json);
-  PracticeSession session(in, ctx.style, store, sched);
-  if (!ctx.json) {
-    fmt::print("{}\n", ctx.style.bold(fmt::format("{}: {} item{}{}", module_name(module), items.size(),
+  LearnerInput in(interactive_terminal(), ctx.out.json);
+  PracticeSession session(in, ctx.out.style, store, sched);
+  if (!ctx.out.json) {
+    fmt::print("{}\n", ctx.out.style.bold(fmt::format("{}: {} item{}{}", module_name(module), items.size(),
                                                   items.size() == 1 ? "" : "s",
                                                   req.variant ? fmt::format(" with fresh numbers (seed {})", seed) : "")));
     print_skipped(ctx, module, skipped);
-    if (!items.empty()) fmt::print("{}\n", ctx.style.dim("Answer first, then compare with the model answer and grade yourself."));
+    if (!items.empty()) fmt::print("{}\n", ctx.out.style.dim("Answer first, then compare with the model answer and grade yourself."));
   }
   std::vector<QueuedItem> line;
   for (const ExerciseItem* it : items) line.push_back({module, it, false});
@@ -132,7 +132,7 @@ int run_exercises(LearnContext& ctx, const ExercisesRequest& req) {
     if (req.variant) opt.variant = draw_variant(*e.item, seed);
     return opt;
   });
-  if (ctx.json) {
+  if (ctx.out.json) {
     nlohmann::json skipped_ids = nlohmann::json::array();
     for (const auto* c : skipped) skipped_ids.push_back({{"item", c->item}, {"due", date_of_day(c->card.due_day())}});
     nlohmann::json j = {{"module", module},
@@ -207,10 +207,10 @@ int run_review(LearnContext& ctx, const ReviewRequest& req) {
   const long long today = day_of(now_unix());
   ReviewPlan plan = plan_review(req, banks, store, today);
   const bool nothing = plan.queue.empty();
-  LearnerInput in(interactive_terminal(), ctx.json);
-  PracticeSession session(in, ctx.style, store, sched);
-  if (!ctx.json) {
-    fmt::print("{}\n", ctx.style.bold(fmt::format("Review {}: {} due, {} new (of {} not yet seen).", date_of_day(today),
+  LearnerInput in(interactive_terminal(), ctx.out.json);
+  PracticeSession session(in, ctx.out.style, store, sched);
+  if (!ctx.out.json) {
+    fmt::print("{}\n", ctx.out.style.bold(fmt::format("Review {}: {} due, {} new (of {} not yet seen).", date_of_day(today),
                                                   plan.due_total, plan.new_count, plan.new_available)));
   }
   SessionQueue queue(std::move(plan.queue));
@@ -225,7 +225,7 @@ int run_review(LearnContext& ctx, const ReviewRequest& req) {
   for (const auto& c : store.cards()) {
     if (!next_day || c.card.due_day() < *next_day) next_day = c.card.due_day();
   }
-  if (ctx.json) {
+  if (ctx.out.json) {
     nlohmann::json j = {{"date", date_of_day(today)}, {"due", plan.due_total},
                         {"new", plan.new_count},      {"new_available", plan.new_available},
                         {"items", results_json(results)}, {"answered", results.size()},
@@ -261,7 +261,7 @@ int run_follow(LearnContext& ctx, const FollowRequest& req) {
       if (!ex && store.follow_progress(module, e.id) < static_cast<int>(e.steps.size())) ex = &e;
     }
     if (!ex && !req.restart) {
-      if (ctx.json) {
+      if (ctx.out.json) {
         print_json({{"module", module}, {"completed_all", true}});
       } else {
         fmt::print("Every worked example of {} is done. Go again with --restart (or --example ID --restart).\n",
@@ -277,10 +277,10 @@ int run_follow(LearnContext& ctx, const FollowRequest& req) {
     start = 0;
   }
   fsrs::Scheduler sched;
-  LearnerInput in(interactive_terminal(), ctx.json);
-  PracticeSession session(in, ctx.style, store, sched);
+  LearnerInput in(interactive_terminal(), ctx.out.json);
+  PracticeSession session(in, ctx.out.style, store, sched);
   FollowResult r = session.follow(module, *ex, start);
-  if (ctx.json) {
+  if (ctx.out.json) {
     print_json({{"module", module},
                 {"example", r.example},
                 {"title", r.title},
@@ -291,7 +291,7 @@ int run_follow(LearnContext& ctx, const FollowRequest& req) {
                 {"steps", r.steps},
                 {"stopped", to_string(session.stop())}});
   } else if (!r.completed()) {
-    fmt::print("\n{}\n", ctx.style.dim(fmt::format("Stopped at step {}/{}; `workbook follow {}` carries on from there.",
+    fmt::print("\n{}\n", ctx.out.style.dim(fmt::format("Stopped at step {}/{}; `workbook follow {}` carries on from there.",
                                                    r.steps_done + 1, r.total_steps, module)));
   }
   return exit_for(session);
@@ -341,8 +341,8 @@ int run_drill(LearnContext& ctx, const DrillRequest& req) {
   for (const auto& b : banks) modules.push_back(b.module);
   if (req.status) {
     nlohmann::json all = nlohmann::json::array();
-    if (!ctx.json) {
-      fmt::print("{}\n", ctx.style.bold(fmt::format("{} drills, {} (weekly until easy)", modules_text(banks),
+    if (!ctx.out.json) {
+      fmt::print("{}\n", ctx.out.style.bold(fmt::format("{} drills, {} (weekly until easy)", modules_text(banks),
                                                     date_of_day(today))));
       fmt::print("{:<28} {:>8} {:>6} {:>10} {:<12}\n", "drill", "attempts", "last", "readiness", "next due");
     }
@@ -350,14 +350,14 @@ int run_drill(LearnContext& ctx, const DrillRequest& req) {
       for (const auto& d : bank.drills) {
         DrillStatus s = drill_status(store, bank.module, d, today);
         all.push_back(to_json(s));
-        if (ctx.json) continue;
+        if (ctx.out.json) continue;
         std::string last = s.last_covered ? fmt::format("{}/{}", *s.last_covered, *s.total) : "-";
         std::string readiness = s.attempts ? fmt::format("{:.0f} %", s.readiness * 100) : "-";
-        std::string due = s.due ? ctx.style.yellow("due now") : date_of_day(s.next_due_day) + (s.easy ? " (easy)" : "");
+        std::string due = s.due ? ctx.out.style.yellow("due now") : date_of_day(s.next_due_day) + (s.easy ? " (easy)" : "");
         fmt::print("{:<28} {:>8} {:>6} {:>10} {}\n", d.id, s.attempts, last, readiness, due);
       }
     }
-    if (ctx.json) {
+    if (ctx.out.json) {
       nlohmann::json j = {{"modules", modules}, {"date", date_of_day(today)}, {"drills", all}};
       if (!weekly) j["module"] = banks.front().module;
       print_json(j);
@@ -379,13 +379,13 @@ int run_drill(LearnContext& ctx, const DrillRequest& req) {
     throw UsageError(fmt::format("{} has no drill '{}'", modules_text(banks), *req.drill), "drills: " + ids);
   }
   fsrs::Scheduler sched;
-  LearnerInput in(interactive_terminal(), ctx.json);
-  PracticeSession session(in, ctx.style, store, sched);
-  if (queue.empty() && !ctx.json) {
+  LearnerInput in(interactive_terminal(), ctx.out.json);
+  PracticeSession session(in, ctx.out.style, store, sched);
+  if (queue.empty() && !ctx.out.json) {
     fmt::print("No drill of {} is due today. `workbook drill {}--status` shows when; --all drills anyway.\n",
                modules_text(banks), weekly ? "" : std::to_string(banks.front().module) + " ");
-  } else if (weekly && !ctx.json) {
-    fmt::print("{}\n", ctx.style.dim(fmt::format("This week's drills: {} ({} due).", modules_text(banks), queue.size())));
+  } else if (weekly && !ctx.out.json) {
+    fmt::print("{}\n", ctx.out.style.dim(fmt::format("This week's drills: {} ({} due).", modules_text(banks), queue.size())));
   }
   nlohmann::json results = nlohmann::json::array();
   int covered = 0, total = 0;
@@ -396,7 +396,7 @@ int run_drill(LearnContext& ctx, const DrillRequest& req) {
     total += r->total;
     results.push_back(to_json(*r));
   }
-  if (ctx.json) {
+  if (ctx.out.json) {
     nlohmann::json j = {{"modules", modules},
                         {"drills", results},
                         {"covered", covered},
@@ -405,7 +405,7 @@ int run_drill(LearnContext& ctx, const DrillRequest& req) {
     if (!weekly) j["module"] = banks.front().module;
     print_json(j);
   } else if (!results.empty()) {
-    fmt::print("\n{}\n", ctx.style.bold(fmt::format("{} drill{}: {}/{} points covered.", results.size(),
+    fmt::print("\n{}\n", ctx.out.style.bold(fmt::format("{} drill{}: {}/{} points covered.", results.size(),
                                                     results.size() == 1 ? "" : "s", covered, total)));
     if (session.stop() == Stop::interrupted) fmt::print("Interrupted (Ctrl-C): the drills done are kept.\n");
   }

@@ -17,7 +17,7 @@
 #include "content/catalog.hpp"
 #include "content/course.hpp"
 #include "journal/journal.hpp"
-#include "ui/style.hpp"
+#include "ui/output.hpp"
 
 namespace workbook::learn {
 
@@ -26,8 +26,7 @@ inline constexpr int kInterruptedExit = 130;
 struct LearnContext {
   const Catalog& catalog;
   Journal& journal;
-  Style style;       // colour decided by the command (off with --json)
-  bool json = false;  // print one JSON object at the end, nothing else
+  Output out;  // json: one JSON object at the end, nothing else; else text in out.style
 };
 
 struct ExercisesRequest {

@@ -26,15 +26,15 @@ ProgressReport report_of(const CommandInputs& in) {
 
 int show_progress(const CommandInputs& in) {
   const ProgressReport report = report_of(in);
-  print_result(in.json, report, [](const ProgressReport& r) { return to_json(r); },
-               [&](const ProgressReport& r) { fmt::print("{}", format_progress(r, in.style, screen_width())); });
+  print_result(in.out, report, [](const ProgressReport& r) { return to_json(r); },
+               [](const ProgressReport& r, const Style& s) { fmt::print("{}", format_progress(r, s, screen_width())); });
   return 0;
 }
 
 int show_next(const CommandInputs& in) {
   const NextPlan plan = next_steps(report_of(in));
-  print_result(in.json, plan, [](const NextPlan& p) { return to_json(p); },
-               [&](const NextPlan& p) { fmt::print("{}", format_next(p, in.style, screen_width())); });
+  print_result(in.out, plan, [](const NextPlan& p) { return to_json(p); },
+               [](const NextPlan& p, const Style& s) { fmt::print("{}", format_next(p, s, screen_width())); });
   return 0;
 }
 
@@ -46,7 +46,7 @@ int show_history(const CommandInputs& in, const std::string& lab, int limit, boo
   if (!lab.empty()) id = in.catalog.find_lab(parse_lab_ref_or_throw(lab)).id;
   if (ledger) {
     const Ledger l = gather_ledger(in.journal, in.catalog, lab.empty() ? 0 : parse_lab_ref_or_throw(lab).module);
-    print_result(in.json, l, ledger_json, [](const Ledger& x) {
+    print_result(in.out, l, ledger_json, [](const Ledger& x, const Style&) {
       fmt::print("{}{}", ledger_text(x), ledger_summary(x).empty() ? "" : "  In short: " + ledger_summary(x) + ".\n");
     });
     return 0;
@@ -60,8 +60,8 @@ int show_history(const CommandInputs& in, const std::string& lab, int limit, boo
       report.hint_totals[r.lab] = 0;  // a lab no longer in the content: its runs stay in the record
     }
   }
-  print_result(in.json, report, [](const HistoryReport& r) { return to_json(r); },
-               [&](const HistoryReport& r) { fmt::print("{}", format_history(r, in.style)); });
+  print_result(in.out, report, [](const HistoryReport& r) { return to_json(r); },
+               [](const HistoryReport& r, const Style& s) { fmt::print("{}", format_history(r, s)); });
   return 0;
 }
 

@@ -12,7 +12,7 @@
 
 #include "content/catalog.hpp"
 #include "journal/journal.hpp"
-#include "ui/style.hpp"
+#include "ui/output.hpp"
 #include "workspace/workspace.hpp"
 
 namespace workbook::progress {
@@ -21,8 +21,7 @@ struct CommandInputs {
   const Catalog& catalog;
   const Workspace& workspace;
   Journal& journal;
-  Style style;
-  bool json = false;
+  Output out;  // --json or text, and the text's style (GlobalOptions::output)
 };
 
 int show_progress(const CommandInputs& in);

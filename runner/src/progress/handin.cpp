@@ -55,11 +55,7 @@ nlohmann::json marks_json(const std::map<std::string, std::string>& marks) {
   return out;
 }
 
-void print_marks(const std::map<std::string, std::string>& marks, bool json) {
-  if (json) {
-    fmt::print("{}\n", nlohmann::json{{"handed_in", marks_json(marks)}}.dump(2));
-    return;
-  }
+void print_marks(const std::map<std::string, std::string>& marks, const Style&) {
   if (marks.empty()) {
     fmt::print("Nothing is marked handed in. Mark what you handed in outside the runner: workbook handin a1 a2\n");
     return;
@@ -69,7 +65,22 @@ void print_marks(const std::map<std::string, std::string>& marks, bool json) {
   fmt::print("Undo one: workbook handin --undo ITEM\n");
 }
 
-void print_result(const std::vector<Item>& items, bool undo) {
+// What `handin ITEM...` did: the items, each changed or not, and the marks after it.
+struct HandinResult {
+  std::vector<Item> items;
+  bool undo = false;
+  std::map<std::string, std::string> marks;
+};
+
+nlohmann::json handin_json(const HandinResult& r) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const auto& i : r.items) list.push_back({{"item", i.key}, {"kind", i.kind}, {"title", i.title}, {"changed", i.changed}});
+  return {{"action", r.undo ? "undo" : "handin"}, {"items", list}, {"handed_in", marks_json(r.marks)}};
+}
+
+void print_handin(const HandinResult& r, const Style&) {
+  const std::vector<Item>& items = r.items;
+  const bool undo = r.undo;
   std::string changed, same, words;
   for (const auto& i : items) {
     const std::string name = i.kind == "assignment" ? fmt::format("{} ({})", i.title, i.key) : i.title;
@@ -89,7 +100,9 @@ void print_result(const std::vector<Item>& items, bool undo) {
 int hand_in(const CommandInputs& in, const std::vector<std::string>& words, bool undo) {
   if (words.empty()) {
     if (undo) throw UsageError("--undo needs the items to undo", "e.g. `workbook handin --undo a1`");
-    print_marks(handed_in_items(in.journal), in.json);
+    print_result(in.out, handed_in_items(in.journal),
+                 [](const std::map<std::string, std::string>& m) { return nlohmann::json{{"handed_in", marks_json(m)}}; },
+                 print_marks);
     return 0;
   }
   const std::optional<Course> course = load_course(in.catalog.root(), in.workspace.root());
@@ -100,17 +113,7 @@ int hand_in(const CommandInputs& in, const std::vector<std::string>& words, bool
     if (!seen) items.push_back(item);
   }
   for (auto& i : items) i.changed = record_handin(in.journal, i.key, !undo);
-  if (in.json) {
-    nlohmann::json list = nlohmann::json::array();
-    for (const auto& i : items) {
-      list.push_back({{"item", i.key}, {"kind", i.kind}, {"title", i.title}, {"changed", i.changed}});
-    }
-    fmt::print("{}\n", nlohmann::json{{"action", undo ? "undo" : "handin"}, {"items", list},
-                                      {"handed_in", marks_json(handed_in_items(in.journal))}}
-                           .dump(2));
-  } else {
-    print_result(items, undo);
-  }
+  print_result(in.out, HandinResult{items, undo, handed_in_items(in.journal)}, handin_json, print_handin);
   return 0;
 }
 

@@ -9,4 +9,8 @@ void print_json(const nlohmann::json& j) {
   fmt::print("{}\n", j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
 }
 
+void print_json_line(const nlohmann::json& j) {
+  fmt::print("{}\n", j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+}
+
 }  // namespace workbook

@@ -64,14 +64,14 @@ struct Watching {
   std::vector<fs::path> roots() const { return {ctx.workspace.root(), ctx.catalog.root()}; }
   // Prints a line of text (not in --json) at once: a pipe shows it before the wait.
   void say(const std::string& line) const {
-    if (req.json) return;
+    if (ctx.out.json) return;  // a JSON Lines stream holds results only
     fmt::print("{}\n", line);
     std::fflush(stdout);
   }
 };
 
 std::string next_lab_of(const WatchContext& ctx) {
-  return progress::next_open_lab({ctx.catalog, ctx.workspace, ctx.journal, ctx.style, false});
+  return progress::next_open_lab({ctx.catalog, ctx.workspace, ctx.journal, Output{false, ctx.out.style}});
 }
 
 LabSpec lab_spec(const Catalog& catalog, const std::string& lab) {
@@ -85,7 +85,7 @@ LabSpec lab_spec(const Catalog& catalog, const std::string& lab) {
 // Builds, runs, grades and records the lab once (as `run LAB`; the lab's first run in this
 // watch asks the missing predictions on a terminal), and prints it.
 RunReport run_once(Watching& w, const std::string& lab, WatchObserver& console, bool first) {
-  const bool ask = first && w.req.interactive && !w.req.json;
+  const bool ask = first && w.req.interactive && !w.ctx.out.json;
   console.first_run_ = first;
   RunRequest r;
   r.lab = lab;
@@ -93,15 +93,11 @@ RunReport run_once(Watching& w, const std::string& lab, WatchObserver& console, 
   r.quick = w.req.quick;
   r.interactive = ask;
   console.ask_ = ask;
-  r.verbose = !w.req.json;
+  r.verbose = !w.ctx.out.json;
   RunObserver quiet;
-  RunObserver* observer = w.req.json ? &quiet : static_cast<RunObserver*>(&console);
-  RunReport report = run_lab({w.ctx.catalog, w.ctx.workspace, w.ctx.journal, w.ctx.style, observer}, r);
-  if (w.req.json) {
-    fmt::print("{}\n", run_report_json(report).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
-  } else {
-    print_report(report, w.ctx.style);
-  }
+  RunObserver* observer = w.ctx.out.json ? &quiet : static_cast<RunObserver*>(&console);
+  RunReport report = run_lab({w.ctx.catalog, w.ctx.workspace, w.ctx.journal, w.ctx.out.style, observer}, r);
+  print_result(w.ctx.out, report, run_report_json, print_report);
   std::fflush(stdout);
   w.last_exit = exit_code_for(report);
   return report;
@@ -124,7 +120,7 @@ After wait_for_more(Watching& w, FileWatch* files) {
 
 // Runs `lab` until it passes (nullopt), or returns the exit code watch ends with.
 std::optional<int> watch_until_pass(Watching& w, const std::string& lab) {
-  const Style& s = w.ctx.style;
+  const Style& s = w.ctx.out.style;
   const LabSpec spec = lab_spec(w.ctx.catalog, lab);
   w.ctx.workspace.ensure();
   w.ctx.workspace.ensure_common(w.ctx.catalog);
@@ -169,18 +165,18 @@ int watch_labs(const WatchContext& ctx, const WatchRequest& req) {
       throw;  // Ctrl-C at a prediction prompt: nothing was run (main says so)
     } catch (const Error& e) {  // Ctrl-C during a build: recorded as interrupted (run/lab_run.cpp)
       if (e.code() != Exit::interrupted) throw;
-      w.say(ctx.style.dim("Stopped during the build; that run is recorded as interrupted."));
+      w.say(ctx.out.style.dim("Stopped during the build; that run is recorded as interrupted."));
       return static_cast<int>(Exit::interrupted);
     }
     if (end) return *end;
-    w.say(ctx.style.green(fmt::format("{} passes.", lab)));
+    w.say(ctx.out.style.green(fmt::format("{} passes.", lab)));
     if (req.once) return 0;
     const std::string next = next_lab_of(ctx);
     if (next.empty() || next == lab) {
       w.say("No lab is left open: `workbook next` says what comes next.");
       return 0;
     }
-    w.say("\n" + ctx.style.bold(fmt::format("Next: {}", next)) + ctx.style.dim(" (the lab `workbook next` points to)"));
+    w.say("\n" + ctx.out.style.bold(fmt::format("Next: {}", next)) + ctx.out.style.dim(" (the lab `workbook next` points to)"));
     lab = next;
   }
 }

@@ -18,7 +18,7 @@
 
 #include "content/catalog.hpp"
 #include "journal/journal.hpp"
-#include "ui/style.hpp"
+#include "ui/output.hpp"
 #include "watch/file_watch.hpp"
 #include "workspace/workspace.hpp"
 
@@ -38,7 +38,7 @@ struct WatchContext {
   const Catalog& catalog;
   const Workspace& workspace;
   Journal& journal;
-  const Style& style;
+  Output out;  // JSON Lines (--json) or text in out.style
   int input_fd = 0;  // where --manual-run reads Enter and q
 };
 
