@@ -32,12 +32,14 @@ workbook_area(device    PUBLIC build content exec grade specs ui workspace PRIVA
 workbook_area(profile   PUBLIC content exec grade journal ui PRIVATE model)
 workbook_area(run       PUBLIC build content device exec grade journal model plot profile specs ui workspace
                         PRIVATE explain)
-# Presenting a run: its report, a sweep and a comparison as text and JSON.
-workbook_area(present   PUBLIC run ui PRIVATE plot profile)
-# What reads runs back: progress, reports, the content checks.
-workbook_area(progress  PUBLIC content journal ui workspace PRIVATE learn report)
+# What reads runs back (the learner's report) and checks the content (dev check).
 workbook_area(report    PUBLIC content journal plot specs PRIVATE ui)
 workbook_area(dev       PUBLIC content run PRIVATE build specs ui)
+# The presenter: results as text and JSON (a run, a sweep, a comparison, a module's and a
+# lab's page, the solution, dev check, the written report, a journal's export and import).
+workbook_area(present   PUBLIC content dev diff grade journal report run ui PRIVATE plot profile)
+# Progress, next and history.
+workbook_area(progress  PUBLIC content journal ui workspace PRIVATE learn report)
 workbook_area(watch     PUBLIC content journal ui workspace PRIVATE exec present progress run)
 workbook_area(experiment PUBLIC content exec grade journal plot profile run ui workspace PRIVATE build device model report)
 # The commands sit on top: one file per subcommand.

@@ -59,7 +59,7 @@ TEST_CASE("print_result hands the result to its JSON or its text printer, never 
   CHECK(stdout_of([&] { print_result(lines, r, to_json, print_text); }) == "{\"n\":7}\n");
 }
 
-TEST_CASE("output_for: JSON turns colour off whatever the terminal allows; text keeps the terminal's style", "[output]") {
+TEST_CASE("output_for: JSON turns colour off whatever the terminal allows and text keeps the terminal style", "[output]") {
   CHECK(output_for(true, Style(true)).json);
   CHECK_FALSE(output_for(true, Style(true)).style.color());
   CHECK_FALSE(output_for(false, Style(true)).json);

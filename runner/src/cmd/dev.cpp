@@ -4,7 +4,7 @@
 #include "cmd/registry.hpp"
 #include "dev/content_check.hpp"
 #include "journal/journal.hpp"
-#include "run/report_json.hpp"
+#include "present/dev_check_report.hpp"
 #include "util/error.hpp"
 #include "util/file_text.hpp"
 
@@ -45,37 +45,6 @@ void write_report(const DevOptions& o, const DevCheckResult& r) {
   write_file_text(o.report, std::string(kReportMarker) + "\n" + markdown_report(r, cmdline));
 }
 
-// The device line and the content problems, once, before the first row (or at the end).
-void print_header(const DevCheckResult& r, const Style& s) {
-  fmt::print("Device: {} · arch {}\n", r.device, r.arch);
-  if (!r.basis.empty()) fmt::print("Basis: {}\n", r.basis);
-  if (!r.problems.empty()) {
-    fmt::print("{}\n", s.red(fmt::format("{} content problem(s):", r.problems.size())));
-    for (const auto& p : r.problems) fmt::print("  {}\n", p);
-  }
-  std::fflush(stdout);
-}
-
-// One row, flushed at once (also when stdout is a pipe or a file), so a long check shows
-// its progress as it happens.
-void print_row(const DevLabRow& row, const Style& s) {
-  std::string status = row.ok ? s.green(" ok ") : s.red("FAIL");
-  std::string what = row.ran ? fmt::format("compiled, ran: {} (expected {})", row.verdict, row.expected)
-                             : row.compiled ? "compiled" : "did not compile";
-  fmt::print("  {}  {:<28} {:<24} {}\n", status, row.lab, row.variant, what);
-  if (!row.problem.empty()) fmt::print("        {}\n", s.dim(row.problem));
-  if (!row.compiled && !row.diagnostics.empty()) fmt::print("{}\n", row.diagnostics);
-  std::fflush(stdout);
-}
-
-void print_summary(const DevCheckResult& r, const Style& s) {
-  std::size_t bad = static_cast<std::size_t>(std::count_if(r.rows.begin(), r.rows.end(), [](const DevLabRow& x) { return !x.ok; }));
-  const bool ran = std::any_of(r.rows.begin(), r.rows.end(), [](const DevLabRow& x) { return x.ran; });
-  if (r.interrupted) fmt::print("{}\n", s.yellow("Interrupted: the rows after the last one shown were not checked."));
-  fmt::print("{} passed, {} failed{}\n", r.rows.size() - bad, bad + (r.problems.empty() ? 0 : 1),
-             ran ? "" : s.dim(" · compiled only: nothing was run (--run runs every lab; CUDA labs need a GPU)"));
-}
-
 }  // namespace
 
 void setup_dev(CLI::App& app, CommandContext& ctx) {
@@ -98,30 +67,22 @@ void setup_dev(CLI::App& app, CommandContext& ctx) {
     if (!o->report.empty()) check_report_target(o->report, o->force);
     OpenedCourse opened(ctx.global);
     DevCheckOptions check = o->check;
+    const Output out = ctx.global.output(o->json);
     bool header_printed = false;
-    if (!o->json) {
-      check.on_row = [&](const DevCheckResult& so_far, const DevLabRow& row) {
-        if (!header_printed) print_header(so_far, style);
+    check.on_row = [&](const DevCheckResult& so_far, const DevLabRow& row) {
+      print_notice(out, [&](const Style& s) {
+        if (!header_printed) print_dev_header(so_far, s);
         header_printed = true;
-        print_row(row, style);
-      };
-    }
+        print_dev_row(row, s);
+      });
+    };
     DevCheckResult r = dev_check({opened.catalog, opened.workspace, opened.journal, style}, check);
     if (!o->report.empty()) write_report(*o, r);
-    if (o->json) {
-      nlohmann::json rows = nlohmann::json::array();
-      for (const auto& row : r.rows) {
-        nlohmann::json j = {{"lab", row.lab}, {"variant", row.variant}, {"compiled", row.compiled}, {"ran", row.ran},
-                            {"verdict", row.verdict}, {"expected", row.expected}, {"ok", row.ok}, {"problem", row.problem}};
-        if (row.report) j["report"] = report_json(*row.report);
-        rows.push_back(j);
-      }
-      print_json({{"ok", r.ok()}, {"device", r.device}, {"basis", r.basis}, {"arch", r.arch}, {"problems", r.problems}, {"labs", rows}});
-    } else {
-      if (!header_printed) print_header(r, style);
-      print_summary(r, style);
+    print_result(out, r, dev_check_json, [&](const DevCheckResult& x, const Style& s) {
+      if (!header_printed) print_dev_header(x, s);
+      print_dev_summary(x, s);
       if (!o->report.empty()) fmt::print("Report written to {}\n", o->report);
-    }
+    });
     ctx.exit_code = r.interrupted ? static_cast<int>(Exit::interrupted) : r.ok() ? 0 : 1;
   });
 }

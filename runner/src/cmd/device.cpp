@@ -53,6 +53,21 @@ int calibrate(const DeviceOptions& o, const Catalog& catalog, const Workspace& w
   return run.failed_checks.empty() ? 0 : 1;
 }
 
+// A device command that cannot go on. With --json, scripts still get one JSON object on
+// stdout (the GPU, the error, the toolchain), and the error on stderr, with the same exit.
+struct DeviceProblem {
+  std::optional<std::string> gpu;
+  std::string error, hint, detail;  // detail: the probe's CUDA error, if a probe ran
+};
+
+nlohmann::json problem_json(const DeviceProblem& p, const ToolchainStatus& tool) {
+  nlohmann::json j = {{"gpu", p.gpu ? nlohmann::json(*p.gpu) : nlohmann::json()}, {"error", p.error}};
+  if (!p.hint.empty()) j["hint"] = p.hint;
+  if (!p.detail.empty()) j["detail"] = valid_utf8(p.detail);
+  j["toolchain"] = toolchain_json(tool);
+  return j;
+}
+
 // The device query probe, run; when CUDA cannot use the GPU nvidia-smi listed (no driver,
 // a mismatched one, a hidden device), a sentence instead of the CUDA error (which
 // --verbose prints, and --json keeps as "detail"): exit 2, as without a GPU.
@@ -70,13 +85,11 @@ ProbeRun query_probe(const DeviceOptions& o, const Catalog& catalog, const Works
     check_probe(run, req, false);  // any other failure: what failed, exit 4
     return run;
   }
-  const std::string detail = trim(failure + "\n" + run.process.err);
-  if (o.json) {
-    print_json({{"gpu", gpu.name}, {"error", problem->what}, {"hint", problem->hint}, {"detail", valid_utf8(detail)},
-                {"toolchain", toolchain_json(tool)}});
-  } else if (o.verbose) {
-    fmt::print(stderr, "the probe's output:\n{}\n", detail);
-  }
+  const DeviceProblem p{gpu.name, problem->what, problem->hint, trim(failure + "\n" + run.process.err)};
+  print_result(output_for(o.json, Style(false)), p, [&](const DeviceProblem& x) { return problem_json(x, tool); },
+               [&](const DeviceProblem& x, const Style&) {
+                 if (o.verbose) fmt::print(stderr, "the probe's output:\n{}\n", x.detail);
+               });
   throw UsageError(problem->what, problem->hint);
 }
 
@@ -122,25 +135,23 @@ void setup_device(CLI::App& app, CommandContext& ctx) {
       ctx.exit_code = report_toolchain(*o, tool, s);
       return;
     }
-    if (!o->json) print_toolchain(tool, s);
+    const Output out = ctx.global.output(o->json);
+    print_notice(out, [&](const Style& st) { print_toolchain(tool, st); });  // before the probe's wait
+    const auto no_text = [](const DeviceProblem&, const Style&) {};  // the toolchain line or the error says it
+    const auto as_json = [&](const DeviceProblem& p) { return problem_json(p, tool); };
     std::optional<LocalGpu> gpu = query_local_gpu();
     if (gpu && tool.toolchain && !tool.works()) {  // the probes would not compile either
-      if (o->json) print_json({{"toolchain", toolchain_json(tool)}, {"gpu", gpu->name},
-                               {"error", "the toolchain does not compile a CUDA probe"}});
+      print_result(out, DeviceProblem{gpu->name, "the toolchain does not compile a CUDA probe", "", ""}, as_json, no_text);
       ctx.exit_code = static_cast<int>(Exit::compile_error);
       return;
     }
-    if (!gpu) {  // the toolchain line (above, or in the JSON) still says whether the pair works
-      const std::string what = "no NVIDIA GPU found on this machine (nvidia-smi is missing or lists no GPU)";
-      const std::string hint = "run `workbook device` where the GPU is (Colab, the cluster); `workbook show LAB --gpu t4` "
-                               "shows another GPU's expected figures";
-      if (o->json) {  // scripts get JSON on stdout whatever happens, and the same exit code
-        print_json({{"gpu", nullptr}, {"error", what}, {"hint", hint}, {"toolchain", toolchain_json(tool)}});
-        fmt::print(stderr, "error: {}\n", what);
-        ctx.exit_code = static_cast<int>(Exit::usage);
-        return;
-      }
-      throw UsageError(what, hint);
+    if (!gpu) {
+      const DeviceProblem p{std::nullopt, "no NVIDIA GPU found on this machine (nvidia-smi is missing or lists no GPU)",
+                            "run `workbook device` where the GPU is (Colab, the cluster); `workbook show LAB --gpu t4` "
+                            "shows another GPU's expected figures",
+                            ""};
+      print_result(out, p, as_json, no_text);
+      throw UsageError(p.error, p.hint);
     }
     Catalog catalog = ctx.global.catalog();
     ctx.exit_code = o->calibrate ? calibrate(*o, catalog, ws, *gpu, s) : query(*o, catalog, ws, tool, *gpu, s);

@@ -29,11 +29,11 @@ struct ExperimentOptions {
   long long run_id = 0;          // show --run ID
 };
 
-void print_summary(Journal& journal, long long run_id, bool json, const Style& style) {
+void print_summary(Journal& journal, long long run_id, const Output& out) {
   const auto row = load_experiment_run(journal, run_id);
   if (!row) throw Error(Exit::internal, fmt::format("experiment run #{} is not in the journal", run_id));
   const ExperimentSummary s = summarize_experiment(*row);
-  print_result(output_for(json, style), s, summary_json, [](const ExperimentSummary& x, const Style& st) {
+  print_result(out, s, summary_json, [](const ExperimentSummary& x, const Style& st) {
     for (const auto& line : summary_lines(x, st, text_width())) fmt::print("{}\n", line);
   });
 }
@@ -44,8 +44,9 @@ void explain_and_show(CommandContext& ctx, const ExperimentOptions& o, long long
   Journal journal(ws.journal_path());
   const Style style = ctx.global.style();
   if (o.explain && !o.explain->empty()) record_experiment_explanation(journal, run_id, *o.explain);
-  if (!o.json) fmt::print("\n");
-  print_summary(journal, run_id, o.json, style);
+  const Output out = ctx.global.output(o.json);
+  print_notice(out, [](const Style&) { fmt::print("\n"); });
+  print_summary(journal, run_id, out);
   if (!(o.explain && !o.explain->empty()) && o.req.interactive && status != "interrupted" && status != "not_run") {
     fmt::print("\n{}\n", style.bold("Explain the difference with a model (roofline, occupancy, Amdahl) in a sentence or two"));
     if (auto line = ask_line("> "); line && !line->empty()) {
@@ -54,7 +55,7 @@ void explain_and_show(CommandContext& ctx, const ExperimentOptions& o, long long
     }
   }
   ctx.exit_code = experiment_exit_code(status);
-  if (!o.json && status != "done") {
+  if (status != "done") {  // on stderr, also with --json (whose JSON holds the status)
     const auto row = load_experiment_run(journal, run_id);
     if (row && !row->detail.empty()) fmt::print(stderr, "{} {}\n", status == "interrupted" ? "interrupted:" : "problem:", row->detail);
   }
@@ -93,8 +94,10 @@ void run_experiment(CommandContext& ctx, ExperimentOptions& o) {
   {
     Journal journal(ws.journal_path());
     id = open_experiment_run(journal, e, predictions, req.trace);
-    if (!o.json) fmt::print("{}\n", style.dim(fmt::format("Experiment run #{}: {} variants x {} repeats; predictions recorded.",
-                                                          id, e.variants.size(), e.repeats)));
+    print_notice(ctx.global.output(o.json), [&](const Style& st) {
+      fmt::print("{}\n", st.dim(fmt::format("Experiment run #{}: {} variants x {} repeats; predictions recorded.", id,
+                                            e.variants.size(), e.repeats)));
+    });
     status = measure_experiment(journal, ws, e, id, req, style);
   }
   explain_and_show(ctx, o, id, status);
@@ -167,7 +170,7 @@ void add_show(CLI::App* parent, CommandContext& ctx) {
       throw UsageError(fmt::format("run #{} is not a run of experiment '{}'", id, o->req.name),
                        "`workbook experiment list` lists the runs");
     }
-    print_summary(journal, id, o->json, ctx.global.style());
+    print_summary(journal, id, ctx.global.output(o->json));
     ctx.exit_code = 0;
   });
 }
@@ -178,32 +181,17 @@ void add_list(CLI::App* parent, CommandContext& ctx) {
   cmd->add_flag("--json", *json, "Print one JSON object");
   cmd->callback([&ctx, json] {
     const Workspace ws = ctx.global.open_workspace();
-    std::vector<std::string> files;
+    ExperimentList list{(ws.root() / "experiments").string(), {}, {}};
     std::error_code ec;
     for (const auto& f : std::filesystem::directory_iterator(ws.root() / "experiments", ec))
-      if (f.path().extension() == ".yaml") files.push_back(f.path().stem().string());
-    std::sort(files.begin(), files.end());
-    std::vector<ExperimentRunRow> runs;
+      if (f.path().extension() == ".yaml") list.files.push_back(f.path().stem().string());
+    std::sort(list.files.begin(), list.files.end());
     if (std::filesystem::exists(ws.journal_path(), ec)) {
       Journal journal(ws.journal_path());
-      runs = experiment_runs(journal, "", 200);
+      list.runs = experiment_runs(journal, "", 200);
     }
-    if (*json) {
-      nlohmann::json j{{"files", files}, {"runs", nlohmann::json::array()}};
-      for (const auto& r : runs)
-        j["runs"].push_back({{"id", r.id}, {"experiment", r.experiment}, {"started_at", r.started_at},
-                             {"status", r.status}, {"gpu", r.gpu}, {"slurm_job", r.slurm_job}});
-      print_json(j);
-    } else {
-      const Style s = ctx.global.style();
-      fmt::print("{}\n", s.bold("Experiments in " + (ws.root() / "experiments").string()));
-      for (const auto& f : files) fmt::print("  {}\n", f);
-      if (files.empty()) fmt::print("  {}\n", s.dim("none yet: workbook experiment new NAME"));
-      if (!runs.empty()) fmt::print("{}\n", s.bold("Runs"));
-      for (const auto& r : runs)
-        fmt::print("  #{:<5} {:<20} {:<12} {} {}\n", r.id, r.experiment, r.status.empty() ? "unfinished" : r.status,
-                   r.started_at, s.dim(r.gpu.empty() ? "no GPU" : r.gpu));
-    }
+    print_result(ctx.global.output(*json), list, experiment_list_json,
+                 [](const ExperimentList& l, const Style& s) { fmt::print("{}", experiment_list_text(l, s)); });
     ctx.exit_code = 0;
   });
 }

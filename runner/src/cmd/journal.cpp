@@ -11,6 +11,7 @@
 #include "journal/journal_export.hpp"
 #include "journal/journal_import.hpp"
 #include "learn/journal_merge.hpp"
+#include "present/journal_transfer.hpp"
 #include "util/error.hpp"
 #include "util/file_text.hpp"
 
@@ -74,30 +75,10 @@ void run_export(const GlobalOptions& global, const std::string& file, bool json)
     return;
   }
   write_file_text(file, doc.dump(1) + "\n");
-  nlohmann::json rows = nlohmann::json::object();
-  for (const auto& [table, list] : doc["tables"].items()) rows[table] = list.size();
-  if (json) {
-    print_json({{"file", file}, {"machine", doc["machine"]}, {"schema_version", doc["schema_version"]},
-                {"exported_at", doc["exported_at"]}, {"rows", rows}});
-    return;
-  }
-  fmt::print("Exported {} runs, {} predictions and {} reviews from {} to {} (machine {}, schema version {}).\n",
-             rows["runs"].get<long long>(), rows["predictions"].get<long long>(),
-             rows["learn_revlog"].get<long long>(), ws.journal_path().string(), file,
-             doc["machine"].get<std::string>(), doc["schema_version"].get<int>());
-}
-
-void print_import(const ImportSummary& s, int cards) {
-  for (const auto& f : s.files) {
-    fmt::print("Imported {} (machine {}, exported {}).\n", f.path, f.machine.empty() ? "?" : f.machine,
-               f.exported_at.empty() ? "?" : f.exported_at);
-  }
-  for (const auto& t : s.tables) {
-    if (t.added + t.skipped == 0) continue;
-    fmt::print("  {:<20} {:>6} added {:>6} already here\n", t.table, t.added, t.skipped);
-  }
-  if (s.added_total() == 0) fmt::print("Nothing new: this journal had every row already.\n");
-  if (cards > 0) fmt::print("Rebuilt {} review cards from the merged review log, in time order.\n", cards);
+  ExportReport r{ws.journal_path().string(), file, doc["machine"].get<std::string>(),
+                 doc["exported_at"].get<std::string>(), doc["schema_version"].get<int>(), {}};
+  for (const auto& [table, list] : doc["tables"].items()) r.rows[table] = static_cast<long long>(list.size());
+  print_result(global.output(json), r, export_json, print_export);
 }
 
 void run_import(const GlobalOptions& global, const std::vector<std::string>& files, bool json) {
@@ -106,21 +87,8 @@ void run_import(const GlobalOptions& global, const std::vector<std::string>& fil
   Journal journal(ws.journal_path());
   const learn::MergeResult merged =
       learn::merge_journal_files(journal, std::vector<std::filesystem::path>(files.begin(), files.end()));
-  const ImportSummary& s = merged.summary;
-  const int cards = merged.cards_rebuilt;
-  if (!json) {
-    print_import(s, cards);
-    return;
-  }
-  nlohmann::json tables = nlohmann::json::object();
-  for (const auto& t : s.tables) tables[t.table] = {{"added", t.added}, {"skipped", t.skipped}};
-  nlohmann::json list = nlohmann::json::array();
-  for (const auto& f : s.files) {
-    list.push_back({{"file", f.path}, {"machine", f.machine}, {"exported_at", f.exported_at},
-                    {"schema_version", f.schema_version}});
-  }
-  print_json({{"journal", ws.journal_path().string()}, {"files", list}, {"tables", tables},
-              {"added", s.added_total()}, {"cards_rebuilt", cards}});
+  print_result(global.output(json), ImportReport{ws.journal_path().string(), merged.summary, merged.cards_rebuilt},
+               import_json, print_import);
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include "cmd/registry.hpp"
 #include "experiment/experiment_report.hpp"
 #include "learn/clock.hpp"
+#include "present/report_summary.hpp"
 #include "report/report_data.hpp"
 
 namespace workbook {
@@ -15,19 +16,6 @@ struct ReportOptions {
   std::string out;
   bool json = false;
 };
-
-void print_summary(const ReportData& d, const std::vector<std::filesystem::path>& files, const Style& s) {
-  fmt::print("{} {}\n", s.bold("Report:"), files.back().string());
-  for (const auto& e : d.labs) {
-    fmt::print("  {:<32} run #{:<5} {:<13} {}\n", e.lab, e.run.id, e.run.verdict, s.dim(e.run.device.empty() ? "no GPU" : e.run.device));
-  }
-  if (d.labs.empty()) fmt::print("  {}\n", s.dim("no runs recorded in this scope yet: the report says so"));
-  for (const auto& m : d.machines) {
-    fmt::print("{} {}: {}\n", s.dim("Machine"), m.gpu, machine_text(m.machine));
-  }
-  for (const auto& r : d.roofs) fmt::print("\n{}", plot::roofline_sketch(r.roof, r.points, s));
-  for (std::size_t i = 0; i + 1 < files.size(); ++i) fmt::print("{} {}\n", s.dim("Plot:"), files[i].string());
-}
 
 }  // namespace
 
@@ -60,16 +48,8 @@ each experiment's latest run (workbook experiment) with its loss-vs-step curves.
       dir = opened.workspace.root() / "reports" / name;
     }
     const std::vector<std::filesystem::path> files = write_report(data, dir);
-    if (o->json) {
-      nlohmann::json j = report_data_json(data);
-      j["experiments"] = experiments.json;
-      j["files"] = nlohmann::json::array();
-      for (const auto& f : files) j["files"].push_back(f.string());
-      j["markdown"] = files.back().string();
-      print_json(j);
-    } else {
-      print_summary(data, files, ctx.global.style());
-    }
+    print_result(ctx.global.output(o->json), WrittenReport{data, experiments.json, files}, written_report_json,
+                 print_report_summary);
     ctx.exit_code = 0;
   });
 }

@@ -17,14 +17,11 @@
 #include "present/compare_report.hpp"
 #include "present/run_report.hpp"
 #include "present/sweep_report.hpp"
-#include "run/report_json.hpp"
 #include "run/sweep.hpp"
 #include "run/slurm_submit.hpp"
 #include "run/solution_gate.hpp"
 #include "ui/prompt.hpp"
 #include "util/error.hpp"
-#include "util/lines.hpp"
-#include "util/utf8.hpp"
 
 namespace workbook {
 
@@ -64,39 +61,37 @@ void add_slurm_options(CLI::App* cmd, RunOptions& o) {
   slurm->excludes(dry);
 }
 
-// What the examiner said of an explanation (run/explained.hpp), after the run.
-void print_feedback(const std::string& feedback, const Style& s) {
-  if (feedback.empty()) return;
-  fmt::print("{}\n", s.bold("What an examiner would say"));
-  for (const auto& line : split_lines(feedback)) fmt::print("  {}\n", line.rfind("✓", 0) == 0 ? s.green(line) : s.yellow(line));
-}
+void print_feedback(const std::string& feedback, const Style& s) { fmt::print("{}", render_feedback(feedback, s)); }
 
 // A badly missed first prediction brings its module's review items due sooner
 // (progress/missed_predictions.hpp); said after the run unless the output is JSON.
-void nudge_reviews(OpenedCourse& opened, bool print, const Style& s) {
+void nudge_reviews(OpenedCourse& opened, const Output& out) {
   for (const auto& m : progress::nudge_missed_predictions(opened.journal, opened.catalog, learn::now_unix())) {
-    if (!print) continue;
-    fmt::print("{}\n", s.dim(fmt::format("Your first prediction {} of {} was off by {:.1f}x: {} review item(s) of module "
+    print_notice(out, [&](const Style& s) {
+      fmt::print("{}\n", s.dim(fmt::format("Your first prediction {} of {} was off by {:.1f}x: {} review item(s) of module "
                                          "{:02d} come due sooner (workbook review).",
                                          m.prediction, m.lab, m.factor, m.cards_moved, m.module)));
+    });
   }
 }
 
 // --sweep and --compare: several runs, one table (and for a sweep, a chart and an SVG).
 void run_several(CommandContext& ctx, const RunOptions& o, const RunRequest& req) {
-  Style style = ctx.global.style();
+  const Style style = ctx.global.style();
+  const Output out = ctx.global.output(o.json);
   OpenedCourse opened(ctx.global);
   const RunContext rc{opened.catalog, opened.workspace, opened.journal, style};
   if (!o.sweep.empty()) {
-    const bool show = !o.json && isatty(STDOUT_FILENO);
     SweepResult r = run_sweep(rc, req, o.sweep, [&](const std::string& step) {
-      if (show) fmt::print("{}\n", style.dim("sweep " + step + " ..."));
+      print_notice(out, [&](const Style& s) {
+        if (isatty(STDOUT_FILENO)) fmt::print("{}\n", s.dim("sweep " + step + " ..."));
+      });
       std::fflush(stdout);
     });
     std::string feedback;
     if (o.explain && !o.explain->empty() && !r.runs.empty() && r.runs.front().run_id)
       feedback = record_explained(opened.journal, r.runs.front(), *o.explain);
-    print_result(output_for(o.json, style), r, sweep_json, [&](const SweepResult& x, const Style& st) {
+    print_result(out, r, sweep_json, [&](const SweepResult& x, const Style& st) {
       print_sweep(x, st);
       print_feedback(feedback, st);
     });
@@ -106,7 +101,7 @@ void run_several(CommandContext& ctx, const RunOptions& o, const RunRequest& req
   CompareResult r = run_compare(rc, req);
   std::string feedback;
   if (o.explain && !o.explain->empty() && r.mine.run_id) feedback = record_explained(opened.journal, r.mine, *o.explain);
-  print_result(output_for(o.json, style), r, compare_json, [&](const CompareResult& x, const Style& st) {
+  print_result(out, r, compare_json, [&](const CompareResult& x, const Style& st) {
     print_compare(x, st);
     print_feedback(feedback, st);
   });
@@ -168,22 +163,23 @@ ProfileRequest profile_request(const CLI::App& cmd, const RunOptions& o) {
 // the one on stderr: sbatch's unclear answer, settled by the job's name).
 class ConsoleSlurmObserver : public SlurmObserver {
  public:
-  explicit ConsoleSlurmObserver(bool json) : json_(json) {}
+  explicit ConsoleSlurmObserver(Output out) : out_(out) {}
   void submitted(const std::string& job_id, long long run_id, const SlurmSettings& s) override {
-    if (json_) return;
-    fmt::print("Submitted Slurm job {} for run #{}{}{}; Ctrl-C cancels it.\n", job_id, run_id,
-               s.partition.empty() ? "" : " (partition " + s.partition + ")", s.gres.empty() ? "" : ", gres " + s.gres);
-    std::fflush(stdout);
+    print_notice(out_, [&](const Style&) {
+      fmt::print("Submitted Slurm job {} for run #{}{}{}; Ctrl-C cancels it.\n", job_id, run_id,
+                 s.partition.empty() ? "" : " (partition " + s.partition + ")", s.gres.empty() ? "" : ", gres " + s.gres);
+      std::fflush(stdout);
+    });
   }
   void found_by_name(const std::string& what, const std::string& name, const std::string& job_id) override {
     fmt::print(stderr, "{}; Slurm knows it by its name {} as job {}.\n", what, name, job_id);
   }
   void cancelling(const std::string& job_id) override {
-    if (!json_) fmt::print("\nCancelling Slurm job {} (scancel) ...\n", job_id);
+    print_notice(out_, [&](const Style&) { fmt::print("\nCancelling Slurm job {} (scancel) ...\n", job_id); });
   }
 
  private:
-  bool json_;
+  Output out_;
 };
 
 // The compute node's side (--slurm-continue): the run, its report into the job's output.
@@ -212,9 +208,10 @@ void run_on_slurm(CommandContext& ctx, RunOptions& o, RunRequest req) {
     fmt::print("{}", script);
     return;
   }
-  ConsoleSlurmObserver observer(o.json);
+  const Output out = ctx.global.output(o.json);
+  ConsoleSlurmObserver observer(out);
   const SlurmRunEnd outcome = submit_slurm_run(ctx.global.catalog(), workspace, style, req, o.slurm_run, observer);
-  print_result(output_for(o.json, style), outcome, [](const SlurmRunEnd& x) { return x.json; },
+  print_result(out, outcome, [](const SlurmRunEnd& x) { return x.json; },
                [](const SlurmRunEnd& x, const Style& st) { fmt::print("{}", render_slurm_end(x, st)); });
   const RunReport& report = outcome.report;
   ctx.exit_code = exit_code_for(report);
@@ -223,7 +220,7 @@ void run_on_slurm(CommandContext& ctx, RunOptions& o, RunRequest req) {
   Journal journal(workspace.journal_path());
   if (o.explain && !o.explain->empty()) {
     const std::string feedback = record_explained(journal, report, *o.explain);
-    if (!o.json) print_feedback(feedback, style);
+    print_notice(out, [&](const Style& st) { print_feedback(feedback, st); });
   }
   if (ask) ask_explanation(journal, report, style);
 }
@@ -258,21 +255,13 @@ int run_one(CommandContext& ctx, const RunOptions& o, const RunRequest& req) {
   RunReport report = run_lab({opened.catalog, opened.workspace, opened.journal, style}, req);
   std::string feedback;
   if (o.explain && !o.explain->empty()) feedback = record_explained(opened.journal, report, *o.explain);
-  if (o.json) {
-    nlohmann::json j = run_report_json(report);
-    if (o.explain) j["explanation"] = valid_utf8(*o.explain);
-    if (o.explain) j["explanation_feedback"] = split_lines(feedback);
-    j["later_predictions"] = nlohmann::json::array();  // kept, not scored (run/lab_run.hpp)
-    for (const auto& p : report.later_predictions) j["later_predictions"].push_back({{"id", p.id}, {"answer", valid_utf8(p.text)}});
-    print_json(j);
-  } else {
-    print_report(report, style);
-    print_feedback(feedback, style);
-    // An interrupted run has nothing to explain, and the line typed next is not an answer.
-    const bool interrupted = report.grade.verdict == Verdict::interrupted || termination_signal() != 0;
-    if (report.ran && !o.explain && req.interactive && !interrupted) ask_explanation(opened.journal, report, style);
-  }
-  nudge_reviews(opened, !o.json, style);
+  const Output out = ctx.global.output(o.json);
+  print_result(out, ExplainedRun{report, o.explain, feedback}, explained_run_json, print_explained_run);
+  // An interrupted run has nothing to explain, and the line typed next is not an answer
+  // (req.interactive is false with --json: nothing is asked).
+  const bool interrupted = report.grade.verdict == Verdict::interrupted || termination_signal() != 0;
+  if (report.ran && !o.explain && req.interactive && !interrupted) ask_explanation(opened.journal, report, style);
+  nudge_reviews(opened, out);
   return exit_code_for(report);
 }
 

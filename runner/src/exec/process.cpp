@@ -19,7 +19,9 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <mutex>
+#include <optional>
 #include <set>
 
 #include <fmt/format.h>
@@ -327,12 +329,22 @@ struct ExecReport {
 
 // Runs in the forked child: only async-signal-safe calls from here to execve. A runner
 // killed outright takes the child with it (PR_SET_PDEATHSIG; the group guard below ends
-// the rest of its group).
+// the rest of its group). The child execs only once the runner has its guard: it waits
+// for one byte on `go_fd` (end-of-file instead: the runner is gone). Before, a lab could
+// start its own children while the runner was still forking the guard, and a runner
+// SIGKILLed in that window left them running.
 [[noreturn]] void child_exec(const char* path, char* const* argv, char* const* envp, const char* cwd,
-                             int in_fd, int out_fd, int err_fd, int report_fd, pid_t runner) {
+                             int in_fd, int out_fd, int err_fd, int report_fd, int go_fd, int go_write_fd,
+                             pid_t runner) {
   ::setpgid(0, 0);
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (::getppid() != runner) ::_exit(127);  // the runner died before the line above
+  ::close(go_write_fd);  // else this child would hold the pipe open against itself
+  char go = 0;
+  ssize_t got;
+  do got = ::read(go_fd, &go, 1);
+  while (got < 0 && errno == EINTR);
+  if (got != 1) ::_exit(127);
   ::signal(SIGPIPE, SIG_DFL);
   sigset_t none;
   sigemptyset(&none);
@@ -561,12 +573,14 @@ void plan_exec(const ProcessOptions& o, ExecPlan& plan) {
 // close-on-exec pipe on which a child that could not exec reports why.
 struct ChildPipes {
   Fd out_r, out_w, err_r, err_w, in_r, in_w, report_r, report_w;
+  Fd go_r, go_w;  // the runner's one byte that lets the child exec (child_exec)
 };
 
 void open_pipes(const ProcessOptions& o, ChildPipes& p) {
   make_pipe(p.out_r, p.out_w);
   make_pipe(p.err_r, p.err_w);
   make_pipe(p.report_r, p.report_w);
+  make_pipe(p.go_r, p.go_w);
   if (o.stdin_data.empty()) {
     int null_fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
     if (null_fd < 0) throw Error(Exit::runtime_error, "cannot open /dev/null: " + errno_text(errno));
@@ -576,17 +590,24 @@ void open_pipes(const ProcessOptions& o, ChildPipes& p) {
   }
 }
 
-// Forks the child, closes the parent's copies of the child's ends, and waits for the
-// report pipe: it closes on a successful exec, and a report on it means exec failed
-// (the child is reaped and the failure thrown).
-pid_t start_child(const ProcessOptions& o, const ExecPlan& plan, ChildPipes& p) {
+// Forks the child, runs `before_exec(pid)` (the group guard) while the child waits, lets
+// it exec, closes the parent's copies of the child's ends, and waits for the report
+// pipe: it closes on a successful exec, and a report on it means exec failed (the child
+// is reaped and the failure thrown).
+pid_t start_child(const ProcessOptions& o, const ExecPlan& plan, ChildPipes& p,
+                  const std::function<void(pid_t)>& before_exec) {
   const pid_t runner = ::getpid();
   pid_t pid = ::fork();
   if (pid < 0) throw Error(Exit::runtime_error, "cannot start a process (fork): " + errno_text(errno));
   if (pid == 0)
     child_exec(plan.path.c_str(), plan.argv.data(), plan.envp.data(), plan.cwd.empty() ? nullptr : plan.cwd.c_str(),
-               p.in_r.get(), p.out_w.get(), p.err_w.get(), p.report_w.get(), runner);
+               p.in_r.get(), p.out_w.get(), p.err_w.get(), p.report_w.get(), p.go_r.get(), p.go_w.get(), runner);
   ::setpgid(pid, pid);  // also done by the child; whichever runs first wins the race
+  p.go_r.reset();
+  before_exec(pid);
+  const char go = 1;
+  (void)write_no_sigpipe(p.go_w.get(), &go, 1);  // a child already gone reports on the report pipe
+  p.go_w.reset();
   p.out_w.reset();
   p.err_w.reset();
   p.in_r.reset();
@@ -773,8 +794,8 @@ ProcessResult run_process(const ProcessOptions& o) {
   open_pipes(o, pipes);
   SignalForwarding signals;
   const auto start = Clock::now();
-  const pid_t pid = start_child(o, plan, pipes);
-  GroupGuard guard(pid);  // destroyed after `child`, whose reaper has ended the group by then
+  std::optional<GroupGuard> guard;  // destroyed after `child`, whose reaper has ended the group by then
+  const pid_t pid = start_child(o, plan, pipes, [&guard](pid_t group) { guard.emplace(group); });
   Supervision child(o, plan.token_entry, pid, pipes, signals, start);
   return child.run();
 }

@@ -122,4 +122,25 @@ std::vector<std::string> summary_lines(const ExperimentSummary& s, const Style& 
   return out;
 }
 
+std::string experiment_list_text(const ExperimentList& list, const Style& s) {
+  std::string out = s.bold("Experiments in " + list.dir) + "\n";
+  for (const auto& f : list.files) out += "  " + f + "\n";
+  if (list.files.empty()) out += "  " + s.dim("none yet: workbook experiment new NAME") + "\n";
+  if (!list.runs.empty()) out += s.bold("Runs") + "\n";
+  for (const auto& r : list.runs) {
+    out += fmt::format("  #{:<5} {:<20} {:<12} {} {}\n", r.id, r.experiment, r.status.empty() ? "unfinished" : r.status,
+                       r.started_at, s.dim(r.gpu.empty() ? "no GPU" : r.gpu));
+  }
+  return out;
+}
+
+nlohmann::json experiment_list_json(const ExperimentList& list) {
+  nlohmann::json j{{"files", list.files}, {"runs", nlohmann::json::array()}};
+  for (const auto& r : list.runs) {
+    j["runs"].push_back({{"id", r.id}, {"experiment", r.experiment}, {"started_at", r.started_at}, {"status", r.status},
+                         {"gpu", r.gpu}, {"slurm_job", r.slurm_job}});
+  }
+  return j;
+}
+
 }  // namespace workbook

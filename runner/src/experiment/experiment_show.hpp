@@ -8,6 +8,9 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
+#include "experiment/experiment_store.hpp"
 #include "experiment/experiment_summary.hpp"
 #include "ui/style.hpp"
 
@@ -26,5 +29,14 @@ struct KernelRow {
   std::vector<std::optional<KernelTime>> per_variant;  // in the summary's variant order
 };
 std::vector<KernelRow> kernel_rows(const ExperimentSummary& s, std::size_t limit = 12);
+
+// `experiment list`: the workspace's experiment files and their runs, newest first.
+struct ExperimentList {
+  std::string dir;                     // <workspace>/experiments
+  std::vector<std::string> files;      // experiment names (file stems), sorted
+  std::vector<ExperimentRunRow> runs;
+};
+std::string experiment_list_text(const ExperimentList& list, const Style& style);
+nlohmann::json experiment_list_json(const ExperimentList& list);
 
 }  // namespace workbook

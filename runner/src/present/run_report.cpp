@@ -8,9 +8,12 @@
 #include <iterator>
 
 #include "profile/profile_print.hpp"
+#include "run/report_json.hpp"
 #include "ui/table.hpp"
 #include "ui/units.hpp"
 #include "ui/wrap.hpp"
+#include "util/lines.hpp"
+#include "util/utf8.hpp"
 
 namespace workbook {
 
@@ -148,6 +151,31 @@ std::string render_slurm_end(const SlurmRunEnd& o, const Style& s) {
                                                o.job.gpu.empty() ? "" : " (" + o.job.gpu + ")", o.report.run_id,
                                                o.dir.string())));
   return text;
+}
+
+std::string render_feedback(const std::string& feedback, const Style& s) {
+  if (feedback.empty()) return "";
+  std::string text = s.bold("What an examiner would say") + "\n";
+  for (const auto& line : split_lines(feedback)) text += "  " + (line.rfind("✓", 0) == 0 ? s.green(line) : s.yellow(line)) + "\n";
+  return text;
+}
+
+void print_explained_run(const ExplainedRun& run, const Style& s) {
+  print_report(run.report, s);
+  fmt::print("{}", render_feedback(run.feedback, s));
+}
+
+nlohmann::json explained_run_json(const ExplainedRun& run) {
+  nlohmann::json j = run_report_json(run.report);
+  if (run.explanation) {
+    j["explanation"] = valid_utf8(*run.explanation);
+    j["explanation_feedback"] = split_lines(run.feedback);
+  }
+  j["later_predictions"] = nlohmann::json::array();  // kept, not scored (run/lab_run.hpp)
+  for (const auto& p : run.report.later_predictions) {
+    j["later_predictions"].push_back({{"id", p.id}, {"answer", valid_utf8(p.text)}});
+  }
+  return j;
 }
 
 }  // namespace workbook

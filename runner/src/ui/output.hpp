@@ -33,4 +33,11 @@ void print_result(const Output& out, const Result& result, ToJson&& to_json, Pri
   else print_text(result, out.style);
 }
 
+// Text shown to people along the way (a notice before a slow step, a line before the
+// questions): print_text(style) for text; nothing for JSON, whose one value stands alone.
+template <class PrintText>
+void print_notice(const Output& out, PrintText&& print_text) {
+  if (!out.json) print_text(out.style);
+}
+
 }  // namespace workbook
