@@ -4,7 +4,7 @@
 # examples/experiment/train_precision.yaml. Writes the run's JSON, the `experiment show`
 # text, the report (Markdown + SVG curves) and a plain run's JSON, packed after each step
 # into $OUT/experiment_check.tgz (default /tmp/wb-out), and prints the lines to paste into
-# docs/validation/.
+# docs/validation/H200-measurements.md.
 #   scripts/device/experiment_check.sh
 set -u
 OUT=${OUT:-/tmp/wb-out}
