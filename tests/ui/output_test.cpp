@@ -1,38 +1,15 @@
 // print_json and print_result (ui/output.hpp): one JSON value or the text, on stdout.
 #include <catch2/catch.hpp>
-#include <fcntl.h>
-#include <unistd.h>
 
 #include <cstdio>
-#include <fstream>
-#include <sstream>
 
-#include "../support/temp_dir.hpp"
+#include "../support/stdout_of.hpp"
 #include "ui/output.hpp"
 
 using namespace workbook;
+using wbtest::stdout_of;
 
 namespace {
-
-// What `print` writes to stdout.
-template <class Print>
-std::string stdout_of(Print&& print) {
-  wbtest::TempDir dir;
-  const auto file = dir.path / "out";
-  std::fflush(stdout);
-  const int saved = ::dup(STDOUT_FILENO);
-  const int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  ::dup2(fd, STDOUT_FILENO);
-  ::close(fd);
-  print();
-  std::fflush(stdout);
-  ::dup2(saved, STDOUT_FILENO);
-  ::close(saved);
-  std::ifstream in(file);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 struct Result {
   int n = 0;
