@@ -1,9 +1,10 @@
 // The real manifests of modules 17, 19 and 20 graded on the H200's spec sheet with the
-// figures the project measured there (docs/validation/H200.md, runs 4 and 5): each
-// solution's figures inside every band named here, each slow design outside on the side
-// that fails (issue 25: ranges that separate designs). Two bases: the model band (any
-// H200 workspace at other parameters falls back to it, and it must catch the slow
-// designs by itself) and the measured band of data/measured/h200.yaml.
+// figures the project measured there (docs/validation/H200-measurements.md, "Runs 3 and
+// 4: modules 16, 17 and 19" and "Run 5: modules 20 and 22"): each solution's figures
+// inside every band named here, each slow design outside on the side that fails (issue
+// 25: ranges that separate designs). Two bases: the model band (any H200 workspace at
+// other parameters falls back to it, and it must catch the slow designs by itself) and
+// the measured band of data/measured/h200.yaml.
 #include <catch2/catch.hpp>
 
 #include <algorithm>

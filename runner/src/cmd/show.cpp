@@ -80,7 +80,7 @@ void show_solution(CommandContext& ctx, const LabSpec& lab, const ShowOptions& o
                         !o.json && interactive_terminal(), opened.catalog.starter_path(lab),
                         opened.workspace.lab_copy(lab)});
   if (!gate.open) {
-    SolutionView shut{lab.id};
+    SolutionShown shut{lab.id};
     shut.gated = true;
     return print_result(ctx.global.output(o.json), shut, solution_json, print_solution);
   }
@@ -89,7 +89,7 @@ void show_solution(CommandContext& ctx, const LabSpec& lab, const ShowOptions& o
   if (!ref) throw UsageError("cannot read the reference solution " + ref_file.string(), "check the content tree (--content)");
   const std::optional<std::string> mine = gate.before_attempt || o.full ? std::nullopt : read_file_text(mine_file);
   record_solution_view(opened.journal, lab.id, mine ? "diff" : "full", gate.before_attempt);
-  SolutionView view{lab.id, gate.before_attempt, ref_file.string(), *ref};
+  SolutionShown view{lab.id, false, gate.before_attempt, ref_file.string(), *ref};
   if (mine) {
     view.yours_path = mine_file.string();
     view.by_line = lab.language == LabLanguage::python;

@@ -7,7 +7,7 @@
 
 namespace workbook {
 
-void print_solution(const SolutionView& v, const Style& s) {
+void print_solution(const SolutionShown& v, const Style& s) {
   if (v.gated) {
     fmt::print("Nothing shown. Try your copy first: workbook run {}\n", v.lab);
     return;
@@ -24,7 +24,7 @@ void print_solution(const SolutionView& v, const Style& s) {
   fmt::print("{}\n", s.dim("The whole reference: workbook show " + v.lab + " --solution --full"));
 }
 
-nlohmann::json solution_json(const SolutionView& v) {
+nlohmann::json solution_json(const SolutionShown& v) {
   if (v.gated) return {{"lab", v.lab}, {"shown", "none"}, {"before_attempt", true}, {"hint", "workbook run " + v.lab}};
   if (v.whole()) {
     return {{"lab", v.lab}, {"shown", "full"}, {"before_attempt", v.before_attempt}, {"solution", v.solution_path},
