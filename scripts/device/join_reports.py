@@ -4,7 +4,8 @@
 
     python3 scripts/device/join_reports.py OUT.md TITLE CALL... -- REPORT.md...
 
-CALL: one line per device call, "command (seconds)", as run. The joined file opens with
+CALL: one line per device call, "command (seconds)", as run; a CALL starting "note: " is
+a paragraph of prose after the list (the runner, what is not as declared and why). The joined file opens with
 how it was made, a count of the rows by kind and verdict (read from each report's Labs
 table, so the counts are the reports' own), then every report with its headings one
 level down. The marker line of `dev check --report` is dropped: the joined file was not
@@ -19,7 +20,7 @@ def rows_of(text):
     """The rows of the report's Labs table: (lab, variant, verdict, expected, ok)."""
     rows = []
     for line in text.splitlines():
-        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        cells = [c.strip().strip("*") for c in line.strip().strip("|").split("|")]  # **no** is bold
         if len(cells) >= 6 and "/" in cells[0] and cells[2] in ("yes", "no") and cells[5] in ("yes", "no"):
             rows.append((cells[0], cells[1], cells[3], cells[4], cells[5] == "yes"))
     return rows
@@ -51,7 +52,7 @@ def main(argv):
              "Joined by scripts/device/join_reports.py from the per-lab reports of "
              "`scripts/device/validate.sh labs` (each one `workbook dev check --run --only LAB --report`), "
              f"{len(texts)} labs. The calls:", ""]
-    lines += [f"- `{c}`" for c in calls]
+    lines += [c[len("note: "):] if c.startswith("note: ") else f"- `{c}`" for c in calls]
     lines += ["", f"## Result: {total} rows, {total - len(bad)} as declared", "",
               "| row | verdict | as declared | rows |", "|---|---|---|---|"]
     order = ["solution", "solution:spec_sheet", "starter", "wrong: variants", "slow: variants"]
