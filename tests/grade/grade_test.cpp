@@ -635,6 +635,39 @@ TEST_CASE("a graded figure never reported, or reported as NaN, fails the run wit
   CHECK(grade(make_lab(), results(1000, 2), {false, 0, 0}, Figures{}).verdict == Verdict::pass);
 }
 
+TEST_CASE("a range with when: 0 on this run (a second GPU on a one-GPU machine) is neither graded nor required",
+          "[grade][missing][when]") {
+  LabSpec lab = make_lab();
+  MetricSpec gpus;
+  gpus.name = "gpus";
+  gpus.unit = "count";
+  MetricSpec dev1;
+  dev1.name = "share_dev1";
+  dev1.unit = "fraction";
+  dev1.expected = ExpectedRange{"0.4", "0.6", "", 0, "", 0, FailSide::both, ""};
+  dev1.expected->when_expr = "gpus >= 2";
+  lab.metrics.push_back(gpus);
+  lab.metrics.push_back(dev1);
+  // One GPU: no share_dev1, and the run passes; the figure says why it is not graded.
+  LabResults one = results(1000, 2);
+  one.metrics.push_back({"gpus", "count", 1, std::nullopt, std::nullopt, std::nullopt, std::nullopt});
+  Grade g1 = grade(lab, one);
+  CHECK(g1.verdict == Verdict::pass);
+  CHECK(metric(g1, "share_dev1").status == RangeStatus::not_graded);
+  CHECK(metric(g1, "share_dev1").note == "graded only where gpus >= 2");
+  // Two GPUs: the figure is required again, and graded.
+  LabResults two = results(1000, 2);
+  two.metrics.push_back({"gpus", "count", 2, std::nullopt, std::nullopt, std::nullopt, std::nullopt});
+  Grade g2 = grade(lab, two);
+  CHECK(g2.verdict == Verdict::fail);
+  CHECK(g2.verdict_reason == "the lab did not report share_dev1 as a finite number");
+  two.metrics.push_back({"share_dev1", "fraction", 0.9, std::nullopt, std::nullopt, std::nullopt, std::nullopt});
+  CHECK(metric(grade(lab, two), "share_dev1").status == RangeStatus::above);
+  // gpus itself not reported: the condition cannot be evaluated, so the range applies.
+  LabResults none = results(1000, 2);
+  CHECK(grade(lab, none).verdict == Verdict::fail);
+}
+
 TEST_CASE("a results file over the read limit is said to be, not called a crash", "[grade][limits]") {
   LabResults r = results(1000, 2, true, true, /*ended=*/false);
   r.over_limit = true;

@@ -35,6 +35,10 @@ struct ExpectedRange {
   // TFLOP/s) below, anything else on both sides.
   FailSide fails = FailSide::both;
   std::string hint_other;   // `hint_other:` shown on the side that only warns (else a generic text)
+  // `when:` an expression over the lab's figures (e.g. "gpus >= 2"); where it is 0 the
+  // range does not apply: the figure is neither graded nor required (a one-GPU machine
+  // reports no second device). Empty: always applies.
+  std::string when_expr{};
 };
 
 // A figure from the workbook measured on another GPU (the Colab T4), shown beside ours.

@@ -77,6 +77,7 @@ std::optional<ExpectedRange> read_expected(MapReader& parent, const std::string&
   e.tolerance = r.number("tolerance", false).value_or(0);
   e.hint = r.str("hint", false).value_or("");
   e.hint_other = r.str("hint_other", false).value_or("");
+  e.when_expr = r.str("when", false).value_or("");
   // A band with one end fails at that end; with both, the unit says which side fails.
   e.fails = fail_side_from_unit(unit);
   if (e.min_expr.empty() != e.max_expr.empty()) e.fails = e.min_expr.empty() ? FailSide::above : FailSide::below;
@@ -276,6 +277,7 @@ void check_expressions(const LabSpec& lab, const std::string& file, Problems& pr
       check(m.expected->min_expr, m.expected->line, f + ".min");
       check(m.expected->max_expr, m.expected->line, f + ".max");
       check(m.expected->equals_expr, m.expected->line, f + ".equals");
+      check(m.expected->when_expr, m.expected->line, f + ".when");
     }
   }
   for (const auto& p : lab.predictions) {

@@ -230,6 +230,20 @@ MetricGrade grade_metric(const MetricSpec& spec, std::optional<double> value, co
     m.status = value ? RangeStatus::no_range : RangeStatus::missing;
     return m;
   }
+  // `when:` 0 here (gpus >= 2 on one GPU): the range does not apply, and the figure is not
+  // required. A condition that cannot be evaluated (a figure it names is missing) applies.
+  if (!spec.expected->when_expr.empty()) {
+    try {
+      m.applies = evaluate(spec.expected->when_expr, scope) != 0;
+    } catch (const Error&) {
+      m.applies = true;
+    }
+    if (!m.applies) {
+      m.status = RangeStatus::not_graded;
+      m.note = "graded only where " + spec.expected->when_expr;
+      return m;
+    }
+  }
   // A range is evaluated with whatever the scope holds (`equals: N` needs no device
   // figure); it is unknown only when a name it uses is really missing.
   try {
@@ -385,7 +399,7 @@ void require_graded_figures(const LabSpec& lab, Grade& g) {
   std::vector<std::string> missing;
   auto check_figure = [&](const std::string& name, bool absent_counts) {
     auto m = std::find_if(g.metrics.begin(), g.metrics.end(), [&](const MetricGrade& x) { return x.name == name; });
-    if (m == g.metrics.end()) return;
+    if (m == g.metrics.end() || !m->applies) return;
     if (m->value ? !std::isfinite(*m->value) : absent_counts) missing.push_back(name);
   };
   for (const auto& spec : lab.metrics) {

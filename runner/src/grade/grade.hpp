@@ -61,6 +61,7 @@ struct MetricGrade {
   std::string basis_note;            // e.g. "measured on this GPU model: 2026-11-30, driver ..."
   double basis_factor = 1;           // a measured band converted to this workspace's figures (lo, hi already include it)
   std::optional<ReportedMetric> stats;
+  bool applies = true;  // false: its range's `when:` is 0 on this run (not graded, not required)
 };
 
 // What can tighten a graded figure's range beyond the model band: the project's own
