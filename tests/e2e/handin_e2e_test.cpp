@@ -73,8 +73,10 @@ TEST_CASE("e2e: handin marks assignments and modules done, --undo takes a mark b
   CHECK(mark.exit_code == 0);
   CHECK(has(mark, "Marked handed in: Assignment 1 (a1), Assignment 2 (a2)"));
   CHECK(has(mark, "Undo: workbook handin --undo a1 a2"));
+  CHECK(has(mark, "`workbook next` and `workbook progress` count them done.\n"));
   CommandResult again = c.run({"handin", "a1"});
   CHECK(has(again, "Already marked handed in: Assignment 1 (a1)"));
+  CHECK(has(again, "`workbook next` and `workbook progress` count it done.\n"));
 
   json n = c.next("2026-12-01");
   CHECK(n["next"]["command"] == "workbook run module16/streams_pipeline");
@@ -94,6 +96,7 @@ TEST_CASE("e2e: handin marks assignments and modules done, --undo takes a mark b
 
   CommandResult undo = c.run({"handin", "--undo", "a2", "module16"});
   CHECK(has(undo, "No longer marked handed in: Assignment 2 (a2), module 16"));
+  CHECK(has(undo, "`workbook next` and `workbook progress` count them by your record again, not done.\n"));
   CHECK(c.next("2026-12-01")["next"]["module"] == 16);
   CHECK(has(c.run({"progress"}), "Behind:  Assignment 2 was due 2026-11-20"));
   CommandResult list = c.run({"handin"});

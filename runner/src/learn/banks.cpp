@@ -6,6 +6,7 @@
 #include <regex>
 
 #include "util/error.hpp"
+#include "content/lab_id.hpp"
 
 namespace workbook::learn {
 
@@ -14,7 +15,7 @@ namespace fs = std::filesystem;
 namespace {
 
 fs::path bank_path(const Catalog& catalog, int module) {
-  return catalog.root() / "exercises" / fmt::format("module{:02}.yaml", module);
+  return catalog.root() / "exercises" / (module_id(module) + ".yaml");
 }
 
 std::vector<int> bank_modules(const Catalog& catalog) {
@@ -31,12 +32,12 @@ ExerciseBank load_bank(const Catalog& catalog, int module) {
   fs::path file = bank_path(catalog, module);
   if (!fs::is_regular_file(file)) {
     std::string have;
-    for (int n : bank_modules(catalog)) have += (have.empty() ? "" : ", ") + fmt::format("module{:02}", n);
-    throw UsageError(fmt::format("module{:02} has no exercise bank (exercises/module{:02}.yaml)", module, module),
+    for (int n : bank_modules(catalog)) have += (have.empty() ? "" : ", ") + module_id(n);
+    throw UsageError(fmt::format("{0} has no exercise bank (exercises/{0}.yaml)", module_id(module)),
                      fmt::format("modules with exercises: {}", have.empty() ? "(none)" : have));
   }
   Problems problems;
-  ExerciseBank bank = read_exercises(file, module, fmt::format("exercises/module{:02}.yaml", module), problems);
+  ExerciseBank bank = read_exercises(file, module, "exercises/" + module_id(module) + ".yaml", problems);
   problems.throw_if_any();
   return bank;
 }

@@ -8,10 +8,11 @@
 #include <utility>
 
 #include "learn/clock.hpp"
+#include "content/lab_id.hpp"
 
 namespace workbook::learn {
 
-std::string module_name(int module) { return fmt::format("module{:02}", module); }
+std::string module_name(int module) { return module_id(module); }
 
 std::string modules_text(const std::vector<int>& modules) {
   std::string text;

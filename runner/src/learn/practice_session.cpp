@@ -11,6 +11,7 @@
 #include "learn/clock.hpp"
 #include "ui/wrap.hpp"
 #include "util/text.hpp"
+#include "content/lab_id.hpp"
 
 namespace workbook::learn {
 
@@ -201,7 +202,7 @@ std::optional<ItemResult> PracticeSession::item(int module, const ExerciseItem& 
   r.was_new = !before;
 
   auto t0 = std::chrono::steady_clock::now();
-  in_.say("\n" + rule(s_, fmt::format("module{:02} · {} ({}){}", module, it.id, r.kind, r.was_new ? " · new" : "")) +
+  in_.say("\n" + rule(s_, fmt::format("{} · {} ({}){}", module_id(module), it.id, r.kind, r.was_new ? " · new" : "")) +
           "\n");
   in_.say(wrap_text(r.prompt, text_width()) + "\n");
   if (opt.variant) {
@@ -272,7 +273,7 @@ FollowResult PracticeSession::follow(int module, const WorkedExample& ex, int st
   out.total_steps = static_cast<int>(ex.steps.size());
   out.start_step = std::clamp(start, 0, out.total_steps);
   out.steps_done = out.start_step;
-  in_.say("\n" + rule(s_, fmt::format("module{:02} · worked example · {}", module, ex.id)) + "\n");
+  in_.say("\n" + rule(s_, fmt::format("{} · worked example · {}", module_id(module), ex.id)) + "\n");
   in_.say(s_.bold(ex.title) + "\n" + wrap_text(ex.problem, text_width()) + "\n");
   if (out.start_step > 0 && out.start_step < out.total_steps) {
     in_.say(s_.dim(fmt::format("(steps 1-{} done earlier; carrying on)", out.start_step)) + "\n");
@@ -314,7 +315,7 @@ std::optional<DrillResult> PracticeSession::drill(int module, const DrillItem& d
   r.module = module;
   r.drill = d.id;
   r.total = static_cast<int>(d.covers.size());
-  in_.say("\n" + rule(s_, fmt::format("module{:02} drill · {}", module, d.id)) + "\n");
+  in_.say("\n" + rule(s_, fmt::format("{} drill · {}", module_id(module), d.id)) + "\n");
   in_.say(s_.bold(wrap_text(d.question, text_width())) + "\n");
   in_.say(s_.dim(fmt::format("Answer out loud in {} seconds, as in the oral exam; press Enter when done (q stops).",
                              d.seconds)) +
@@ -354,7 +355,7 @@ std::optional<DrillResult> PracticeSession::drill(int module, const DrillItem& d
   DrillStatus st = drill_status(store_, module, d, day_of(now));
   r.next_due = date_of_day(st.next_due_day);
   std::string mods;
-  for (int m : d.modules) mods += (mods.empty() ? "" : ", ") + fmt::format("module{:02}", m);
+  for (int m : d.modules) mods += (mods.empty() ? "" : ", ") + module_id(m);
   in_.say(fmt::format("Score: {}/{} points{}\n", r.covered, r.total,
                       r.seconds > d.seconds + 0.5 ? fmt::format(" (took {:.0f} s of {})", r.seconds, d.seconds) : ""));
   for (int m : r.missed) {

@@ -12,6 +12,7 @@
 #include "progress/commands.hpp"
 #include "util/error.hpp"
 #include "util/text.hpp"
+#include "content/lab_id.hpp"
 
 namespace workbook::progress {
 
@@ -35,7 +36,7 @@ std::optional<int> module_number(std::string word) {
 
 Item parse_item(const std::string& word, const std::optional<Course>& course) {
   const std::string w = lower(word);
-  if (auto n = module_number(w)) return {fmt::format("module{:02}", *n), "module", fmt::format("module {}", *n)};
+  if (auto n = module_number(w)) return {module_id(*n), "module", fmt::format("module {}", *n)};
   std::string ids;
   if (course) {
     for (const auto& a : course->assignments) {
@@ -91,8 +92,9 @@ void print_handin(const HandinResult& r, const Style&) {
   if (!same.empty()) fmt::print("{}: {}\n", undo ? "Was not marked handed in" : "Already marked handed in", same);
   if (undo) fmt::print("Mark again: workbook handin{}\n", words);
   else fmt::print("Undo: workbook handin --undo{}\n", words);
-  fmt::print("`workbook next` and `workbook progress` count {} done.\n",
-             undo ? "them by your record again, not" : "them");
+  const char* pronoun = items.size() == 1 ? "it" : "them";
+  fmt::print("`workbook next` and `workbook progress` count {}{} done.\n", pronoun,
+             undo ? " by your record again, not" : "");
 }
 
 }  // namespace

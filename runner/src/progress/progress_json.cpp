@@ -3,6 +3,7 @@
 
 #include "learn/clock.hpp"
 #include "progress/progress_report.hpp"
+#include "content/lab_id.hpp"
 
 namespace workbook::progress {
 
@@ -13,7 +14,7 @@ using nlohmann::json;
 json tally(const Tally& t) { return {{"done", t.done}, {"total", t.total}}; }
 
 json module_json(const ModuleProgress& m) {
-  return {{"module", m.module},         {"id", fmt::format("module{:02}", m.module)},
+  return {{"module", m.module},         {"id", module_id(m.module)},
           {"title", m.title},           {"read", m.read},
           {"read_inferred", m.read_inferred}, {"follow", tally(m.follow)},
           {"answer", tally(m.answer)},  {"run", tally(m.run)},

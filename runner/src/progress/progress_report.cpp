@@ -12,6 +12,7 @@
 #include "learn/clock.hpp"
 #include "learn/review_store.hpp"
 #include "learn/practice_session.hpp"
+#include "content/lab_id.hpp"
 
 namespace workbook::progress {
 
@@ -54,7 +55,7 @@ void split_handins(const ProgressReport& r, std::set<std::string>& assignments, 
   }
 }
 
-bool in_module(const std::string& lab, int module) { return lab.rfind(fmt::format("module{:02}/", module), 0) == 0; }
+bool in_module(const std::string& lab, int module) { return lab.rfind(module_id(module) + "/", 0) == 0; }
 
 void plan_route(ProgressReport& r, const Course& course, const std::set<int>& done,
                 const std::vector<LabRecord>& labs) {
