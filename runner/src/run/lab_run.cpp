@@ -118,11 +118,12 @@ Prepared prepare(const RunContext& ctx, const RunRequest& req, RunReport& report
     throw UsageError(fmt::format("'{}' names a module; run one of its labs", req.lab), "`workbook show " + req.lab + "` lists them");
   }
   Prepared p;
-  report.lab = profile_view(ctx.catalog.find_lab(ref), req.profile.tool);  // a profiler's figures only under it
+  const LabSpec whole = ctx.catalog.find_lab(ref);
+  report.lab = profile_view(whole, req.profile.tool);  // a profiler's figures only under it
   const LabSpec& lab = report.lab;
   report.variant = req.variant;
   report.params = resolve_params(lab, req.params, req.quick);
-  p.predictions = predictions_from_flags(lab, req.predict);
+  p.predictions = predictions_from_flags(lab, req.predict, &whole);
   if (lab.language == LabLanguage::cuda && !req.stop_after_predict) {  // a Slurm job builds on its node
     p.nvcc = find_toolchain(ctx.workspace.root());  // with <workspace>/toolchain.yaml
     if (!p.nvcc) {

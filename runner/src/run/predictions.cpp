@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <csignal>
 
 #include <unistd.h>
@@ -19,6 +20,42 @@ namespace {
 
 bool answered(const std::vector<RecordedPrediction>& answers, const std::string& id) {
   return std::any_of(answers.begin(), answers.end(), [&](const RecordedPrediction& r) { return r.id == id; });
+}
+
+bool names_word(const std::string& text, const std::string& word) {
+  auto is_word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (std::size_t at = text.find(word); at != std::string::npos; at = text.find(word, at + 1)) {
+    const std::size_t end = at + word.size();
+    if ((at == 0 || !is_word(text[at - 1])) && (end == text.size() || !is_word(text[end]))) return true;
+  }
+  return false;
+}
+
+// The profiler ("ncu", "trace") whose figure prediction p is graded on, following one
+// derived metric; empty when it needs none.
+std::string tool_of(const LabSpec& lab, const PredictionSpec& p) {
+  std::string uses = p.metric + " " + p.answer_expr;
+  for (const auto& d : lab.derived)
+    if (d.name == p.metric) uses += " " + d.expr;
+  for (const auto& m : lab.metrics)
+    if (m.source && names_word(uses, m.name)) return m.source->tool;
+  return "";
+}
+
+[[noreturn]] void throw_unknown_prediction(const LabSpec& lab, const LabSpec* whole, const std::string& id) {
+  const auto& all = whole ? whole->predictions : lab.predictions;
+  auto spec = std::find_if(all.begin(), all.end(), [&](const PredictionSpec& p) { return p.id == id; });
+  if (spec != all.end()) {
+    const std::string tool = tool_of(*whole, *spec);
+    const std::string flag = tool.empty() ? "its profiler's option" : "--" + tool;
+    throw UsageError(fmt::format("{}'s prediction '{}' is graded on a profiler's figure, so only a run under {} takes it",
+                                 lab.id, id, tool.empty() ? "that profiler" : flag),
+                     fmt::format("give it in such a run: workbook run {} {} --predict {}=VALUE", lab.id, flag, id));
+  }
+  std::string ids;
+  for (const auto& p : lab.predictions) ids += (ids.empty() ? "" : ", ") + p.id;
+  throw UsageError(fmt::format("{} has no prediction '{}'", lab.id, id),
+                   fmt::format("its predictions: {}", ids.empty() ? "(none)" : ids));
 }
 
 }  // namespace
@@ -66,19 +103,15 @@ RecordedPrediction parse_prediction(const PredictionSpec& spec, const std::strin
   return r;
 }
 
-std::vector<RecordedPrediction> predictions_from_flags(const LabSpec& lab, const std::vector<std::string>& flags) {
+std::vector<RecordedPrediction> predictions_from_flags(const LabSpec& lab, const std::vector<std::string>& flags,
+                                                      const LabSpec* whole) {
   std::vector<RecordedPrediction> out;
   for (const auto& flag : flags) {
     auto kv = split_assignment(flag);
     if (!kv) throw UsageError(fmt::format("--predict '{}': write ID=VALUE", flag));
     auto spec = std::find_if(lab.predictions.begin(), lab.predictions.end(),
                              [&](const PredictionSpec& p) { return p.id == kv->first; });
-    if (spec == lab.predictions.end()) {
-      std::string ids;
-      for (const auto& p : lab.predictions) ids += (ids.empty() ? "" : ", ") + p.id;
-      throw UsageError(fmt::format("{} has no prediction '{}'", lab.id, kv->first),
-                       fmt::format("its predictions: {}", ids.empty() ? "(none)" : ids));
-    }
+    if (spec == lab.predictions.end()) throw_unknown_prediction(lab, whole, kv->first);
     if (answered(out, kv->first)) {
       throw UsageError(fmt::format("--predict {} given twice", kv->first));
     }

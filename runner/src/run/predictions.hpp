@@ -17,8 +17,11 @@ namespace workbook {
 // Checks one answer against its prediction; throws UsageError saying what is accepted.
 RecordedPrediction parse_prediction(const PredictionSpec& spec, const std::string& value);
 
-// Parses every `--predict ID=VALUE`; unknown ids and bad values throw UsageError.
-std::vector<RecordedPrediction> predictions_from_flags(const LabSpec& lab, const std::vector<std::string>& flags);
+// Parses every `--predict ID=VALUE`; unknown ids and bad values throw UsageError. `lab`
+// is the run's view of the lab (profile_view); `whole`, the lab as written, lets an id
+// that only a profiler's run asks say so and name the option.
+std::vector<RecordedPrediction> predictions_from_flags(const LabSpec& lab, const std::vector<std::string>& flags,
+                                                      const LabSpec* whole = nullptr);
 
 // Ctrl-C at a prediction prompt: nothing was run, and nothing of it is recorded (exit 130).
 class PredictionPromptInterrupted : public Error {
