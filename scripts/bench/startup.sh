@@ -5,7 +5,8 @@
 # timed test: figures depend on the machine; README's performance section quotes them.
 #   scripts/bench/startup.sh [WORKBOOK_BINARY]    (default build/dev/runner/workbook)
 # The workspace and the cache are fresh temporary folders, so a learner's journal is never
-# touched; set RUNS=N for more runs.
+# touched; set RUNS=N for more runs. SEED=DIR copies the workspace DIR (its journal) into
+# the temporary one first: the figures for a learner with runs and predictions recorded.
 set -eu
 bin=${1:-build/dev/runner/workbook}
 [ -x "$bin" ] || { echo "no workbook binary at $bin: build it (cmake --build --preset dev) or pass its path" >&2; exit 2; }
@@ -13,12 +14,18 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export WORKBOOK_WORKSPACE=$tmp/ws WORKBOOK_CACHE_DIR=$tmp/cache NO_COLOR=1 RUNS=${RUNS:-10}
 mkdir -p "$WORKBOOK_WORKSPACE"
+if [ -n "${SEED:-}" ]; then
+  [ -d "$SEED/.workbook" ] || { echo "SEED=$SEED is not a workspace (no .workbook/ in it)" >&2; exit 2; }
+  cp -r "$SEED/." "$WORKBOOK_WORKSPACE/"
+fi
 python3 - "$bin" <<'PY'
 import os, statistics, subprocess, sys, time
 binary = sys.argv[1]
 runs = int(os.environ["RUNS"])
 commands = [["--help"], ["list"], ["progress"], ["next"], ["show", "module01", "--no-pager"], []]
-print(f"{binary}: median of {runs} runs (ms), after one warm-up run")
+seed = os.environ.get("SEED")
+print(f"{binary}: median of {runs} runs (ms), after one warm-up run"
+      + (f", workspace copied from {seed}" if seed else ", empty workspace"))
 print(f"{'command':<32}{'median':>8}{'min':>8}{'max':>8}{'- --help':>10}")
 floor = None
 for args in commands:

@@ -15,7 +15,7 @@
 #                                       on the tiled GEMM and the divergent-barrier probe,
 #                                       one learner-style run with predictions
 # The runner is not built there: the portable binary is carried in .carry/bin (README:
-# "Building for another machine"). Labs are compiled there, 16 at a time.
+# "Building for another machine"). Labs are compiled there all at once, one dev check each.
 set -u
 phase=${1:-labs}
 filter=${2:-.}
