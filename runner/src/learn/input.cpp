@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <iostream>
 
+#include "ui/prompt.hpp"
 #include "util/text.hpp"
 
 namespace workbook::learn {
@@ -19,7 +20,10 @@ namespace {
 volatile sig_atomic_t g_interrupted = 0;
 struct sigaction g_previous {};
 
-void on_sigint(int) { g_interrupted = 1; }
+void on_sigint(int) {
+  g_interrupted = 1;
+  end_stdin_reads();  // a read not yet begun sees end of input instead of waiting forever
+}
 
 // Reads a capped line from stdin; says on stderr when the line was cut.
 std::optional<std::string> read_line_noting_cut() {

@@ -7,7 +7,6 @@
 #include <cctype>
 #include <csignal>
 
-#include <unistd.h>
 
 #include "ui/prompt.hpp"
 #include "util/error.hpp"
@@ -129,10 +128,9 @@ class PromptInterrupt {
   PromptInterrupt() {
     fired_ = 0;
     struct sigaction sa {};
-    // Closing stdin also ends a read that had not begun when the signal came (EBADF).
     sa.sa_handler = [](int) {
       fired_ = 1;
-      ::close(STDIN_FILENO);
+      end_stdin_reads();
     };
     sigemptyset(&sa.sa_mask);
     sa.sa_flags = 0;

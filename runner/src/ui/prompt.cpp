@@ -3,6 +3,9 @@
 
 #include <fmt/format.h>
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <iostream>
 
 #include "util/text.hpp"
@@ -36,6 +39,18 @@ std::optional<std::string> ask_choice(const std::string& question, const std::ve
 bool confirm(const std::string& question) {
   auto line = ask_line(question + " [y/N] ");
   return line && (*line == "y" || *line == "Y" || *line == "yes");
+}
+
+void end_stdin_reads() noexcept {
+  const int fd = ::open("/dev/null", O_RDONLY);
+  if (fd < 0) {
+    ::close(STDIN_FILENO);  // no /dev/null: a closed stdin also ends the read (EBADF)
+    return;
+  }
+  if (fd != STDIN_FILENO) {
+    ::dup2(fd, STDIN_FILENO);
+    ::close(fd);
+  }
 }
 
 }  // namespace workbook

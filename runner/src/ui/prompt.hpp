@@ -18,4 +18,11 @@ std::optional<std::string> ask_choice(const std::string& question, const std::ve
 // Asks for a yes/no confirmation; false at end of input.
 bool confirm(const std::string& question);
 
+// For a SIGINT handler (async-signal-safe): points stdin at /dev/null, so a read that
+// had not begun when Ctrl-C came sees end of input instead of blocking; a read already
+// blocked returns EINTR as before. Without it, a signal between the handler's flag check
+// and read() leaves the session waiting for a line that never comes. stdin stays an open
+// descriptor, so a later open() cannot take fd 0.
+void end_stdin_reads() noexcept;
+
 }  // namespace workbook
