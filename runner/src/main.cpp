@@ -16,9 +16,18 @@
 #include "cmd/closest_word.hpp"
 #include "cmd/registry.hpp"
 #include "exec/process.hpp"
+#include "ui/wrap.hpp"
 #include "util/error.hpp"
 
 namespace {
+
+// "error: WHAT" and "hint: HINT" on stderr, wrapped to a terminal's width (continuation
+// lines indented two spaces); not wrapped when stderr is a file or a pipe.
+void print_error(const std::string& what, const std::string& hint) {
+  const std::size_t width = workbook::stderr_width();
+  fmt::print(stderr, "{}\n", workbook::wrap_text(what, width, "error: ", "  "));
+  if (!hint.empty()) fmt::print(stderr, "{}\n", workbook::wrap_text(hint, width, "hint: ", "  "));
+}
 
 constexpr const char* kFooter = R"(Examples:
   workbook                                       your progress (as `workbook progress`)
@@ -152,14 +161,14 @@ int run_command_line(int argc, char** argv) {
     if (e.get_exit_code() != 0 && app.get_subcommands().empty()) {
       if (auto word = first_word(argc, argv); word && !is_command(*word)) {
         auto close = closest_command(*word);
-        fmt::print(stderr, "error: unknown command '{}'\nhint: {}`workbook --help` lists the commands\n", *word,
-                   close ? fmt::format("did you mean '{}'? ", *close) : "");
+        print_error(fmt::format("unknown command '{}'", *word),
+                    fmt::format("{}`workbook --help` lists the commands", close ? fmt::format("did you mean '{}'? ", *close) : ""));
         return static_cast<int>(Exit::usage);
       }
     }
     if (e.get_exit_code() != 0) {
       if (auto nested = unknown_subcommand(app, argc, argv)) {
-        fmt::print(stderr, "error: {}\nhint: {}\n", nested->first, nested->second);
+        print_error(nested->first, nested->second);
         return static_cast<int>(Exit::usage);
       }
     }
@@ -173,19 +182,18 @@ int run_command_line(int argc, char** argv) {
     return static_cast<int>(Exit::usage);
   } catch (const Error& e) {
     std::fflush(stdout);
-    fmt::print(stderr, "error: {}\n", e.what());
-    if (!e.hint().empty()) fmt::print(stderr, "hint: {}\n", e.hint());
+    print_error(e.what(), e.hint());
     return static_cast<int>(e.code());
   } catch (const std::filesystem::filesystem_error& e) {
     std::fflush(stdout);
     if (auto io = workspace_io_problem(e)) {
-      fmt::print(stderr, "error: {}\nhint: {}\n", io->first, io->second);
+      print_error(io->first, io->second);
       return static_cast<int>(Exit::io_error);
     }
     std::error_code cwd_gone;
     if (std::filesystem::current_path(cwd_gone).empty() || cwd_gone) {  // a relative path met a current folder that was deleted or moved
-      fmt::print(stderr, "error: the current folder no longer exists (it was deleted or moved): {}\n"
-                         "hint: cd to a folder that exists and run the command again\n", e.what());
+      print_error(fmt::format("the current folder no longer exists (it was deleted or moved): {}", e.what()),
+                  "cd to a folder that exists and run the command again");
       return static_cast<int>(Exit::usage);
     }
     fmt::print(stderr, "internal error: {}\nPlease report this with the command you ran.\n", e.what());

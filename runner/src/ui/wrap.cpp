@@ -100,6 +100,12 @@ std::size_t text_width() {
   return columns_from_env();
 }
 
+std::size_t stderr_width() {
+  winsize ws{};
+  if (::isatty(STDERR_FILENO) && ::ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 20) return ws.ws_col;
+  return 0;
+}
+
 std::string wrap_text(std::string_view text, std::size_t width, std::string_view first_indent, std::string_view indent) {
   std::string out;
   bool first_line = true;

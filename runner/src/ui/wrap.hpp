@@ -13,6 +13,10 @@ namespace workbook {
 // 0: no wrapping, so piped output keeps one line per paragraph for scripts.
 std::size_t text_width();
 
+// The width errors and hints are wrapped to: the columns of stderr when it is a
+// terminal, else 0 (not wrapped: a script reading stderr gets one line per message).
+std::size_t stderr_width();
+
 // `text` wrapped to `width` columns (0: not wrapped, only indented). Words are never
 // broken: a word longer than a line gets a line of its own. Line breaks in `text` are
 // kept, and so is the leading white space of each of its lines (added to the indent of
