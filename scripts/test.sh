@@ -4,8 +4,9 @@
 #            AddressSanitizer + UndefinedBehaviorSanitizer with leak detection, line tables
 #            (-g1) for their reports. Every test runs against it: Catch2 unit and end-to-end
 #            tests (the e2e tests spawn the instrumented binary, the Slurm ones on the node
-#            too), the script tests, and `workbook dev check` compiling every lab, starter,
-#            solution and variant with nvcc, driven by the instrumented runner.
+#            too), the script tests, and `workbook dev check --unoptimized-host` compiling
+#            every lab, starter, solution and variant with nvcc (the host code without the
+#            labs' -O3, since nothing runs), driven by the instrumented runner.
 #   release  the release preset (-O3, warnings are errors) and every test: the optimiser's
 #            own warnings, and the tests against the binary a learner builds.
 #   asan     the asan preset (full debug info, for gdb): every test but dev check.

@@ -438,3 +438,15 @@ TEST_CASE("a CUDA build from a path nvcc cannot take is explained before the bui
   req.cache_dir = lab.tmp.path / "it's $mine" / ".workbook" / "build";
   CHECK(workbook::build_lab(req, nullptr).ok);
 }
+
+TEST_CASE("drop_host_optimisation leaves out nvcc's -O flags of a CUDA lab only", "[build]") {
+  BuildRequest cuda;
+  cuda.flags = {"-O3", "-lineinfo", "-O2", "--use_fast_math", "-Ofoo"};
+  workbook::drop_host_optimisation(cuda);
+  CHECK(cuda.flags == std::vector<std::string>{"-lineinfo", "--use_fast_math", "-Ofoo"});
+  BuildRequest host;
+  host.language = workbook::Language::host;
+  host.flags = {"-O3"};
+  workbook::drop_host_optimisation(host);
+  CHECK(host.flags == std::vector<std::string>{"-O3"});
+}

@@ -191,6 +191,26 @@ TEST_CASE("cli e2e: dev check prints each row as it happens, even into a pipe, a
   r = c.run({"dev", "check", "--only", "module01/pass_lab", "--report", joined.string(), "--force"});
   CHECK(r.exit_code == 0);
   CHECK(e2e::read_file(joined).find("# Validation report") != std::string::npos);
+
+  // An --only that names no lab is an error before anything compiles, not "0 passed".
+  r = c.run({"dev", "check", "--only", "module01/pas_lab"});
+  SHOW(r);
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("error: module01 has no lab 'pas_lab'") != std::string::npos);
+  CHECK(r.err.find("module01/pass_lab") != std::string::npos);  // the hint lists the labs
+  CHECK(r.out.find("passed") == std::string::npos);
+  r = c.run({"dev", "check", "--only", "module01"});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("error: dev check --only module01 names a module, not a lab") != std::string::npos);
+
+  // Host code built without -O3 is for a compile-only check: with --run it is refused.
+  r = c.run({"dev", "check", "--run", "--unoptimized-host", "--only", "module01/pass_lab"});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("error: --unoptimized-host goes with a compile-only check, not with --run") != std::string::npos);
+  r = c.run({"dev", "check", "--unoptimized-host", "--only", "module01/pass_lab"});
+  SHOW(r);
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find(" passed, 0 failed") != std::string::npos);
 }
 
 TEST_CASE("cli e2e: device --json without a GPU prints JSON (exit 2)", "[e2e][cli]") {

@@ -351,6 +351,12 @@ std::string failure_line(const ProcessResult& r, bool printed_nothing, const std
 
 }  // namespace
 
+void drop_host_optimisation(BuildRequest& request) {
+  if (request.language != Language::cuda) return;
+  auto is_opt = [](const std::string& f) { return f.size() <= 3 && f.rfind("-O", 0) == 0; };
+  request.flags.erase(std::remove_if(request.flags.begin(), request.flags.end(), is_opt), request.flags.end());
+}
+
 std::string clean_diagnostics(std::string_view raw, const fs::path& source, std::string_view display_name) {
   std::vector<std::string> names;
   auto remember = [&](const fs::path& p) {

@@ -34,6 +34,10 @@ struct BuildRequest {
   double timeout_s = 300;                           // compile time limit; <= 0: none
 };
 
+// nvcc's -O flags left out of a CUDA request (dev check --unoptimized-host): they set
+// only the host compiler's optimisation; device code is optimised the same without them.
+void drop_host_optimisation(BuildRequest& request);
+
 // The outcome of build_lab.
 struct BuildResult {
   bool ok = false;                   // a binary is ready at `binary`

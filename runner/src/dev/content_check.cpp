@@ -14,6 +14,7 @@
 #include "build/toolchain.hpp"
 #include "build/toolchain_config.hpp"
 #include "content/exercises.hpp"
+#include "content/lab_id.hpp"
 #include "content/variant.hpp"
 #include "dev/build_lines.hpp"
 #include "dev/exercised.hpp"
@@ -157,7 +158,7 @@ std::vector<RowPlan> plan_rows(const RunContext& ctx, const LabSpec& lab, bool c
 }
 
 DevLabRow compile_one(const RunContext& ctx, const LabSpec& lab, RowPlan& plan, const std::string& arch,
-                      const std::optional<Toolchain>& nvcc) {
+                      const std::optional<Toolchain>& nvcc, bool unoptimized_host) {
   DevLabRow row;
   row.lab = lab.id;
   row.variant = plan.name;
@@ -177,6 +178,7 @@ DevLabRow compile_one(const RunContext& ctx, const LabSpec& lab, RowPlan& plan, 
     }
   }
   BuildRequest b = lab_build_request(ctx, lab, plan.source, arch);
+  if (unoptimized_host) drop_host_optimisation(b);
   BuildResult r;
   try {
     r = build_lab(b, nvcc ? &*nvcc : nullptr);
@@ -301,9 +303,26 @@ void compile_all(std::size_t count, int jobs, const std::function<bool(std::size
   if (failure) std::rethrow_exception(failure);
 }
 
+// Every --only names a lab that exists: a typo must not pass as "0 passed, 0 failed".
+void require_only_labs(const Catalog& catalog, const std::vector<std::string>& only) {
+  for (const auto& id : only) {
+    LabRef ref = parse_lab_ref_or_throw(id);
+    if (ref.name.empty()) {
+      throw UsageError(fmt::format("dev check --only {} names a module, not a lab", id),
+                       fmt::format("give each lab: `workbook show {}` lists them", ref.module_id()));
+    }
+    (void)catalog.find_lab(ref);  // an unknown name throws, listing the module's labs
+  }
+}
+
 }  // namespace
 
 DevCheckResult dev_check(const RunContext& ctx, const DevCheckOptions& o) {
+  require_only_labs(ctx.catalog, o.only);
+  if (o.run && o.unoptimized_host) {
+    throw UsageError("--unoptimized-host goes with a compile-only check, not with --run",
+                     "drop --unoptimized-host: a run builds the labs as a learner does (their -O3)");
+  }
   DevCheckResult result;
   result.started_at = utc_now();
   std::vector<Module> modules;
@@ -350,7 +369,7 @@ DevCheckResult dev_check(const RunContext& ctx, const DevCheckOptions& o) {
   // Compile them all, several at once (each compiler is a child process; build_lab is
   // safe to call from several threads, and a Ctrl-C reaches every running compile).
   compile_all(jobs.size(), o.jobs, [&](std::size_t i) {
-    jobs[i].row = compile_one(ctx, *jobs[i].lab, jobs[i].plan, result.arch, nvcc);
+    jobs[i].row = compile_one(ctx, *jobs[i].lab, jobs[i].plan, result.arch, nvcc, o.unoptimized_host);
     jobs[i].compiled_or_tried = true;
     return jobs[i].row.problem == "interrupted while compiling";
   });

@@ -23,6 +23,7 @@ struct DevCheckOptions {
   std::optional<std::string> arch;
   std::vector<std::string> only;  // lab ids; empty: all
   int jobs = 0;                   // compiles at once; <= 0: one per core
+  bool unoptimized_host = false;  // compile only: nvcc without the labs' -O3 (CI; not with run)
   // Called as each row is done (the result so far holds device, arch and content
   // problems), so progress can be printed as it happens.
   std::function<void(const DevCheckResult& so_far, const DevLabRow& row)> on_row;
