@@ -52,7 +52,10 @@ def main(argv):
              "Joined by scripts/device/join_reports.py from the per-lab reports of "
              "`scripts/device/validate.sh labs` (each one `workbook dev check --run --only LAB --report`), "
              f"{len(texts)} labs. The calls:", ""]
-    lines += [c[len("note: "):] if c.startswith("note: ") else f"- `{c}`" for c in calls]
+    lines += [f"- `{c}`" for c in calls if not c.startswith("note: ")]
+    for c in calls:  # each note a paragraph of its own after the list
+        if c.startswith("note: "):
+            lines += ["", c[len("note: "):]]
     lines += ["", f"## Result: {total} rows, {total - len(bad)} as declared", "",
               "| row | verdict | as declared | rows |", "|---|---|---|---|"]
     order = ["solution", "solution:spec_sheet", "starter", "wrong: variants", "slow: variants"]
