@@ -13,7 +13,7 @@
 #include <string>
 
 #include "build/toolchain_config.hpp"
-#include "cmd/closest_word.hpp"
+#include "util/closest_word.hpp"
 #include "cmd/registry.hpp"
 #include "exec/process.hpp"
 #include "ui/wrap.hpp"

@@ -197,7 +197,7 @@ TEST_CASE("cli e2e: dev check prints each row as it happens, even into a pipe, a
   SHOW(r);
   CHECK(r.exit_code == 2);
   CHECK(r.err.find("error: module01 has no lab 'pas_lab'") != std::string::npos);
-  CHECK(r.err.find("module01/pass_lab") != std::string::npos);  // the hint lists the labs
+  CHECK(r.err.find("did you mean module01/pass_lab?") != std::string::npos);  // one letter off
   CHECK(r.out.find("passed") == std::string::npos);
   r = c.run({"dev", "check", "--only", "module01"});
   CHECK(r.exit_code == 2);

@@ -94,6 +94,7 @@ TEST_CASE("e2e: hint --all, a lab without hints, an unknown lab and --help", "[e
   CHECK(unknown.exit_code == 2);
   CHECK(has(unknown.err, "module01 has no lab 'no_such_lab'"));
   CHECK(has(unknown.err, "module01/pass_lab"));
+  CHECK_FALSE(has(unknown.err, "did you mean"));  // no_such_lab is near no lab
   CHECK(unknown.err == show.err);
   CHECK(c.run({"hint", "not a lab!"}).exit_code == 2);
   CHECK(c.run({"hint"}).exit_code == 2);  // the lab is required

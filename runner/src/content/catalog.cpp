@@ -7,6 +7,7 @@
 #include <cstdlib>
 
 #include "content/manifest_load.hpp"
+#include "util/closest_word.hpp"
 #include "util/error.hpp"
 
 namespace workbook {
@@ -101,9 +102,15 @@ LabSpec Catalog::find_lab(const LabRef& ref) const {
     if (lab.name == ref.name) return lab;
   }
   std::string have;
-  for (const auto& lab : m.labs) have += (have.empty() ? "" : ", ") + lab.id;
+  std::vector<std::string> names;
+  for (const auto& lab : m.labs) {
+    have += (have.empty() ? "" : ", ") + lab.id;
+    names.push_back(lab.name);
+  }
+  const auto meant = closest_word(ref.name, names);
   throw UsageError(fmt::format("{} has no lab '{}'", m.id, ref.name),
-                   fmt::format("labs in {}: {}", m.id, have.empty() ? "(none yet)" : have));
+                   meant ? fmt::format("did you mean {}/{}? Labs in {}: {}", m.id, *meant, m.id, have)
+                         : fmt::format("labs in {}: {}", m.id, have.empty() ? "(none yet)" : have));
 }
 
 fs::path Catalog::starter_path(const LabSpec& lab) const {
