@@ -13,10 +13,10 @@
 #include <string>
 
 #include "build/toolchain_config.hpp"
-#include "util/closest_word.hpp"
 #include "cmd/registry.hpp"
 #include "exec/process.hpp"
 #include "ui/wrap.hpp"
+#include "util/closest_word.hpp"
 #include "util/error.hpp"
 
 namespace {

@@ -96,10 +96,9 @@ std::vector<Module> Catalog::load_all() const {
   return out;
 }
 
-LabSpec Catalog::find_lab(const LabRef& ref) const {
-  Module m = load_module(ref.module);
+const LabSpec& lab_in(const Module& m, const std::string& name) {
   for (const auto& lab : m.labs) {
-    if (lab.name == ref.name) return lab;
+    if (lab.name == name) return lab;
   }
   std::string have;
   std::vector<std::string> names;
@@ -107,11 +106,13 @@ LabSpec Catalog::find_lab(const LabRef& ref) const {
     have += (have.empty() ? "" : ", ") + lab.id;
     names.push_back(lab.name);
   }
-  const auto meant = closest_word(ref.name, names);
-  throw UsageError(fmt::format("{} has no lab '{}'", m.id, ref.name),
+  const auto meant = closest_word(name, names);
+  throw UsageError(fmt::format("{} has no lab '{}'", m.id, name),
                    meant ? fmt::format("did you mean {}/{}? Labs in {}: {}", m.id, *meant, m.id, have)
                          : fmt::format("labs in {}: {}", m.id, have.empty() ? "(none yet)" : have));
 }
+
+LabSpec Catalog::find_lab(const LabRef& ref) const { return lab_in(load_module(ref.module), ref.name); }
 
 fs::path Catalog::starter_path(const LabSpec& lab) const {
   return root_ / "labs" / lab.id.substr(0, lab.id.find('/')) / lab.source;

@@ -18,6 +18,10 @@ namespace workbook {
 // Finds the content root; throws UsageError saying where it looked.
 std::filesystem::path find_content_root(const std::optional<std::filesystem::path>& flag);
 
+// The lab of `module` named `name`; throws UsageError naming the module's labs (and the
+// one a typo was likely meant to be). Catalog::find_lab, and dev check's --only.
+const LabSpec& lab_in(const Module& module, const std::string& name);
+
 class Catalog {
  public:
   explicit Catalog(std::filesystem::path root) : root_(std::move(root)) {}

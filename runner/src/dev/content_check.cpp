@@ -13,6 +13,7 @@
 #include "build/lab_build.hpp"
 #include "build/toolchain.hpp"
 #include "build/toolchain_config.hpp"
+#include "content/catalog.hpp"
 #include "content/exercises.hpp"
 #include "content/lab_id.hpp"
 #include "content/variant.hpp"
@@ -304,21 +305,30 @@ void compile_all(std::size_t count, int jobs, const std::function<bool(std::size
 }
 
 // Every --only names a lab that exists: a typo must not pass as "0 passed, 0 failed".
-void require_only_labs(const Catalog& catalog, const std::vector<std::string>& only) {
+// Checked against the modules validate_content loaded (none when the content has
+// problems: those are the report's answer); a module that is not there at all gets
+// load_module's message.
+void require_only_labs(const Catalog& catalog, const std::vector<Module>& modules,
+                       const std::vector<std::string>& only) {
+  if (modules.empty()) return;
   for (const auto& id : only) {
     LabRef ref = parse_lab_ref_or_throw(id);
     if (ref.name.empty()) {
       throw UsageError(fmt::format("dev check --only {} names a module, not a lab", id),
                        fmt::format("give each lab: `workbook show {}` lists them", ref.module_id()));
     }
-    (void)catalog.find_lab(ref);  // an unknown name throws, listing the module's labs
+    auto m = std::find_if(modules.begin(), modules.end(), [&](const Module& x) { return x.number == ref.module; });
+    if (m == modules.end()) {
+      (void)catalog.load_module(ref.module);  // throws: no such module
+    } else {
+      (void)lab_in(*m, ref.name);  // throws: no such lab
+    }
   }
 }
 
 }  // namespace
 
 DevCheckResult dev_check(const RunContext& ctx, const DevCheckOptions& o) {
-  require_only_labs(ctx.catalog, o.only);
   if (o.run && o.unoptimized_host) {
     throw UsageError("--unoptimized-host goes with a compile-only check, not with --run",
                      "drop --unoptimized-host: a run builds the labs as a learner does (their -O3)");
@@ -327,6 +337,7 @@ DevCheckResult dev_check(const RunContext& ctx, const DevCheckOptions& o) {
   result.started_at = utc_now();
   std::vector<Module> modules;
   validate_content(ctx.catalog, modules, result.problems);
+  require_only_labs(ctx.catalog, modules, o.only);
   DeviceContext dev = load_device_context(ctx.catalog, std::nullopt, &ctx.journal);
   result.device = dev.describe();
   const bool calibrated = o.run && dev.calibration.has_value();

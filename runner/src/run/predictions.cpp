@@ -7,7 +7,6 @@
 #include <cctype>
 #include <csignal>
 
-
 #include "ui/prompt.hpp"
 #include "util/error.hpp"
 #include "util/quantity.hpp"

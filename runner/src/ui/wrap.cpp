@@ -90,21 +90,25 @@ std::string pad_to(std::string_view s, std::size_t width, bool right) {
   return right ? fill + std::string(s) : std::string(s) + fill;
 }
 
-std::size_t text_width() {
-  if (::isatty(STDOUT_FILENO)) {
-    winsize ws{};
-    if (::ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 20) return ws.ws_col;
-    std::size_t env = columns_from_env();
-    return env != 0 ? env : 80;
-  }
-  return columns_from_env();
-}
+namespace {
 
-std::size_t stderr_width() {
+// The columns of the terminal on `fd`; 0 when it is not one or reports under 20.
+std::size_t terminal_columns(int fd) {
   winsize ws{};
-  if (::isatty(STDERR_FILENO) && ::ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 20) return ws.ws_col;
+  if (::isatty(fd) && ::ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 20) return ws.ws_col;
   return 0;
 }
+
+}  // namespace
+
+std::size_t text_width() {
+  if (const std::size_t cols = terminal_columns(STDOUT_FILENO); cols != 0) return cols;
+  const std::size_t env = columns_from_env();
+  if (::isatty(STDOUT_FILENO)) return env != 0 ? env : 80;
+  return env;
+}
+
+std::size_t stderr_width() { return terminal_columns(STDERR_FILENO); }
 
 std::string wrap_text(std::string_view text, std::size_t width, std::string_view first_indent, std::string_view indent) {
   std::string out;

@@ -1,5 +1,5 @@
-// The word a typo was most likely meant to be, among a list of names: a command
-// (cmd/registry.cpp), a GPU, a lab of a module (content/catalog.cpp).
+// The word a typo was most likely meant to be, among a list of names: a command or a
+// subcommand (cmd/registry.cpp, main.cpp), a lab of a module (content/catalog.cpp).
 #pragma once
 
 #include <optional>
