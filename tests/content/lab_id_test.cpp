@@ -6,7 +6,7 @@
 #include "content/lab_id.hpp"
 #include "util/error.hpp"
 
-using workbook::is_valid_lab_name;
+using workbook::is_valid_name;
 using workbook::LabRef;
 using workbook::parse_lab_ref;
 using workbook::parse_lab_ref_or_throw;
@@ -54,15 +54,15 @@ TEST_CASE("malformed references are rejected, so an id can never name a path", "
 }
 
 TEST_CASE("lab names are [a-z][a-z0-9_]*, 1 to 64 characters", "[lab_id]") {
-  CHECK(is_valid_lab_name("a"));
-  CHECK(is_valid_lab_name("tiled_gemm2"));
-  CHECK(is_valid_lab_name(std::string(64, 'a')));
-  CHECK_FALSE(is_valid_lab_name(std::string(65, 'a')));
-  CHECK_FALSE(is_valid_lab_name(""));
-  CHECK_FALSE(is_valid_lab_name("2x"));
-  CHECK_FALSE(is_valid_lab_name("Upper"));
-  CHECK_FALSE(is_valid_lab_name("dot.cu"));
-  CHECK_FALSE(is_valid_lab_name("a/b"));
+  CHECK(is_valid_name("a"));
+  CHECK(is_valid_name("tiled_gemm2"));
+  CHECK(is_valid_name(std::string(64, 'a')));
+  CHECK_FALSE(is_valid_name(std::string(65, 'a')));
+  CHECK_FALSE(is_valid_name(""));
+  CHECK_FALSE(is_valid_name("2x"));
+  CHECK_FALSE(is_valid_name("Upper"));
+  CHECK_FALSE(is_valid_name("dot.cu"));
+  CHECK_FALSE(is_valid_name("a/b"));
 }
 
 TEST_CASE("module_id pads to two digits", "[lab_id]") {

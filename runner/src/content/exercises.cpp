@@ -7,6 +7,7 @@
 #include <regex>
 #include <set>
 
+#include "content/lab_id.hpp"
 #include "model/expr.hpp"
 #include "util/error.hpp"
 
@@ -24,7 +25,6 @@ const char* to_string(ItemKind k) {
 namespace {
 
 const std::regex kIdPattern("^[a-z0-9][a-z0-9-]{0,63}$");
-const std::regex kNamePattern("^[a-z][a-z0-9_]{0,63}$");
 
 
 std::vector<NumericAnswer> read_numeric(MapReader& r) {
@@ -32,7 +32,7 @@ std::vector<NumericAnswer> read_numeric(MapReader& r) {
   for_each_map(r, "numeric", false, [&](MapReader& n) {
     NumericAnswer a;
     a.name = n.str("name", true).value_or("");
-    if (!a.name.empty() && !std::regex_match(a.name, kNamePattern)) n.problem("name", "must be [a-z][a-z0-9_]*");
+    if (!a.name.empty() && !is_valid_name(a.name)) n.problem("name", "must be [a-z][a-z0-9_]*");
     a.value = n.number("value", true).value_or(0);
     a.unit = n.str("unit", false).value_or("");
     a.rel_tol = n.number("rel_tol", false).value_or(0.01);
@@ -56,7 +56,7 @@ std::optional<Variant> read_variant(MapReader& r, const std::vector<NumericAnswe
     for (const auto& kv : params) {
       VariantParam p{kv.first.Scalar(), {}};
       MapReader pr(kv.second, v.file(), v.path("params." + p.name), v.problems());
-      if (!std::regex_match(p.name, kNamePattern)) pr.problem("", "parameter names must be [a-z][a-z0-9_]*");
+      if (!is_valid_name(p.name)) pr.problem("", "parameter names must be [a-z][a-z0-9_]*");
       if (YAML::Node values = pr.node("values"); values.IsSequence()) {
         for (const auto& x : values) {
           if (auto d = scalar_number(x)) p.values.push_back(*d);

@@ -15,7 +15,7 @@ std::string LabRef::module_id() const { return workbook::module_id(module); }
 
 std::string LabRef::id() const { return name.empty() ? module_id() : module_id() + "/" + name; }
 
-bool is_valid_lab_name(const std::string& name) {
+bool is_valid_name(const std::string& name) {
   if (name.empty() || name.size() > 64 || !std::islower(static_cast<unsigned char>(name[0]))) return false;
   for (char c : name) {
     if (!(std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '_')) {
@@ -50,7 +50,7 @@ std::optional<LabRef> parse_lab_ref(const std::string& text) {
   LabRef ref{*n, {}};
   if (slash != std::string::npos) {
     ref.name = text.substr(slash + 1);
-    if (!is_valid_lab_name(ref.name)) return std::nullopt;
+    if (!is_valid_name(ref.name)) return std::nullopt;
   }
   return ref;
 }

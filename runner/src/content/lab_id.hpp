@@ -22,8 +22,9 @@ std::optional<LabRef> parse_lab_ref(const std::string& text);
 // Throws UsageError with the accepted forms when `text` is not a valid reference.
 LabRef parse_lab_ref_or_throw(const std::string& text);
 
-// True for names made of [a-z0-9_], 1..64 characters, starting with a letter.
-bool is_valid_lab_name(const std::string& name);
+// True for names made of [a-z0-9_], 1..64 characters, starting with a letter: a lab's
+// name, and the manifests' metric, variant, parameter and answer-part names.
+bool is_valid_name(const std::string& name);
 
 std::string module_id(int module);  // 14 -> "module14"
 

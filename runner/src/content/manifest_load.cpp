@@ -50,10 +50,7 @@ const char* to_string(LabLanguage language) {
 
 namespace {
 
-const std::regex kNamePattern("^[a-z][a-z0-9_]{0,63}$");
 const std::regex kParamPattern("^[A-Za-z_][A-Za-z0-9_]{0,63}$");
-
-bool valid_name(const std::string& s) { return std::regex_match(s, kNamePattern); }
 
 
 // The side a band fails on when the manifest does not say (manifest.hpp, FailSide).
@@ -123,7 +120,7 @@ MetricSpec read_metric(MapReader& r, bool derived) {
   MetricSpec m;
   m.line = r.line();
   m.name = r.str("name", true).value_or("");
-  if (!m.name.empty() && !valid_name(m.name)) r.problem("name", "must be [a-z][a-z0-9_]*");
+  if (!m.name.empty() && !is_valid_name(m.name)) r.problem("name", "must be [a-z][a-z0-9_]*");
   m.unit = r.str("unit", false).value_or("");
   m.doc = r.str("doc", false).value_or("");
   if (derived) m.expr = r.str("expr", true).value_or("");
@@ -137,7 +134,7 @@ PredictionSpec read_prediction(MapReader& r) {
   PredictionSpec p;
   p.line = r.line();
   p.id = r.str("id", true).value_or("");
-  if (!p.id.empty() && !valid_name(p.id)) r.problem("id", "must be [a-z][a-z0-9_]*");
+  if (!p.id.empty() && !is_valid_name(p.id)) r.problem("id", "must be [a-z][a-z0-9_]*");
   std::string kind = r.str("kind", true).value_or("number");
   if (kind == "number") p.kind = PredictionKind::number;
   else if (kind == "choice") p.kind = PredictionKind::choice;
@@ -170,7 +167,7 @@ VariantSpec read_variant(MapReader& r) {
   VariantSpec v;
   v.line = r.line();
   v.id = r.str("id", true).value_or("");
-  if (!v.id.empty() && !valid_name(v.id)) r.problem("id", "must be [a-z][a-z0-9_]*");
+  if (!v.id.empty() && !is_valid_name(v.id)) r.problem("id", "must be [a-z][a-z0-9_]*");
   std::string kind = r.str("kind", true).value_or("wrong");
   if (kind == "wrong") v.kind = VariantKind::wrong;
   else if (kind == "slow") v.kind = VariantKind::slow;
@@ -423,7 +420,7 @@ void read_vars(MapReader& r, LabSpec& lab) {
   }
   for (const auto& kv : v) {
     VarSpec var{kv.first.Scalar(), kv.second.IsScalar() ? kv.second.Scalar() : "", line_of(kv.first)};
-    if (!valid_name(var.name)) r.problems().add(r.file(), var.line, r.path("vars"), fmt::format("'{}' must be [a-z][a-z0-9_]*", var.name));
+    if (!is_valid_name(var.name)) r.problems().add(r.file(), var.line, r.path("vars"), fmt::format("'{}' must be [a-z][a-z0-9_]*", var.name));
     if (var.expr.empty()) r.problems().add(r.file(), var.line, r.path("vars." + var.name), "must be an expression");
     lab.vars.push_back(var);
   }
@@ -525,7 +522,7 @@ LabSpec read_lab(MapReader& r, const Module& module, const std::filesystem::path
   LabSpec lab;
   lab.line = r.line();
   lab.name = r.str("id", true).value_or("");
-  if (!lab.name.empty() && !is_valid_lab_name(lab.name)) {
+  if (!lab.name.empty() && !is_valid_name(lab.name)) {
     r.problem("id", "must be [a-z][a-z0-9_]* (it becomes the lab id moduleNN/<id>)");
   }
   lab.id = module.id + "/" + lab.name;
