@@ -17,22 +17,22 @@
 #include "exec/process.hpp"
 #include "util/error.hpp"
 
+#include "../support/files.hpp"
 #include "../support/temp_dir.hpp"
 #include "../support/test_paths.hpp"
+#include "../support/text_checks.hpp"
 
 namespace fs = std::filesystem;
 using workbook::BuildRequest;
 using workbook::BuildResult;
 using workbook::Language;
+using wbtest::contains;
+using wbtest::join_words;
+using wbtest::write_file;
 
 namespace {
 
 using wbtest::TempDir;
-
-void write(const fs::path& p, const std::string& text) {
-  fs::create_directories(p.parent_path());
-  std::ofstream(p) << text;
-}
 
 // A host lab: src/hello.cpp including "greeting.hpp" from inc/ and "local.hpp" beside it.
 struct HostLab {
@@ -40,13 +40,13 @@ struct HostLab {
   fs::path src = tmp.path / "labs" / "fixture" / "hello.cpp";
   fs::path inc = tmp.path / "labs" / "common";
   HostLab() {
-    write(inc / "greeting.hpp", "inline const char* greeting() { return \"hello\"; }\n");
-    write(src.parent_path() / "local.hpp", "inline int answer() { return 42; }\n");
-    write(src,
-          "#include <cstdio>\n"
-          "#include \"greeting.hpp\"\n"
-          "#include \"local.hpp\"\n"
-          "int main() { std::printf(\"%s %d\\n\", greeting(), answer()); return 0; }\n");
+    write_file(inc / "greeting.hpp", "inline const char* greeting() { return \"hello\"; }\n");
+    write_file(src.parent_path() / "local.hpp", "inline int answer() { return 42; }\n");
+    write_file(src,
+               "#include <cstdio>\n"
+               "#include \"greeting.hpp\"\n"
+               "#include \"local.hpp\"\n"
+               "int main() { std::printf(\"%s %d\\n\", greeting(), answer()); return 0; }\n");
   }
   BuildRequest request() const {
     BuildRequest r;
@@ -75,16 +75,6 @@ bool has_temp_files(const fs::path& dir) {
   return false;
 }
 
-bool contains(const std::string& haystack, const std::string& needle) {
-  return haystack.find(needle) != std::string::npos;
-}
-
-std::string join(const std::vector<std::string>& words) {
-  std::string s;
-  for (const auto& w : words) s += (s.empty() ? "" : " ") + w;
-  return s;
-}
-
 }  // namespace
 
 TEST_CASE("a host lab builds, then comes from the cache unchanged", "[build]") {
@@ -97,7 +87,7 @@ TEST_CASE("a host lab builds, then comes from the cache unchanged", "[build]") {
   CHECK(first.binary == fs::absolute(lab.request().cache_dir) / first.key / "lab");
   CHECK(fs::exists(first.binary));
   CHECK(run_binary(first.binary) == "hello 42\n");
-  CHECK(contains(join(first.command), "-I" + fs::absolute(lab.inc).lexically_normal().string()));
+  CHECK(contains(join_words(first.command), "-I" + fs::absolute(lab.inc).lexically_normal().string()));
   CHECK_FALSE(has_temp_files(lab.request().cache_dir));
 
   auto mtime = fs::last_write_time(first.binary);
@@ -115,7 +105,7 @@ TEST_CASE("the key follows the inputs, not the paths", "[build]") {
   REQUIRE(base.ok);
 
   SECTION("a changed header in an include dir rebuilds") {
-    write(lab.inc / "greeting.hpp", "inline const char* greeting() { return \"changed\"; }\n");
+    write_file(lab.inc / "greeting.hpp", "inline const char* greeting() { return \"changed\"; }\n");
     auto r = workbook::build_lab(lab.request(), nullptr);
     REQUIRE(r.ok);
     CHECK_FALSE(r.cached);
@@ -123,20 +113,20 @@ TEST_CASE("the key follows the inputs, not the paths", "[build]") {
     CHECK(run_binary(r.binary) == "changed 42\n");
   }
   SECTION("a new file in an include dir rebuilds") {
-    write(lab.inc / "sub" / "extra.hpp", "// unused\n");
+    write_file(lab.inc / "sub" / "extra.hpp", "// unused\n");
     auto r = workbook::build_lab(lab.request(), nullptr);
     CHECK(r.key != base.key);
     CHECK_FALSE(r.cached);
   }
   SECTION("a changed header included from the source's directory rebuilds") {
-    write(lab.src.parent_path() / "local.hpp", "inline int answer() { return 7; }\n");
+    write_file(lab.src.parent_path() / "local.hpp", "inline int answer() { return 7; }\n");
     auto r = workbook::build_lab(lab.request(), nullptr);
     REQUIRE(r.ok);
     CHECK_FALSE(r.cached);
     CHECK(run_binary(r.binary) == "hello 7\n");
   }
   SECTION("a changed source rebuilds") {
-    write(lab.src, "#include <cstdio>\nint main() { std::puts(\"new\"); }\n");
+    write_file(lab.src, "#include <cstdio>\nint main() { std::puts(\"new\"); }\n");
     auto r = workbook::build_lab(lab.request(), nullptr);
     REQUIRE(r.ok);
     CHECK(r.key != base.key);
@@ -149,7 +139,7 @@ TEST_CASE("the key follows the inputs, not the paths", "[build]") {
     REQUIRE(with_flag.ok);
     CHECK_FALSE(with_flag.cached);
     CHECK(with_flag.key != base.key);
-    CHECK(contains(join(with_flag.command), "-DEXTRA=1"));
+    CHECK(contains(join_words(with_flag.command), "-DEXTRA=1"));
 
     req = lab.request();
     req.libs = {"-lm"};
@@ -177,11 +167,11 @@ TEST_CASE("the key follows the inputs, not the paths", "[build]") {
 
 TEST_CASE("a compile error gives ok=false and diagnostics in the learner's terms", "[build]") {
   HostLab lab;
-  write(lab.src,
-        "#include <cstdio>\n"
-        "int main() {\n"
-        "  return undefined_thing;\n"
-        "}\n");
+  write_file(lab.src,
+             "#include <cstdio>\n"
+             "int main() {\n"
+             "  return undefined_thing;\n"
+             "}\n");
   auto r = workbook::build_lab(lab.request(), nullptr);
   CHECK_FALSE(r.ok);
   CHECK_FALSE(r.cached);
@@ -205,7 +195,7 @@ TEST_CASE("a Python lab is byte-compiled into the cache, and a syntax error is a
   }
   TempDir tmp;
   const fs::path src = tmp.path / "labs" / "fixture" / "hello.py";
-  write(src, "import sys\nprint('hello', len(sys.argv))\n");
+  write_file(src, "import sys\nprint('hello', len(sys.argv))\n");
   BuildRequest req;
   req.source = src;
   req.display_name = "labs/fixture/hello.py";
@@ -224,7 +214,7 @@ TEST_CASE("a Python lab is byte-compiled into the cache, and a syntax error is a
   CHECK(second.cached);
   CHECK(second.key == first.key);
 
-  write(src, "x = 1\n\ndef broken(:\n    pass\n");
+  write_file(src, "x = 1\n\ndef broken(:\n    pass\n");
   BuildResult bad = workbook::build_lab(req, nullptr);
   CHECK_FALSE(bad.ok);
   CHECK(contains(bad.diagnostics, "labs/fixture/hello.py:3: error: SyntaxError"));
@@ -288,10 +278,10 @@ TEST_CASE("a CUDA lab builds with nvcc for sm_90 and is cached", "[build][cuda]"
   }
   TempDir tmp;
   auto src = tmp.path / "labs" / "module01" / "hello.cu";
-  write(src,
-        "#include <cstdio>\n"
-        "__global__ void k(int* p) { p[threadIdx.x] = 1; }\n"
-        "int main() { std::printf(\"built\\n\"); return 0; }\n");
+  write_file(src,
+             "#include <cstdio>\n"
+             "__global__ void k(int* p) { p[threadIdx.x] = 1; }\n"
+             "int main() { std::printf(\"built\\n\"); return 0; }\n");
   BuildRequest req;
   req.source = src;
   req.display_name = "labs/module01/hello.cu";
@@ -302,8 +292,8 @@ TEST_CASE("a CUDA lab builds with nvcc for sm_90 and is cached", "[build][cuda]"
   INFO(r.raw_output);
   REQUIRE(r.ok);
   CHECK_FALSE(r.cached);
-  CHECK(contains(join(r.command), "-arch=sm_90"));
-  CHECK(contains(join(r.command), "-lineinfo"));
+  CHECK(contains(join_words(r.command), "-arch=sm_90"));
+  CHECK(contains(join_words(r.command), "-lineinfo"));
   CHECK(run_binary(r.binary) == "built\n");  // the host part runs without a GPU
   auto again = workbook::build_lab(req, &*nvcc);
   CHECK(again.cached);
@@ -312,7 +302,7 @@ TEST_CASE("a CUDA lab builds with nvcc for sm_90 and is cached", "[build][cuda]"
   req.arch = "sm_86";
   CHECK(workbook::build_lab(req, &*nvcc).key != r.key);
 
-  write(src, "__global__ void k(int* p) {\n  p[0] = missing_name;\n}\nint main() { return 0; }\n");
+  write_file(src, "__global__ void k(int* p) {\n  p[0] = missing_name;\n}\nint main() { return 0; }\n");
   req.arch = "sm_90";
   auto bad = workbook::build_lab(req, &*nvcc);
   CHECK_FALSE(bad.ok);
@@ -424,7 +414,7 @@ TEST_CASE("a CUDA build from a path nvcc cannot take is explained before the bui
   req = lab.request();
   req.language = Language::cuda;
   req.source = lab.tmp.path / "$lab.cu";
-  write(req.source, "int main() { return 0; }\n");
+  write_file(req.source, "int main() { return 0; }\n");
   CHECK_THROWS_WITH(workbook::build_lab(req, &fake), Catch::Contains("the source file"));
 
   // Spaces and backslashes are fine for nvcc: the (fake) compiler runs and fails.

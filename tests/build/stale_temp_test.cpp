@@ -13,18 +13,15 @@
 
 #include "build/lab_build.hpp"
 
+#include "../support/files.hpp"
 #include "../support/temp_dir.hpp"
 
 namespace fs = std::filesystem;
 using workbook::BuildRequest;
 using workbook::Language;
+using wbtest::write_file;
 
 namespace {
-
-void write(const fs::path& p, const std::string& text) {
-  fs::create_directories(p.parent_path());
-  std::ofstream(p) << text;
-}
 
 // A process id that existed and no longer does: a child that exited and was reaped.
 pid_t dead_pid() {
@@ -45,7 +42,7 @@ TEST_CASE("stale lab.tmp.<pid>.* files of killed builds are removed when the cac
   req.language = Language::host;
   req.cache_dir = tmp.path / "ws" / ".workbook" / "build";
   req.timeout_s = 120;
-  write(req.source, "int main() { return 0; }\n");
+  write_file(req.source, "int main() { return 0; }\n");
 
   const fs::path other_key = req.cache_dir / "0123456789abcdef0123456789abcdef";
   const fs::path killed = other_key / ("lab.tmp." + std::to_string(dead_pid()) + ".0");
@@ -53,7 +50,7 @@ TEST_CASE("stale lab.tmp.<pid>.* files of killed builds are removed when the cac
   const fs::path old_alive = other_key / ("lab.tmp." + std::to_string(::getppid()) + ".3");
   const fs::path odd_young = other_key / "lab.tmp.x.1";
   const fs::path mine = other_key / "notes.txt";
-  for (const auto& p : {killed, running, old_alive, odd_young, mine}) write(p, "half a binary");
+  for (const auto& p : {killed, running, old_alive, odd_young, mine}) write_file(p, "half a binary");
   fs::last_write_time(old_alive, fs::file_time_type::clock::now() - std::chrono::hours(2));
 
   SECTION("on a build that compiles") {
@@ -67,10 +64,10 @@ TEST_CASE("stale lab.tmp.<pid>.* files of killed builds are removed when the cac
     fs::remove_all(req.cache_dir);
     auto first = workbook::build_lab(req, nullptr);
     REQUIRE(first.ok);
-    for (const auto& p : {killed, running, old_alive, odd_young, mine}) write(p, "half a binary");
+    for (const auto& p : {killed, running, old_alive, odd_young, mine}) write_file(p, "half a binary");
     fs::last_write_time(old_alive, fs::file_time_type::clock::now() - std::chrono::hours(2));
     const fs::path beside = first.binary.parent_path() / ("lab.tmp." + std::to_string(dead_pid()) + ".7");
-    write(beside, "half a binary");
+    write_file(beside, "half a binary");
     auto again = workbook::build_lab(req, nullptr);
     REQUIRE(again.ok);
     CHECK(again.cached);

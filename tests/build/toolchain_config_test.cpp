@@ -6,8 +6,12 @@
 #include <fstream>
 #include <string>
 
+#include "../support/files.hpp"
+#include "../support/scoped_env.hpp"
 #include "../support/temp_dir.hpp"
 #include "../support/test_paths.hpp"
+#include "../support/text_checks.hpp"
+#include "../support/toolchain_fixture.hpp"
 #include "build/lab_build.hpp"
 #include "build/toolchain_config.hpp"
 #include "exec/process.hpp"
@@ -15,41 +19,17 @@
 
 namespace fs = std::filesystem;
 using workbook::Toolchain;
+using wbtest::contains;
+using wbtest::fake_gcc;
+using wbtest::join_words;
+using wbtest::ScopedEnv;
+using wbtest::toolchain_fixture;
+using wbtest::write_file;
 
 namespace {
 
-void write(const fs::path& p, const std::string& text) {
-  fs::create_directories(p.parent_path());
-  std::ofstream(p) << text;
-}
-
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
-
-std::string join(const std::vector<std::string>& v) {
-  std::string s;
-  for (const auto& w : v) s += (s.empty() ? "" : " ") + w;
-  return s;
-}
-
-fs::path fixture(const std::string& name) { return fs::path(WORKBOOK_FIXTURE_DIR) / "toolchain" / name; }
-
-// A copy of the fake gcc under `name`, whose --version line is `line`.
-fs::path fake_gcc(const fs::path& dir, const std::string& name, const std::string& line) {
-  fs::path p = dir / name;
-  write(p, "#!/bin/sh\necho '" + line + "'\n");
-  fs::permissions(p, fs::perms::owner_all);
-  return p;
-}
-
-// Sets an environment variable for the scope.
-struct ScopedEnv {
-  std::string name;
-  ScopedEnv(std::string n, const std::string& value) : name(std::move(n)) { ::setenv(name.c_str(), value.c_str(), 1); }
-  ~ScopedEnv() { ::unsetenv(name.c_str()); }
-};
-
 Toolchain fake_nvcc() {
-  ScopedEnv nvcc("WORKBOOK_NVCC", fixture("fake_nvcc.sh").string());
+  ScopedEnv nvcc("WORKBOOK_NVCC", toolchain_fixture("fake_nvcc.sh").string());
   auto tc = workbook::find_nvcc();
   REQUIRE(tc);
   return *tc;
@@ -62,7 +42,7 @@ TEST_CASE("toolchain.yaml gives ccbin, allow_unsupported and nvcc_flags with the
   const fs::path file = workbook::toolchain_config_path(tmp.path);
   CHECK(file == tmp.path / "toolchain.yaml");
   CHECK_FALSE(workbook::read_toolchain_file(file).ccbin);  // no file: nothing set
-  write(file, "# my laptop\nccbin: /usr/bin/g++-14\nallow_unsupported: true\nnvcc_flags: [\"-Xcompiler=-Wall\", \"-O3\"]\n");
+  write_file(file, "# my laptop\nccbin: /usr/bin/g++-14\nallow_unsupported: true\nnvcc_flags: [\"-Xcompiler=-Wall\", \"-O3\"]\n");
   auto s = workbook::read_toolchain_file(file);
   REQUIRE(s.ccbin);
   CHECK(*s.ccbin == "/usr/bin/g++-14");
@@ -75,7 +55,7 @@ TEST_CASE("toolchain.yaml gives ccbin, allow_unsupported and nvcc_flags with the
 TEST_CASE("a bad toolchain.yaml names file, line and field of every problem", "[toolchain_config]") {
   wbtest::TempDir tmp;
   const fs::path file = tmp.path / "toolchain.yaml";
-  write(file, "ccbin: \"\"\nallow_unsupported: maybe\nnvcc_flags: [\"-ccbin=/usr/bin/g++\", \"-allow-unsupported-compiler\", \"O3\", \"-arch=sm_86\"]\nccbn: x\n");
+  write_file(file, "ccbin: \"\"\nallow_unsupported: maybe\nnvcc_flags: [\"-ccbin=/usr/bin/g++\", \"-allow-unsupported-compiler\", \"O3\", \"-arch=sm_86\"]\nccbn: x\n");
   try {
     workbook::read_toolchain_file(file);
     FAIL("expected a ContentError");
@@ -95,7 +75,7 @@ TEST_CASE("a bad toolchain.yaml names file, line and field of every problem", "[
 
 TEST_CASE("WORKBOOK_CCBIN overrides toolchain.yaml, and --ccbin overrides both", "[toolchain_config]") {
   wbtest::TempDir tmp;
-  write(tmp.path / "toolchain.yaml", "ccbin: /from/file\n");
+  write_file(tmp.path / "toolchain.yaml", "ccbin: /from/file\n");
   CHECK(*workbook::resolve_toolchain_settings(tmp.path).ccbin == "/from/file");
   {
     ScopedEnv env("WORKBOOK_CCBIN", "/from/env");
@@ -124,7 +104,7 @@ TEST_CASE("ccbin is resolved and its compiler asked its version, and one that na
   CHECK(tc.host.version == "14.3.1");
   CHECK(tc.host.family == "gcc");
   CHECK(workbook::toolchain_flags(tc) == std::vector<std::string>{"-ccbin", gxx.string()});
-  CHECK(workbook::describe_toolchain(tc) == "nvcc 12.4 (" + fixture("fake_nvcc.sh").string() + "), host compiler gcc 14.3.1 (" +
+  CHECK(workbook::describe_toolchain(tc) == "nvcc 12.4 (" + toolchain_fixture("fake_nvcc.sh").string() + "), host compiler gcc 14.3.1 (" +
                                                gxx.string() + ", ccbin from toolchain.yaml:1), flags: -ccbin " + gxx.string());
 
   // A folder: nvcc picks the compiler in it; its g++ is the one asked.
@@ -156,7 +136,7 @@ TEST_CASE("ccbin is resolved and its compiler asked its version, and one that na
 
 TEST_CASE("a CUDA build passes -ccbin and the flags, and its cache key holds the host compiler", "[toolchain_config][build]") {
   wbtest::TempDir tmp;
-  write(tmp.path / "lab.cu", "int main() { return 0; }\n");
+  write_file(tmp.path / "lab.cu", "int main() { return 0; }\n");
   workbook::BuildRequest req;
   req.source = tmp.path / "lab.cu";
   req.display_name = "labs/module01/lab.cu";
@@ -178,7 +158,7 @@ TEST_CASE("a CUDA build passes -ccbin and the flags, and its cache key holds the
   auto first = workbook::build_lab(req, &g14);
   INFO(first.raw_output);
   REQUIRE(first.ok);
-  CHECK(contains(join(first.command), "-ccbin " + g14.ccbin.string() + " -Xcompiler=-Wall -std=c++17"));
+  CHECK(contains(join_words(first.command), "-ccbin " + g14.ccbin.string() + " -Xcompiler=-Wall -std=c++17"));
   CHECK(first.diagnostics.empty());
   CHECK(workbook::build_lab(req, &g14).cached);
 
@@ -190,7 +170,7 @@ TEST_CASE("a CUDA build passes -ccbin and the flags, and its cache key holds the
   auto fresh = workbook::build_lab(req, &allowed);
   REQUIRE(fresh.ok);
   CHECK(fresh.key != first.key);
-  CHECK(contains(join(fresh.command), "-allow-unsupported-compiler"));
+  CHECK(contains(join_words(fresh.command), "-allow-unsupported-compiler"));
   CHECK(contains(fresh.diagnostics, "warning: built with -allow-unsupported-compiler (allow_unsupported, toolchain.yaml:2)"));
   CHECK(contains(fresh.diagnostics, "incorrect run time execution"));
   auto cached = workbook::build_lab(req, &allowed);

@@ -8,8 +8,12 @@
 #include <sstream>
 #include <string>
 
+#include "../support/files.hpp"
+#include "../support/scoped_env.hpp"
 #include "../support/temp_dir.hpp"
 #include "../support/test_paths.hpp"
+#include "../support/text_checks.hpp"
+#include "../support/toolchain_fixture.hpp"
 #include "build/lab_build.hpp"
 #include "build/toolchain_config.hpp"
 #include "build/toolchain_problem.hpp"
@@ -17,19 +21,12 @@
 
 namespace fs = std::filesystem;
 using workbook::Toolchain;
+using wbtest::contains;
+using wbtest::read_file;
+using wbtest::ScopedEnv;
+using wbtest::toolchain_fixture;
 
 namespace {
-
-fs::path fixture(const std::string& name) { return fs::path(WORKBOOK_FIXTURE_DIR) / "toolchain" / name; }
-
-std::string read(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
 Toolchain laptop(const std::string& release, const std::string& host_version) {
   Toolchain tc;
@@ -40,12 +37,6 @@ Toolchain laptop(const std::string& release, const std::string& host_version) {
   tc.config_file = "/home/me/workbook/toolchain.yaml";
   return tc;
 }
-
-struct ScopedEnv {
-  std::string name;
-  ScopedEnv(std::string n, const std::string& value) : name(std::move(n)) { ::setenv(name.c_str(), value.c_str(), 1); }
-  ~ScopedEnv() { ::unsetenv(name.c_str()); }
-};
 
 }  // namespace
 
@@ -58,7 +49,7 @@ TEST_CASE("each host-compiler refusal users posted is recognised, with the newes
   for (const Case& c : {Case{"gcc_later_than_12.txt", 12}, Case{"gcc_later_than_13.txt", 13}, Case{"gcc_later_than_15.txt", 15}}) {
     INFO(c.file);
     const Toolchain tc = laptop("12.4", "16.1.1");
-    auto p = workbook::diagnose_toolchain(read(fixture(c.file)), tc, "2.43");
+    auto p = workbook::diagnose_toolchain(read_file(toolchain_fixture(c.file)), tc, "2.43");
     REQUIRE(p);
     CHECK(p->kind == "host_compiler_unsupported");
     REQUIRE(p->newest_supported);
@@ -84,7 +75,7 @@ TEST_CASE("each host-compiler refusal users posted is recognised, with the newes
 TEST_CASE("CUDA's math headers clashing with glibc are recognised in nvcc's and gcc's wording", "[toolchain_problem]") {
   for (const char* file : {"math_exception_spec_edg.txt", "math_exception_spec_gcc.txt"}) {
     INFO(file);
-    auto p = workbook::diagnose_toolchain(read(fixture(file)), laptop("12.8", "14.2.1"), "2.41");
+    auto p = workbook::diagnose_toolchain(read_file(toolchain_fixture(file)), laptop("12.8", "14.2.1"), "2.41");
     REQUIRE(p);
     CHECK(p->kind == "cuda_header_conflict");
     CHECK(contains(p->evidence, "exception specifi"));
@@ -111,7 +102,7 @@ TEST_CASE("a refused build is a compile error that says it is the toolchain, bel
   std::ofstream(tmp.path / "lab.cu") << "int main() { return 0; }\n";
   ScopedEnv refuse("FAKE_NVCC_REFUSE", "gcc_later_than_13");
   Toolchain tc = laptop("12.4", "14.2.1");
-  tc.nvcc = fixture("fake_nvcc.sh");
+  tc.nvcc = toolchain_fixture("fake_nvcc.sh");
   workbook::BuildRequest req;
   req.source = tmp.path / "lab.cu";
   req.display_name = "labs/module01/lab.cu";
@@ -136,7 +127,7 @@ TEST_CASE("a refused build is a compile error that says it is the toolchain, bel
 TEST_CASE("the one-file probe tells a working pair from a refused one, and remembers a pass", "[toolchain_problem]") {
   wbtest::TempDir tmp;
   Toolchain tc = laptop("13.0", "16.1.1");
-  tc.nvcc = fixture("fake_nvcc.sh");
+  tc.nvcc = toolchain_fixture("fake_nvcc.sh");
   {
     ScopedEnv refuse("FAKE_NVCC_REFUSE", "gcc_later_than_15");
     auto bad = workbook::check_toolchain(tc, tmp.path / "checks");
@@ -177,7 +168,7 @@ TEST_CASE("a real nvcc with ccbin pointing at the system g++ builds a fixture .c
   CHECK_FALSE(tc->host.version.empty());
   wbtest::TempDir tmp;
   workbook::BuildRequest req;
-  req.source = fixture("probe_lab.cu");
+  req.source = toolchain_fixture("probe_lab.cu");
   req.display_name = "tests/fixtures/toolchain/probe_lab.cu";
   req.arch = "sm_86";
   req.cache_dir = tmp.path / "cache";

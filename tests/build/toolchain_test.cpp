@@ -14,6 +14,8 @@
 #include "build/toolchain.hpp"
 #include "util/error.hpp"
 
+#include "../support/files.hpp"
+#include "../support/scoped_env.hpp"
 #include "../support/temp_dir.hpp"
 #include "../support/test_paths.hpp"
 
@@ -22,29 +24,9 @@ using workbook::resolve_arch;
 
 namespace {
 
+using wbtest::ScopedEnv;
 using wbtest::TempDir;
-
-// Sets (or unsets) an environment variable for the scope.
-struct ScopedEnv {
-  std::string name;
-  std::optional<std::string> old;
-  ScopedEnv(std::string n, std::optional<std::string> value) : name(std::move(n)) {
-    if (const char* v = std::getenv(name.c_str())) old = v;
-    if (value) ::setenv(name.c_str(), value->c_str(), 1);
-    else ::unsetenv(name.c_str());
-  }
-  ~ScopedEnv() {
-    if (old) ::setenv(name.c_str(), old->c_str(), 1);
-    else ::unsetenv(name.c_str());
-  }
-};
-
-fs::path write_script(const fs::path& dir, const std::string& name, const std::string& body) {
-  auto p = dir / name;
-  std::ofstream(p) << "#!/bin/sh\n" << body;
-  fs::permissions(p, fs::perms::owner_all);
-  return p;
-}
+using wbtest::write_script;
 
 }  // namespace
 

@@ -9,20 +9,11 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include "../support/files.hpp"
 #include "../support/test_paths.hpp"
 
 namespace fs = std::filesystem;
-
-namespace {
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-}  // namespace
+using wbtest::read_file;
 
 TEST_CASE("workbook device without a GPU: a clear message, exit 2", "[e2e][device]") {
   fs::path dir = fs::temp_directory_path() / ("wb-device-cmd-" + std::to_string(::getpid()));
@@ -36,7 +27,7 @@ TEST_CASE("workbook device without a GPU: a clear message, exit 2", "[e2e][devic
     int status = std::system(cmd.c_str());
     REQUIRE(WIFEXITED(status));
     CHECK(WEXITSTATUS(status) == 2);
-    std::string err = slurp(dir / "err");
+    std::string err = read_file(dir / "err");
     CHECK(err.find("no NVIDIA GPU") != std::string::npos);
   }
   std::error_code ec;
@@ -62,17 +53,17 @@ TEST_CASE("workbook device where CUDA cannot use the GPU nvidia-smi lists: a sen
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   };
   CHECK(run("") == 2);
-  std::string err = slurp(dir / "err");
+  std::string err = read_file(dir / "err");
   INFO(err);
   CHECK(err.find("error: nvidia-smi lists Tesla T4, but CUDA cannot use it: ") != std::string::npos);
   CHECK(err.find("hint: ") != std::string::npos);
   CHECK(err.find("cudaError") == std::string::npos);  // the raw text stays behind --verbose
 
   CHECK(run("--verbose") == 2);
-  CHECK(slurp(dir / "err").find("cudaError") != std::string::npos);
+  CHECK(read_file(dir / "err").find("cudaError") != std::string::npos);
 
   CHECK(run("--json") == 2);
-  const std::string out = slurp(dir / "out");
+  const std::string out = read_file(dir / "out");
   INFO(out);
   CHECK(out.find("\"detail\"") != std::string::npos);
   CHECK(out.find("cudaError") != std::string::npos);  // in detail, for a bug report

@@ -14,6 +14,7 @@
 #include "content/catalog.hpp"
 #include "util/error.hpp"
 
+#include "../support/scoped_env.hpp"
 #include "../support/temp_dir.hpp"
 #include "../support/test_paths.hpp"
 
@@ -24,22 +25,8 @@ using workbook::LabRef;
 
 namespace {
 
+using wbtest::ScopedEnv;
 using wbtest::TempDir;
-
-// Sets (or unsets) an environment variable for the scope, then restores it.
-struct ScopedEnv {
-  std::string name;
-  std::optional<std::string> old;
-  ScopedEnv(std::string n, const char* value) : name(std::move(n)) {
-    if (const char* v = std::getenv(name.c_str())) old = v;
-    if (value) ::setenv(name.c_str(), value, 1);
-    else ::unsetenv(name.c_str());
-  }
-  ~ScopedEnv() {
-    if (old) ::setenv(name.c_str(), old->c_str(), 1);
-    else ::unsetenv(name.c_str());
-  }
-};
 
 const fs::path kSource = WORKBOOK_SOURCE_DIR;
 const fs::path kCourse = fs::path(WORKBOOK_FIXTURE_DIR) / "course";

@@ -12,26 +12,16 @@
 #include "content/manifest_load.hpp"
 #include "util/yaml_reader.hpp"
 
+#include "../support/problems.hpp"
 #include "../support/temp_dir.hpp"
 #include "../support/test_paths.hpp"
 
 namespace fs = std::filesystem;
 using namespace workbook;
+using wbtest::has_problem;
+using wbtest::problems_text;
 
 namespace {
-
-std::string all(const Problems& p) {
-  std::string s;
-  for (const auto& l : p.list()) s += l + "\n";
-  return s;
-}
-
-// True when some problem contains every one of the given substrings.
-bool has_problem(const Problems& p, std::initializer_list<std::string> parts) {
-  return std::any_of(p.list().begin(), p.list().end(), [&](const std::string& line) {
-    return std::all_of(parts.begin(), parts.end(), [&](const std::string& s) { return line.find(s) != std::string::npos; });
-  });
-}
 
 // A content root with one lab's sources and, with `sheets`, the real data/gpus.yaml.
 struct Root : wbtest::TempDir {
@@ -106,10 +96,10 @@ std::string at(int line) { return std::string(kFile) + ":" + std::to_string(line
 TEST_CASE("content validation: the base manifest loads clean, with and without spec sheets", "[content][validation]") {
   Root plain, sheets(true);
   Problems a = plain.load(Manifest{}.text());
-  INFO(all(a));
+  INFO(problems_text(a));
   CHECK(a.empty());
   Problems b = sheets.load(Manifest{}.text());
-  INFO(all(b));
+  INFO(problems_text(b));
   CHECK(b.empty());
 }
 
@@ -118,13 +108,13 @@ TEST_CASE("content validation: an expected min above its max", "[content][valida
   Manifest m;
   m.metric_n = "{name: n, unit: count, expected: {min: \"2*N\", max: \"N\"}}";  // needs no device figures
   Problems p = root.load(m.text());
-  INFO(all(p));
+  INFO(problems_text(p));
   CHECK(has_problem(p, {at(18), "labs.lab.metrics.n.expected", "min (2048) is above max (1024)"}));
 
   Manifest t4;  // only with the T4 sheet's figures
   t4.metric_n = "{name: n, unit: count, expected: {min: \"dram_gbps\", max: \"dram_gbps / 2\"}}";
   Problems q = root.load(t4.text());
-  INFO(all(q));
+  INFO(problems_text(q));
   CHECK(has_problem(q, {at(18), "labs.lab.metrics.n.expected", "min (320) is above max (160)", "T4"}));
 
   Manifest ok;  // min == max is a point, not a problem
@@ -140,7 +130,7 @@ TEST_CASE("content validation: a check named like a metric (one namespace in the
   std::string text = m.text();
   text.replace(text.find("metric: n,"), 10, "metric: ok,");
   Problems p = root.load(text);
-  INFO(all(p));
+  INFO(problems_text(p));
   CHECK(has_problem(p, {at(7), "labs[0].checks: 'ok' is also a metric's name"}));
 }
 
@@ -152,12 +142,12 @@ TEST_CASE("content validation: an empty id or prompt, and an empty step list", "
   Manifest blank_prompt;
   blank_prompt.prediction_prompt = "\"  \"";
   Problems p = root.load(blank_prompt.text());
-  INFO(all(p));
+  INFO(problems_text(p));
   CHECK(has_problem(p, {at(20), "labs[0].predictions[0].prompt: must not be empty"}));
   Manifest no_steps;
   no_steps.steps = "[]";
   Problems q = root.load(no_steps.text());
-  INFO(all(q));
+  INFO(problems_text(q));
   CHECK(has_problem(q, {at(11), "labs[0].steps: ", "at least one"}));
 }
 
@@ -166,13 +156,13 @@ TEST_CASE("content validation: a duplicate key and a second document", "[content
   Manifest twice;
   twice.after_steps = "    title: \"Again\"\n";  // line 12
   Problems p = root.load(twice.text());
-  INFO(all(p));
+  INFO(problems_text(p));
   CHECK(has_problem(p, {at(12), "labs[0].title: ", "appears twice", "line 8"}));
 
   Manifest two_docs;
   two_docs.tail = "---\nformat_version: 1\n";  // the second document starts at line 21
   Problems q = root.load(two_docs.text());
-  INFO(all(q));
+  INFO(problems_text(q));
   CHECK(has_problem(q, {at(21), "second YAML document"}));
 }
 
@@ -181,13 +171,13 @@ TEST_CASE("content validation: a division by zero in vars, at default parameters
   Manifest plain;  // no device figure needed
   plain.vars = "{bytes: \"4*N\", per: \"N / (N - 1024)\"}";
   Problems p = root.load(plain.text());
-  INFO(all(p));
+  INFO(problems_text(p));
   CHECK(has_problem(p, {at(15), "labs.lab.vars.per: ", "not a finite number"}));
 
   Manifest t4;  // with the T4 sheet's figures: sm_count is 40
   t4.vars = "{bytes: \"4*N\", per_sm: \"N / (sm_count - 40)\"}";
   Problems q = root.load(t4.text());
-  INFO(all(q));
+  INFO(problems_text(q));
   CHECK(has_problem(q, {at(15), "labs.lab.vars.per_sm: ", "not a finite number", "T4"}));
 }
 
@@ -200,7 +190,7 @@ TEST_CASE("content validation: parameter values must be whole numbers in range",
     Manifest m;
     m.param = param;
     Problems p = root.load(m.text());
-    INFO(all(p));
+    INFO(problems_text(p));
     CHECK(has_problem(p, {at(13), "labs[0].params[0].", "whole number"}));
   }
 }
@@ -210,7 +200,7 @@ TEST_CASE("content validation: YAML syntax errors name the content-relative file
   Manifest m;
   m.param = "{name: N, default: 1024, quick: 64";  // unclosed flow map
   Problems p = root.load(m.text());
-  INFO(all(p));
+  INFO(problems_text(p));
   REQUIRE(p.list().size() == 1);
   CHECK(p.list()[0].rfind(kFile + std::string(":"), 0) == 0);  // not the absolute path
   CHECK(p.list()[0].find(root.path.string()) == std::string::npos);
@@ -220,7 +210,7 @@ TEST_CASE("content validation: YAML syntax errors name the content-relative file
   Manifest colon;
   colon.after_steps = "    title: a: b\n";  // line 12
   Problems q = root.load(colon.text());
-  INFO(all(q));
+  INFO(problems_text(q));
   REQUIRE(q.list().size() == 1);
   CHECK(q.list()[0].rfind(at(12) + "labs[0].title: is not valid YAML", 0) == 0);
 }
@@ -247,7 +237,7 @@ TEST_CASE("content validation: exercise banks reject empty ids, prompts and step
       "      - {prompt: \"\", answer: \"x\"}\n"              // 17
       "    problem: \"again\"\n";                            // 18
   Problems p = root.load_bank(bank);
-  INFO(all(p));
+  INFO(problems_text(p));
   CHECK(has_problem(p, {"exercises/module05.yaml:4: items[0].id: must not be empty"}));
   CHECK(has_problem(p, {"exercises/module05.yaml:6: items[0].prompt: must not be empty"}));
   CHECK(has_problem(p, {"exercises/module05.yaml:12: worked_examples[0].steps: ", "at least one"}));

@@ -10,13 +10,15 @@
 #include "content/examiner.hpp"
 #include "content/manifest_load.hpp"
 #include "../support/one_lab_module.hpp"
+#include "../support/problems.hpp"
 #include "../support/temp_dir.hpp"
 
 using namespace workbook;
+using wbtest::has_problem;
 
 namespace {
 
-const char* kLab =
+const char* kLabKeys =
     "    checks: [ok]\n"
     "    params:\n      - {name: N, default: 1024}\n"
     "    metrics:\n"
@@ -25,15 +27,8 @@ const char* kLab =
     "    derived:\n"
     "      - {name: speedup, expr: \"2 / kernel_ms\", unit: x}\n";
 
-Module load(const wbtest::TempDir& root, const std::string& block, Problems& p) {
-  return wbtest::read_one_lab_module(root, std::string(kLab) + block, p);
-}
-
-bool has_problem(const Problems& p, const std::string& part) {
-  for (const auto& l : p.list()) {
-    if (l.find(part) != std::string::npos) return true;
-  }
-  return false;
+Module load_with_examiner(const wbtest::TempDir& root, const std::string& block, Problems& p) {
+  return wbtest::read_one_lab_module(root, std::string(kLabKeys) + block, p);
 }
 
 }  // namespace
@@ -41,15 +36,15 @@ bool has_problem(const Problems& p, const std::string& part) {
 TEST_CASE("examiner: a full block is read", "[manifest][examiner]") {
   wbtest::TempDir root;
   Problems p;
-  Module m = load(root,
-                  "    examiner:\n"
-                  "      bound: memory\n"
-                  "      figures: [kernel_gbps, kernel_ms]\n"
-                  "      intensity: \"1 / 12\"\n"
-                  "      words: {memory: [Global-Memory traffic], copies: [PCIe copy]}\n"
-                  "      ceilings: {dram_gbps: GB/s, \"12*N/dram_gbps/1e6\": ms}\n"
-                  "      amdahl: {speedup: speedup, unchanged: \"0.25\", words: [the copies]}\n",
-                  p);
+  Module m = load_with_examiner(root,
+                                "    examiner:\n"
+                                "      bound: memory\n"
+                                "      figures: [kernel_gbps, kernel_ms]\n"
+                                "      intensity: \"1 / 12\"\n"
+                                "      words: {memory: [Global-Memory traffic], copies: [PCIe copy]}\n"
+                                "      ceilings: {dram_gbps: GB/s, \"12*N/dram_gbps/1e6\": ms}\n"
+                                "      amdahl: {speedup: speedup, unchanged: \"0.25\", words: [the copies]}\n",
+                                p);
   INFO(wbtest::problems_text(p));
   REQUIRE(p.empty());
   REQUIRE(m.labs.at(0).examiner);
@@ -72,42 +67,42 @@ TEST_CASE("examiner: a full block is read", "[manifest][examiner]") {
 TEST_CASE("examiner: unknown metric names and expression names are refused", "[manifest][examiner]") {
   wbtest::TempDir root;
   Problems p;
-  load(root,
-       "    examiner:\n"
-       "      bound: memory\n"
-       "      figures: [kernel_gbps, no_such_figure]\n"
-       "      intensity: \"flops / bytes\"\n"
-       "      amdahl: {speedup: not_a_metric, words: [copies]}\n",
-       p);
-  CHECK(has_problem(p, "examiner.figures: 'no_such_figure' is not a metric"));
-  CHECK(has_problem(p, "examiner.intensity: 'flops / bytes' uses 'flops'"));
-  CHECK(has_problem(p, "examiner.amdahl.speedup: 'not_a_metric' is not a metric"));
+  load_with_examiner(root,
+                     "    examiner:\n"
+                     "      bound: memory\n"
+                     "      figures: [kernel_gbps, no_such_figure]\n"
+                     "      intensity: \"flops / bytes\"\n"
+                     "      amdahl: {speedup: not_a_metric, words: [copies]}\n",
+                     p);
+  CHECK(has_problem(p, {"examiner.figures: 'no_such_figure' is not a metric"}));
+  CHECK(has_problem(p, {"examiner.intensity: 'flops / bytes' uses 'flops'"}));
+  CHECK(has_problem(p, {"examiner.amdahl.speedup: 'not_a_metric' is not a metric"}));
 }
 
 TEST_CASE("examiner: a bound without words, a bad unit and an unknown key are problems", "[manifest][examiner]") {
   wbtest::TempDir root;
   Problems p;
-  load(root,
-       "    examiner:\n"
-       "      bound: warp drive\n"
-       "      figures: [kernel_ms]\n"
-       "      ceilings: {dram_gbps: furlongs}\n"
-       "      model: roofline\n",
-       p);
-  CHECK(has_problem(p, "examiner.bound: 'warp drive' has no words"));
-  CHECK(has_problem(p, "'furlongs' is not a unit"));
-  CHECK(has_problem(p, "examiner.model"));
+  load_with_examiner(root,
+                     "    examiner:\n"
+                     "      bound: warp drive\n"
+                     "      figures: [kernel_ms]\n"
+                     "      ceilings: {dram_gbps: furlongs}\n"
+                     "      model: roofline\n",
+                     p);
+  CHECK(has_problem(p, {"examiner.bound: 'warp drive' has no words"}));
+  CHECK(has_problem(p, {"'furlongs' is not a unit"}));
+  CHECK(has_problem(p, {"examiner.model"}));
 }
 
 TEST_CASE("examiner: a lab's own resource with its words is a bound", "[manifest][examiner]") {
   wbtest::TempDir root;
   Problems p;
-  Module m = load(root,
-                  "    examiner:\n"
-                  "      bound: guard\n"
-                  "      figures: [kernel_ms]\n"
-                  "      words: {guard: [bounds check, if (i < n)]}\n",
-                  p);
+  Module m = load_with_examiner(root,
+                                "    examiner:\n"
+                                "      bound: guard\n"
+                                "      figures: [kernel_ms]\n"
+                                "      words: {guard: [bounds check, if (i < n)]}\n",
+                                p);
   INFO(wbtest::problems_text(p));
   REQUIRE(p.empty());
   CHECK(m.labs.at(0).examiner->bound == "guard");

@@ -12,6 +12,7 @@
 
 #include "content/exercises.hpp"
 
+#include "../support/problems.hpp"
 #include "../support/temp_dir.hpp"
 #include "../support/test_paths.hpp"
 
@@ -19,25 +20,15 @@ namespace fs = std::filesystem;
 using workbook::ExerciseBank;
 using workbook::Problems;
 using workbook::read_exercises;
+using wbtest::has_problem;
+using wbtest::problems_text;
 
 namespace {
 
 // The bank file every test here writes.
-struct TempDir : wbtest::TempDir {
+struct BankDir : wbtest::TempDir {
   fs::path write(const std::string& text) const { return wbtest::TempDir::write("module05.yaml", text); }
 };
-
-std::string all(const Problems& p) {
-  std::string s;
-  for (const auto& l : p.list()) s += l + "\n";
-  return s;
-}
-
-bool has_problem(const Problems& p, std::initializer_list<std::string> parts) {
-  return std::any_of(p.list().begin(), p.list().end(), [&](const std::string& line) {
-    return std::all_of(parts.begin(), parts.end(), [&](const std::string& s) { return line.find(s) != std::string::npos; });
-  });
-}
 
 // One apply item with a variant (lines 3..15); `extra` is appended at line 16.
 std::string bank_text(const std::string& answers = "        area: \"w*h\"\n", const std::string& extra = "") {
@@ -65,7 +56,7 @@ TEST_CASE("the real exercises/module14.yaml loads clean: 6 items, 1 worked examp
   fs::path file = fs::path(WORKBOOK_SOURCE_DIR) / "exercises/module14.yaml";
   Problems p;
   ExerciseBank bank = read_exercises(file, 14, "exercises/module14.yaml", p);
-  INFO(all(p));
+  INFO(problems_text(p));
   CHECK(p.empty());
   CHECK(bank.module == 14);
   REQUIRE(bank.items.size() == 6);
@@ -90,10 +81,10 @@ TEST_CASE("the real exercises/module14.yaml loads clean: 6 items, 1 worked examp
 }
 
 TEST_CASE("a small bank with a variant loads clean, min/max/step expands to values", "[exercises]") {
-  TempDir dir;
+  BankDir dir;
   Problems p;
   ExerciseBank bank = read_exercises(dir.write(bank_text()), 5, "module05.yaml", p);
-  INFO(all(p));
+  INFO(problems_text(p));
   CHECK(p.empty());
   REQUIRE(bank.items.size() == 1);
   const auto& item = bank.items[0];
@@ -110,37 +101,37 @@ TEST_CASE("a small bank with a variant loads clean, min/max/step expands to valu
 }
 
 TEST_CASE("a variant formula that names an unknown parameter is reported", "[exercises]") {
-  TempDir dir;
+  BankDir dir;
   Problems p;
   read_exercises(dir.write(bank_text("        area: \"w*depth\"\n")), 5, "module05.yaml", p);
-  INFO(all(p));
+  INFO(problems_text(p));
   REQUIRE(p.list().size() == 1);
   CHECK(has_problem(p, {"module05.yaml:15: items[0].variant.answers: area: 'depth' is not a parameter"}));
 }
 
 TEST_CASE("a variant prompt placeholder and an answer name must be declared", "[exercises]") {
-  TempDir dir;
+  BankDir dir;
   std::string text = bank_text("        area: \"w*h\"\n        perimeter: \"2*(w+h)\"\n");
   text.replace(text.find("{w} x {h}"), 9, "{w} x {height}");
   Problems p;
   read_exercises(dir.write(text), 5, "module05.yaml", p);
-  INFO(all(p));
+  INFO(problems_text(p));
   CHECK(has_problem(p, {"module05.yaml:14: items[0].variant.prompt: {height} is not a parameter"}));
   CHECK(has_problem(p, {"module05.yaml:15: items[0].variant.answers: 'perimeter' is not one of the item's numeric answers"}));
   CHECK(p.list().size() == 2);
 }
 
 TEST_CASE("a variant formula with a syntax error is a problem, not an exception", "[exercises]") {
-  TempDir dir;
+  BankDir dir;
   Problems p;
   REQUIRE_NOTHROW(read_exercises(dir.write(bank_text("        area: \"w*(h\"\n")), 5, "module05.yaml", p));
-  INFO(all(p));
+  INFO(problems_text(p));
   REQUIRE(p.list().size() == 1);
   CHECK(has_problem(p, {"module05.yaml:15: items[0].variant.answers: expression 'w*(h'"}));
 }
 
 TEST_CASE("duplicate ids are reported, across items and worked examples", "[exercises]") {
-  TempDir dir;
+  BankDir dir;
   std::string extra =
       "  - id: rect-area\n"                                                // 17
       "    kind: recall\n"                                                 // 18
@@ -158,7 +149,7 @@ TEST_CASE("duplicate ids are reported, across items and worked examples", "[exer
       "          - {name: x, value: 2}\n";                                 // 30
   Problems p;
   ExerciseBank bank = read_exercises(dir.write(bank_text("        area: \"w*h\"\n", extra)), 5, "module05.yaml", p);
-  INFO(all(p));
+  INFO(problems_text(p));
   CHECK(bank.items.size() == 2);
   CHECK(has_problem(p, {"module05.yaml:17: items[1].id: 'rect-area' appears twice"}));
   CHECK(has_problem(p, {"module05.yaml:22: worked_examples[0].id: 'rect-area' appears twice"}));
@@ -167,7 +158,7 @@ TEST_CASE("duplicate ids are reported, across items and worked examples", "[exer
 }
 
 TEST_CASE("bad kinds, ids, tolerances and a wrong module are reported", "[exercises]") {
-  TempDir dir;
+  BankDir dir;
   std::string text =
       "format_version: 1\n"                                               // 1
       "module: 6\n"                                                       // 2
@@ -182,7 +173,7 @@ TEST_CASE("bad kinds, ids, tolerances and a wrong module are reported", "[exerci
       "    hint: \"unknown key\"\n";                                      // 11
   Problems p;
   read_exercises(dir.write(text), 5, "module05.yaml", p);
-  INFO(all(p));
+  INFO(problems_text(p));
   CHECK(has_problem(p, {"module05.yaml:2: module: says 6 but the file is for module 5"}));
   CHECK(has_problem(p, {"module05.yaml:4: items[0].id: must be [a-z0-9-]+"}));
   CHECK(has_problem(p, {"module05.yaml:5: items[0].kind: must be recall, explain or apply"}));
@@ -193,25 +184,25 @@ TEST_CASE("bad kinds, ids, tolerances and a wrong module are reported", "[exerci
 }
 
 TEST_CASE("an exercises file without items, or empty, or not YAML, is reported", "[exercises]") {
-  TempDir dir;
+  BankDir dir;
   {
     Problems p;
     read_exercises(dir.write("format_version: 1\nmodule: 5\n"), 5, "module05.yaml", p);
-    INFO(all(p));
+    INFO(problems_text(p));
     REQUIRE(p.list().size() == 1);
     CHECK(has_problem(p, {"module05.yaml:1: items: is required"}));
   }
   {
     Problems p;
     REQUIRE_NOTHROW(read_exercises(dir.write("items: [unclosed\n"), 5, "module05.yaml", p));
-    INFO(all(p));
+    INFO(problems_text(p));
     REQUIRE(p.list().size() == 1);
     CHECK(has_problem(p, {"is not valid YAML"}));
   }
   {
     Problems p;
     ExerciseBank bank = read_exercises(dir.write(""), 5, "module05.yaml", p);
-    INFO(all(p));
+    INFO(problems_text(p));
     CHECK(bank.items.empty());
     REQUIRE(p.list().size() == 1);
     CHECK(has_problem(p, {"module05.yaml", "empty"}));

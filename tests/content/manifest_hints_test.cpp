@@ -20,7 +20,7 @@ using namespace workbook;
 
 namespace {
 
-Module load(const wbtest::TempDir& root, const std::string& hints, Problems& p) {
+Module load_with_hints(const wbtest::TempDir& root, const std::string& hints, Problems& p) {
   return wbtest::read_one_lab_module(root, "    checks: [ok]\n" + hints, p);
 }
 
@@ -29,14 +29,14 @@ Module load(const wbtest::TempDir& root, const std::string& hints, Problems& p) 
 TEST_CASE("manifest hints: a lab's hints are read in order", "[manifest][hint]") {
   wbtest::TempDir root;
   Problems p;
-  Module m = load(root,
-                  "    hints:\n"
-                  "      - \"Think about which thread owns which element.\"\n"
-                  "      - >-\n"
-                  "        The index is blockIdx.x * blockDim.x + threadIdx.x;\n"
-                  "        guard it.\n"
-                  "      - \"Nearly the code: if (i < n) c[i] = ...\"\n",
-                  p);
+  Module m = load_with_hints(root,
+                             "    hints:\n"
+                             "      - \"Think about which thread owns which element.\"\n"
+                             "      - >-\n"
+                             "        The index is blockIdx.x * blockDim.x + threadIdx.x;\n"
+                             "        guard it.\n"
+                             "      - \"Nearly the code: if (i < n) c[i] = ...\"\n",
+                             p);
   INFO(wbtest::problems_text(p));
   REQUIRE(p.empty());
   REQUIRE(m.labs.size() == 1);
@@ -50,7 +50,7 @@ TEST_CASE("manifest hints: a lab's hints are read in order", "[manifest][hint]")
 TEST_CASE("manifest hints: a lab without hints has none", "[manifest][hint]") {
   wbtest::TempDir root;
   Problems p;
-  Module m = load(root, "", p);
+  Module m = load_with_hints(root, "", p);
   INFO(wbtest::problems_text(p));
   REQUIRE(p.empty());
   CHECK(m.labs.at(0).hints.empty());
@@ -59,10 +59,10 @@ TEST_CASE("manifest hints: a lab without hints has none", "[manifest][hint]") {
 TEST_CASE("manifest hints: an empty list or a text instead of a list is a problem", "[manifest][hint]") {
   wbtest::TempDir root;
   Problems p;
-  load(root, "    hints: []\n", p);
+  load_with_hints(root, "    hints: []\n", p);
   CHECK(wbtest::problems_text(p).find(":12: labs[0].hints: is empty") != std::string::npos);
   Problems q;
-  load(root, "    hints: \"just one\"\n", q);
+  load_with_hints(root, "    hints: \"just one\"\n", q);
   CHECK(wbtest::problems_text(q).find(":12: labs[0].hints: must be a list of texts") != std::string::npos);
 }
 
@@ -71,7 +71,7 @@ TEST_CASE("manifest hints: more than the allowed number is a problem", "[manifes
   Problems p;
   std::string hints = "    hints:\n";
   for (std::size_t i = 0; i <= kMaxHints; ++i) hints += "      - \"hint " + std::to_string(i + 1) + "\"\n";
-  Module m = load(root, hints, p);
+  Module m = load_with_hints(root, hints, p);
   const std::string all = wbtest::problems_text(p);
   INFO(all);
   CHECK(all.find(":12: labs[0].hints: has 7 hints, at most 6 are allowed") != std::string::npos);
@@ -81,16 +81,16 @@ TEST_CASE("manifest hints: more than the allowed number is a problem", "[manifes
 TEST_CASE("manifest hints: a wrong type, a blank or a repeated entry is a problem on its line", "[manifest][hint]") {
   wbtest::TempDir root;
   Problems p;
-  load(root,
-       "    hints:\n"                          // 12
-       "      - \"a fine first hint\"\n"       // 13
-       "      - {idea: \"a map\"}\n"           // 14
-       "      - [\"a\", \"list\"]\n"           // 15
-       "      - \"   \"\n"                     // 16
-       "      - \"a fine first hint\"\n"       // 17
-       "      -\n"                             // 18: null
-       "      - 42\n",                         // 19: a scalar, taken as the text "42"
-       p);
+  load_with_hints(root,
+                  "    hints:\n"                          // 12
+                  "      - \"a fine first hint\"\n"       // 13
+                  "      - {idea: \"a map\"}\n"           // 14
+                  "      - [\"a\", \"list\"]\n"           // 15
+                  "      - \"   \"\n"                     // 16
+                  "      - \"a fine first hint\"\n"       // 17
+                  "      -\n"                             // 18: null
+                  "      - 42\n",                         // 19: a scalar, taken as the text "42"
+                  p);
   const std::string all = wbtest::problems_text(p);
   INFO(all);
   CHECK(all.find(":14: labs[0].hints[1]: must be a text") != std::string::npos);

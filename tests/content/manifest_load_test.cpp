@@ -15,12 +15,15 @@
 #include <string>
 
 #include "content/manifest_load.hpp"
+#include "../support/problems.hpp"
 #include "../support/test_paths.hpp"
 
 namespace fs = std::filesystem;
 using workbook::Module;
 using workbook::Problems;
 using workbook::read_module;
+using wbtest::has_problem;
+using wbtest::problems_text;
 
 namespace {
 
@@ -75,25 +78,13 @@ std::string manifest_text(const std::string& extra = "") {
          + extra;
 }
 
-std::string all(const Problems& p) {
-  std::string s;
-  for (const auto& l : p.list()) s += l + "\n";
-  return s;
-}
-
-bool has_problem(const Problems& p, std::initializer_list<std::string> parts) {
-  return std::any_of(p.list().begin(), p.list().end(), [&](const std::string& line) {
-    return std::all_of(parts.begin(), parts.end(), [&](const std::string& s) { return line.find(s) != std::string::npos; });
-  });
-}
-
 }  // namespace
 
 TEST_CASE("the real module14 manifest loads with no problems", "[manifest]") {
   fs::path root = WORKBOOK_SOURCE_DIR;
   Problems p;
   Module m = read_module(root / "modules/module14/module.yaml", 14, root, p);
-  INFO(all(p));
+  INFO(problems_text(p));
   CHECK(p.empty());
   CHECK(m.number == 14);
   CHECK(m.id == "module14");
@@ -119,7 +110,7 @@ TEST_CASE("the fixture course's manifest loads with no problems", "[manifest]") 
   fs::path root = fs::path(WORKBOOK_FIXTURE_DIR) / "course";
   Problems p;
   Module m = read_module(root / "modules/module01/module.yaml", 1, root, p);
-  INFO(all(p));
+  INFO(problems_text(p));
   CHECK(p.empty());
   REQUIRE(m.labs.size() == 7);
   const auto& pass = m.labs[0];
@@ -146,7 +137,7 @@ TEST_CASE("bad_course module03 reports every BAD line as file:line: field: what"
   fs::path file = root / "modules/module03/module.yaml";
   Problems p;
   REQUIRE_NOTHROW(read_module(file, 3, root, p));
-  INFO(all(p));
+  INFO(problems_text(p));
   const std::string f = "modules/module03/module.yaml";
 
   // Every line marked BAD has at least one problem on that line.
@@ -185,7 +176,7 @@ TEST_CASE("a minimal manifest written here loads clean (the base of the cases be
   TempRoot root;
   Problems p;
   Module m = read_module(root.manifest(manifest_text()), 5, root.path, p);
-  INFO(all(p));
+  INFO(problems_text(p));
   CHECK(p.empty());
   REQUIRE(m.labs.size() == 1);
   CHECK(m.labs[0].id == "module05/lab");
@@ -200,14 +191,14 @@ TEST_CASE("a lab whose source is missing is reported for labs/ and solutions/", 
   root.write("solutions/module05/lab.cu", "// only the solution\n");
   Problems p;
   read_module(root.manifest(manifest_text(), /*with_sources=*/false), 5, root.path, p);
-  INFO(all(p));
+  INFO(problems_text(p));
   REQUIRE(p.list().size() == 1);
   CHECK(has_problem(p, {"modules/module05/module.yaml:10: labs[0].source: labs/module05/lab.cu does not exist"}));
 
   TempRoot bare;
   Problems q;
   read_module(bare.manifest(manifest_text(), false), 5, bare.path, q);
-  INFO(all(q));
+  INFO(problems_text(q));
   CHECK(q.list().size() == 2);
   CHECK(has_problem(q, {":10: labs[0].source: solutions/module05/lab.cu does not exist"}));
 }
@@ -220,7 +211,7 @@ TEST_CASE("an expression naming an unknown figure is reported with its line", "[
                                           "        expr: \"bytes / t_ms / 1e6\"\n"                         // 21
                                           "        expected: {max: \"dram_gbs * 1.1\"}\n")),               // 22
               5, root.path, p);
-  INFO(all(p));
+  INFO(problems_text(p));
   REQUIRE(p.list().size() == 1);
   CHECK(has_problem(p, {"modules/module05/module.yaml:22: labs.lab.metrics.gbps.expected.max: "
                         "expression uses unknown name 'dram_gbs'"}));
@@ -231,7 +222,7 @@ TEST_CASE("a derived metric may use reported metrics, a var may not use a later 
   Problems ok;
   read_module(root.manifest(manifest_text("    derived:\n      - {name: gbps, expr: \"bytes / t_ms / 1e6\"}\n")), 5,
               root.path, ok);
-  INFO(all(ok));
+  INFO(problems_text(ok));
   CHECK(ok.empty());
 
   // vars are evaluated in order: `a` cannot use `b`, which is defined after it.
@@ -240,7 +231,7 @@ TEST_CASE("a derived metric may use reported metrics, a var may not use a later 
                "vars: {a: \"b*2\", b: \"4*N\", bytes: \"a\"}");
   Problems p;
   read_module(root.manifest(text), 5, root.path, p);
-  INFO(all(p));
+  INFO(problems_text(p));
   REQUIRE(p.list().size() == 1);
   CHECK(has_problem(p, {":15: labs.lab.vars.a: expression uses unknown name 'b'"}));
 }
@@ -250,7 +241,7 @@ TEST_CASE("an expression with a syntax error is a problem, not an exception", "[
   Problems p;
   REQUIRE_NOTHROW(read_module(root.manifest(manifest_text("    derived:\n      - {name: x, expr: \"t_ms * (2\"}\n")), 5,
                               root.path, p));
-  INFO(all(p));
+  INFO(problems_text(p));
   REQUIRE(p.list().size() == 1);
   CHECK(has_problem(p, {":20: labs.lab.derived.x: expression 't_ms * (2'"}));
 }
@@ -263,7 +254,7 @@ TEST_CASE("a prediction scored against a metric that does not exist is reported"
                   "      - {id: guess, kind: number, unit: ms, metric: t_ms, prompt: \"How long?\"}\n"      // 20
                   "      - {id: other, kind: number, unit: ms, metric: nope_ms, prompt: \"And this?\"}\n")),  // 21
               5, root.path, p);
-  INFO(all(p));
+  INFO(problems_text(p));
   REQUIRE(p.list().size() == 1);
   CHECK(has_problem(p, {"modules/module05/module.yaml:21: labs.lab.predictions.other.metric: "
                         "'nope_ms' is not a metric or derived metric of this lab"}));
@@ -281,7 +272,7 @@ TEST_CASE("choice and yes/no predictions need exactly one valid answer", "[manif
                   "      - {id: e, kind: choice, prompt: \"?\", choices: [only], answer_expr: \"zz\"}\n"       // 24
                   "      - {id: f, kind: yesno, prompt: \"?\", answer_expr: \"t_ms > 1\"}\n")),                // 25
               5, root.path, p);
-  INFO(all(p));
+  INFO(problems_text(p));
   CHECK(has_problem(p, {":20: labs[0].predictions[0].answer: 'sideways' is not one of the choices"}));
   CHECK(has_problem(p, {":21: labs[0].predictions[1]", "give exactly one of `answer` and `answer_expr`"}));
   CHECK(has_problem(p, {":22: labs[0].predictions[2].answer: must be yes or no"}));
@@ -302,7 +293,7 @@ TEST_CASE("duplicate names, a reserved parameter and bad build options are repor
                "- {name: seed, default: 1}");
   Problems p;
   read_module(root.manifest(text), 5, root.path, p);
-  INFO(all(p));
+  INFO(problems_text(p));
   CHECK(has_problem(p, {":19: labs[0].build.flags: 'O2' is not a compiler option"}));
   CHECK(has_problem(p, {":19: labs[0].build.libs: 'cublas' must be written -lNAME"}));
   CHECK(has_problem(p, {":7: labs[0].metrics/derived/vars: 't_ms' appears twice"}));
@@ -322,7 +313,7 @@ TEST_CASE("a Python lab has a .py source and no build options, and a .py source 
   {
     Problems p;
     Module m = read_module(root.manifest(with("    language: python\n")), 5, root.path, p);
-    INFO(all(p));
+    INFO(problems_text(p));
     CHECK(p.empty());
     REQUIRE(m.labs.size() == 1);
     CHECK(m.labs[0].language == workbook::LabLanguage::python);
@@ -331,19 +322,19 @@ TEST_CASE("a Python lab has a .py source and no build options, and a .py source 
   {
     Problems p;
     read_module(root.manifest(with("")), 5, root.path, p);
-    INFO(all(p));
+    INFO(problems_text(p));
     CHECK(has_problem(p, {"labs[0].source: a .py source needs `language: python`"}));
   }
   {
     Problems p;
     read_module(root.manifest(with("    language: python\n    build: {flags: [\"-O3\"]}\n")), 5, root.path, p);
-    INFO(all(p));
+    INFO(problems_text(p));
     CHECK(has_problem(p, {"labs[0].build.flags: a Python lab is not compiled with flags or libraries"}));
   }
   {
     Problems p;
     read_module(root.manifest(manifest_text("    language: python\n")), 5, root.path, p);  // lab.cu
-    INFO(all(p));
+    INFO(problems_text(p));
     CHECK(has_problem(p, {"labs[0].source: a Python lab's source must be a .py file"}));
   }
 }
@@ -355,7 +346,7 @@ TEST_CASE("format_version, module number and timeout are checked", "[manifest]")
   text.replace(text.find("module: 5"), 9, "module: 6");
   Problems p;
   read_module(root.manifest(text), 5, root.path, p);
-  INFO(all(p));
+  INFO(problems_text(p));
   CHECK(has_problem(p, {":1: format_version: is 2, this runner reads version 1"}));
   CHECK(has_problem(p, {":2: module: says 6 but the file is in module05"}));
   CHECK(has_problem(p, {":19: labs[0].timeout_s: must be between 0 and 3600 seconds"}));
@@ -375,7 +366,7 @@ TEST_CASE("an empty manifest, a list, or broken YAML is reported and never throw
     Problems p;
     Module m;
     REQUIRE_NOTHROW(m = read_module(root.manifest(text), 5, root.path, p));
-    INFO(all(p));
+    INFO(problems_text(p));
     CHECK(m.labs.empty());
     REQUIRE(p.list().size() == 1);
     CHECK(p.list()[0].find(expect) != std::string::npos);
@@ -386,7 +377,7 @@ TEST_CASE("required keys of the module and of a lab are reported missing", "[man
   TempRoot root;
   Problems p;
   read_module(root.manifest("format_version: 1\nmodule: 5\nlabs:\n  - id: lab\n    source: lab.cu\n"), 5, root.path, p);
-  INFO(all(p));
+  INFO(problems_text(p));
   CHECK(has_problem(p, {":1: title: is required"}));
   CHECK(has_problem(p, {":1: objectives: is required"}));
   CHECK(has_problem(p, {":4: labs[0].title: is required"}));
@@ -415,7 +406,7 @@ TEST_CASE("variants load with their kind and edits when every edit applies to th
                                                      "        edits: [{from: \"i < n\", to: \"i < n && true\"}]\n"),
                                      false),
                          5, root.path, p);
-  INFO(all(p));
+  INFO(problems_text(p));
   CHECK(p.empty());
   REQUIRE(m.labs.size() == 1);
   REQUIRE(m.labs[0].variants.size() == 2);
@@ -444,7 +435,7 @@ TEST_CASE("a variant edit that matches the solution zero or two times is reporte
                                           "          - {from: \"c = d;\", to: \"c = 2;\"}\n"),    // 30
                             false),
               5, root.path, p);
-  INFO(all(p));
+  INFO(problems_text(p));
   CHECK(p.list().size() == 3);
   CHECK(has_problem(p, {"module.yaml:24: labs.lab.variants.twice.edits[0].from: occurs 2 times in the solution"}));
   CHECK(has_problem(p, {":26: labs[0].variants[1].kind: must be wrong"}));
@@ -462,7 +453,7 @@ TEST_CASE("a band's failing side: declared with `fails`, else one end's side, el
       "      - {name: sp2, expr: \"3*t_ms\", unit: x, expected: {min: \"1\", max: \"2\", fails: below, hint_other: \"fast\"}}\n"
       "      - {name: top, expr: \"4*t_ms\", unit: x, expected: {max: \"2\"}}\n";
   Module m = read_module(root.manifest(manifest_text(extra)), 5, root.path, p);
-  INFO(all(p));
+  INFO(problems_text(p));
   REQUIRE(p.empty());
   const auto& lab = m.labs[0];
   CHECK(lab.metrics[0].expected->fails == workbook::FailSide::below);  // t_ms: a min alone fails below
@@ -491,7 +482,7 @@ TEST_CASE("the real manifests: a vector add's share of the DRAM figure fails onl
   fs::path root = WORKBOOK_SOURCE_DIR;
   Problems p;
   Module m = read_module(root / "modules/module04/module.yaml", 4, root, p);
-  INFO(all(p));
+  INFO(problems_text(p));
   REQUIRE(p.empty());
   const auto& lab = m.labs.front();
   auto find = [&](const std::string& name) {
@@ -514,7 +505,7 @@ TEST_CASE("an exercised: list holding a map (an unquoted ': ') is a problem, not
                                           "      square: [ok_check, cowise: x picks the column]\n"
                                           "      {a: b}: [ok_check]\n")),
               5, root.path, p);
-  INFO(all(p));
+  INFO(problems_text(p));
   CHECK(has_problem(p, {"exercised.square: lists something that is not a check's name"}));
   CHECK(has_problem(p, {"exercised: each key must be a function's name"}));
 }

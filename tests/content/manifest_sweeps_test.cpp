@@ -17,7 +17,7 @@ using namespace workbook;
 
 namespace {
 
-Module load(const wbtest::TempDir& root, const std::string& sweeps, Problems& p) {
+Module load_with_sweeps(const wbtest::TempDir& root, const std::string& sweeps, Problems& p) {
   return wbtest::read_one_lab_module(root, "    params:\n      - {name: TILE, default: 256}\n    checks: [ok]\n"
                                        "    metrics:\n      - {name: t_ms, unit: ms}\n" + sweeps, p);
 }
@@ -27,7 +27,7 @@ Module load(const wbtest::TempDir& root, const std::string& sweeps, Problems& p)
 TEST_CASE("manifest sweeps: a declared sweep is read", "[manifest][sweep]") {
   wbtest::TempDir root;
   Problems p;
-  Module m = load(root, "    sweeps:\n      - {param: TILE, values: [32, 64, 128], metrics: [t_ms], unit: threads, doc: \"d\"}\n", p);
+  Module m = load_with_sweeps(root, "    sweeps:\n      - {param: TILE, values: [32, 64, 128], metrics: [t_ms], unit: threads, doc: \"d\"}\n", p);
   INFO(wbtest::problems_text(p));
   REQUIRE(p.empty());
   REQUIRE(m.labs.size() == 1);
@@ -43,15 +43,15 @@ TEST_CASE("manifest sweeps: a declared sweep is read", "[manifest][sweep]") {
 TEST_CASE("manifest sweeps: unknown names and bad values are problems", "[manifest][sweep]") {
   wbtest::TempDir root;
   Problems p;
-  load(root,
-       "    sweeps:\n"
-       "      - {param: BLOCK, values: [1, 2]}\n"           // 17
-       "      - {param: TILE, values: [32, 32]}\n"          // 18
-       "      - {param: TILE, values: [1.5, 2]}\n"          // 19
-       "      - {param: TILE, values: [8]}\n"               // 20
-       "      - {param: TILE, values: [8, 16], metrics: [gbps]}\n"  // 21
-       "      - {param: TILE, values: [8, 16], colour: red}\n",     // 22
-       p);
+  load_with_sweeps(root,
+                   "    sweeps:\n"
+                   "      - {param: BLOCK, values: [1, 2]}\n"           // 17
+                   "      - {param: TILE, values: [32, 32]}\n"          // 18
+                   "      - {param: TILE, values: [1.5, 2]}\n"          // 19
+                   "      - {param: TILE, values: [8]}\n"               // 20
+                   "      - {param: TILE, values: [8, 16], metrics: [gbps]}\n"  // 21
+                   "      - {param: TILE, values: [8, 16], colour: red}\n",     // 22
+                   p);
   const std::string all = wbtest::problems_text(p);
   INFO(all);
   CHECK(all.find(":17: labs[0].sweeps[0].param: 'BLOCK' is not one of the lab's params") != std::string::npos);

@@ -5,7 +5,10 @@
 
 #include <string>
 
+#include "../support/text_checks.hpp"
+
 using namespace workbook;
+using wbtest::any_contains;
 
 namespace {
 
@@ -45,13 +48,6 @@ std::vector<std::string> problems(const std::string& text, const Exercised& ex, 
   return unexercised_todo_problems(python ? "labs/m/k.py" : "labs/m/k.cu", text, python, "modules/m/module.yaml (lab k)",
                                    ex);
 }
-
-bool any_contains(const std::vector<std::string>& list, const std::string& part) {
-  for (const auto& p : list)
-    if (p.find(part) != std::string::npos) return true;
-  return false;
-}
-
 }  // namespace
 
 TEST_CASE("function spans: kernels, templates, members and free functions, not lambdas or macros", "[dev]") {

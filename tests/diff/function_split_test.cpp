@@ -4,7 +4,11 @@
 
 #include "diff/function_split.hpp"
 
-using namespace workbook::diff;
+using workbook::diff::blank_non_code;
+using workbook::diff::Piece;
+using workbook::diff::PieceKind;
+using workbook::diff::split_lines;
+using workbook::diff::split_pieces;
 
 namespace {
 

@@ -4,7 +4,13 @@
 
 #include "diff/piece_diff.hpp"
 
-using namespace workbook::diff;
+using workbook::diff::diff_lines;
+using workbook::diff::diff_pieces;
+using workbook::diff::Edit;
+using workbook::diff::EditOp;
+using workbook::diff::make_hunks;
+using workbook::diff::PairState;
+using workbook::diff::piece_diffs_json;
 
 namespace {
 

@@ -8,27 +8,17 @@
 
 #include "e2e_support.hpp"
 #include "learn_support.hpp"
+#include "../support/lines.hpp"
 #include "../support/test_paths.hpp"
 
 using e2e::CommandResult;
-using e2e::Course;
+using e2e::FixtureCourse;
 using nlohmann::json;
 namespace fs = std::filesystem;
+using wbtest::columns;
+using wbtest::lines_of;
 
 namespace {
-
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> out;
-  std::stringstream in(text);
-  for (std::string line; std::getline(in, line);) out.push_back(line);
-  return out;
-}
-
-std::size_t code_points(const std::string& s) {
-  std::size_t n = 0;
-  for (unsigned char c : s) n += (c & 0xC0) != 0x80;
-  return n;
-}
 
 // The lines from the one that holds `from` (exclusive) up to the first that holds `to`.
 std::vector<std::string> lines_between(const std::string& text, const std::string& from, const std::string& to) {
@@ -81,7 +71,7 @@ CommandResult run_in(const fs::path& cwd, const fs::path& binary, const std::vec
 }  // namespace
 
 TEST_CASE("cli e2e: an unknown command says so and suggests the nearest", "[e2e][cli]") {
-  Course c;
+  FixtureCourse c;
   CommandResult r = c.run({"lsit"});
   SHOW(r);
   CHECK(r.exit_code == 2);
@@ -108,7 +98,7 @@ TEST_CASE("cli e2e: an unknown command says so and suggests the nearest", "[e2e]
 
 TEST_CASE("cli e2e: dev check prints each row as it happens, even into a pipe, and says when nothing ran",
           "[e2e][cli][dev]") {
-  Course c;
+  FixtureCourse c;
   std::vector<std::string> argv{WORKBOOK_BINARY, "dev", "check", "--only", "module01/fail_lab", "--only",
                                 "module01/pass_lab"};
   std::vector<std::string> envv = e2e::make_env(c.env());
@@ -214,7 +204,7 @@ TEST_CASE("cli e2e: dev check prints each row as it happens, even into a pipe, a
 }
 
 TEST_CASE("cli e2e: device --json without a GPU prints JSON (exit 2)", "[e2e][cli]") {
-  Course c;
+  FixtureCourse c;
   // No fake GPU, and a PATH without nvidia-smi, so no GPU is found on any machine.
   fs::path empty_bin = c.tmp.path / "empty-bin";
   fs::create_directories(empty_bin);
@@ -234,7 +224,7 @@ TEST_CASE("cli e2e: device --json without a GPU prints JSON (exit 2)", "[e2e][cl
 }
 
 TEST_CASE("cli e2e: a typo in a nested command suggests the nearest, as at the top level", "[e2e][cli]") {
-  Course c;
+  FixtureCourse c;
   CommandResult r = c.run({"journal", "exprot", "out.json"});
   SHOW(r);
   CHECK(r.exit_code == 2);
@@ -257,7 +247,7 @@ TEST_CASE("cli e2e: a typo in a nested command suggests the nearest, as at the t
 }
 
 TEST_CASE("cli e2e: init \"\" is an error, not the default workspace", "[e2e][cli]") {
-  Course c;
+  FixtureCourse c;
   CommandResult r = c.run({"init", ""});
   SHOW(r);
   CHECK(r.exit_code == 2);
@@ -266,7 +256,7 @@ TEST_CASE("cli e2e: init \"\" is an error, not the default workspace", "[e2e][cl
 }
 
 TEST_CASE("cli e2e: --file on a directory says it is a directory", "[e2e][cli]") {
-  Course c;
+  FixtureCourse c;
   CommandResult r = c.run({"run", "module01/pass_lab", "--no-predict", "--file", c.starter("").string()});
   SHOW(r);
   CHECK(r.exit_code == 2);
@@ -276,7 +266,7 @@ TEST_CASE("cli e2e: --file on a directory says it is a directory", "[e2e][cli]")
 
 TEST_CASE("cli e2e: long steps and answers wrap at word boundaries to the width", "[e2e][cli][wrap]") {
   // A long step in the fixture manifest.
-  Course c;
+  FixtureCourse c;
   const std::string step =
       "Predict how many numbers are summed, then run it and compare the measured count with your "
       "prediction before you read the next section of the reading.";
@@ -293,7 +283,7 @@ TEST_CASE("cli e2e: long steps and answers wrap at word boundaries to the width"
   auto step_lines = lines_between(r.out, "Sums 1..N", "Parameters");
   step_lines.erase(std::remove(step_lines.begin(), step_lines.end(), ""), step_lines.end());
   REQUIRE(step_lines.size() > 2);
-  for (const auto& l : step_lines) CHECK(code_points(l) <= 40);
+  for (const auto& l : step_lines) CHECK(columns(l) <= 40);
   CHECK(unwrap(step_lines) == "1. " + step);
   CHECK(step_lines[0].rfind("  1. Predict", 0) == 0);
   CHECK(step_lines[1].rfind("     summed", 0) == 0);  // continuation lines hang under the text
@@ -306,7 +296,7 @@ TEST_CASE("cli e2e: long steps and answers wrap at word boundaries to the width"
   SHOW(r);
   auto answer = lines_between(r.out, "Model answer", "Key points");
   REQUIRE(answer.size() > 2);
-  for (const auto& l : answer) CHECK(code_points(l) <= 40);
+  for (const auto& l : answer) CHECK(columns(l) <= 40);
   CHECK(unwrap(answer) ==
         "A warp's 32 loads to consecutive addresses are served by a few wide memory transactions instead of 32 "
         "separate ones.");
@@ -315,12 +305,12 @@ TEST_CASE("cli e2e: long steps and answers wrap at word boundaries to the width"
   SHOW(r);
   auto problem = lines_between(r.out, "Sizing a grid", "Step 1/3");
   REQUIRE(problem.size() >= 2);
-  for (const auto& l : problem) CHECK(code_points(l) <= 30);
+  for (const auto& l : problem) CHECK(columns(l) <= 30);
   CHECK(unwrap(problem) == "Cover n = 1000 elements with blocks of 256 threads.");
 }
 
 TEST_CASE("cli e2e: a binary built outside the checkout finds the content above the current folder", "[e2e][cli]") {
-  Course c;
+  FixtureCourse c;
   // A copy of the binary where no content lies above it.
   fs::path bin = c.tmp.path / "elsewhere" / "bin";
   fs::create_directories(bin);

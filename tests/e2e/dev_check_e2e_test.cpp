@@ -9,7 +9,7 @@
 #include "e2e_support.hpp"
 
 using e2e::CommandResult;
-using e2e::Course;
+using e2e::FixtureCourse;
 using nlohmann::json;
 
 namespace {
@@ -24,7 +24,7 @@ std::map<std::string, std::pair<std::string, bool>> rows_of(const json& j) {
 
 TEST_CASE("e2e: dev check --run without a calibration grades solutions on the spec sheet and says so",
           "[e2e][variants][basis]") {
-  Course c;
+  FixtureCourse c;
   CommandResult r = c.run({"dev", "check", "--run", "--only", "module01/fail_lab", "--json"});
   SHOW(r);
   json j = json::parse(r.out, nullptr, false);
@@ -38,7 +38,7 @@ TEST_CASE("e2e: dev check --run without a calibration grades solutions on the sp
 
 TEST_CASE("e2e: dev check --run in a calibrated workspace grades each solution twice, once on the spec sheet",
           "[e2e][variants][basis]") {
-  Course c;
+  FixtureCourse c;
   REQUIRE(c.run({"run", "module01/pass_lab", "--no-predict"}).exit_code == 0);  // makes the journal
   // The fake GPU (WORKBOOK_GPU_NAME, no uuid) is calibrated under its name.
   e2e::journal_rows(c.journal(),

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -25,6 +26,7 @@
 #include <thread>
 #include <vector>
 
+#include "../support/files.hpp"
 #include "../support/temp_dir.hpp"
 #include "../support/test_paths.hpp"
 
@@ -34,19 +36,9 @@ namespace e2e {
 
 namespace fs = std::filesystem;
 
-inline std::string read_file(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-inline void write_file(const fs::path& p, const std::string& text) {
-  fs::create_directories(p.parent_path());
-  std::ofstream(p, std::ios::binary) << text;
-}
-
+using wbtest::read_file;
 using wbtest::TempDir;
+using wbtest::write_file;
 
 struct CommandResult {
   int exit_code = -1;  // -1: killed by a signal (see `signal`)
@@ -218,11 +210,11 @@ inline void copy_warm_cache(const fs::path& cache_dir) {
 // headers (labs/common) and the GPU spec sheets (data/gpus.yaml) of the source tree are
 // copied in, and a fresh workspace is set up beside it. The fake GPU is a Tesla T4, so
 // expected ranges come from the T4 sheet; the fixture labs are host-only and need no GPU.
-struct Course {
+struct FixtureCourse {
   TempDir tmp;
   fs::path content, workspace;
 
-  explicit Course(const std::string& fixture = "course", BuildCache cache = BuildCache::warm) {
+  explicit FixtureCourse(const std::string& fixture = "course", BuildCache cache = BuildCache::warm) {
     content = tmp.path / "content";
     workspace = tmp.path / "workspace";
     const fs::path source = WORKBOOK_SOURCE_DIR;
@@ -269,7 +261,7 @@ struct Course {
 
 // Adds module01/gpu_lab to the course: a one-line CUDA lab (starter and solution alike)
 // that needs nvcc to build and a GPU to run; `extra` is appended to its manifest entry.
-inline void add_cuda_lab(const Course& c, const std::string& extra = "") {
+inline void add_cuda_lab(const FixtureCourse& c, const std::string& extra = "") {
   std::ofstream(c.content / "modules/module01/module.yaml", std::ios::app)
       << "  - id: gpu_lab\n    title: \"A CUDA lab\"\n    goal: \"Needs a GPU.\"\n    source: gpu_lab.cu\n"
       << "    steps: [\"Run it.\"]\n    checks: [ok]\n"
@@ -291,7 +283,7 @@ struct Spawned {
   fs::path out_file, err_file;
   int stop_signal = SIGKILL;
 
-  Spawned(const Course& c, const std::vector<std::string>& args, bool pty, fs::path out = {}, fs::path err = {},
+  Spawned(const FixtureCourse& c, const std::vector<std::string>& args, bool pty, fs::path out = {}, fs::path err = {},
           const std::map<std::string, std::string>& extra_env = {})
       : out_file(std::move(out)), err_file(std::move(err)) {
     std::vector<std::string> argv{WORKBOOK_BINARY};
@@ -349,7 +341,7 @@ struct Spawned {
 struct Running : Spawned {
   std::string out;  // what was read from the terminal so far (pty mode)
 
-  Running(const Course& c, const std::vector<std::string>& args, bool pty,
+  Running(const FixtureCourse& c, const std::vector<std::string>& args, bool pty,
           const std::map<std::string, std::string>& extra_env = {})
       : Spawned(c, args, pty, {}, {}, extra_env) {}
 
@@ -406,6 +398,15 @@ struct Running : Spawned {
   }
 };
 
+// The arguments `args` followed by `more`.
+inline std::vector<std::string> with_args(std::vector<std::string> args, const std::vector<std::string>& more) {
+  args.insert(args.end(), more.begin(), more.end());
+  return args;
+}
+
+// True while `pid` exists (a zombie counts: kill(pid, 0) still finds it).
+inline bool process_exists(pid_t pid) { return ::kill(pid, 0) == 0 || errno != ESRCH; }
+
 // The element of a JSON array whose `key` is `value` (a failed REQUIRE when there is none).
 inline nlohmann::json find_by(const nlohmann::json& array, const std::string& key, const std::string& value) {
   REQUIRE(array.is_array());
@@ -442,6 +443,11 @@ inline std::vector<std::string> journal_rows(const std::filesystem::path& db_fil
 inline std::string journal_value(const std::filesystem::path& db_file, const std::string& sql) {
   const std::vector<std::string> rows = journal_rows(db_file, sql);
   return rows.empty() ? "(no row)" : rows.front();
+}
+
+// How many rows a table of the course's journal holds, as text.
+inline std::string journal_count(const FixtureCourse& c, const std::string& table) {
+  return journal_value(c.journal(), "SELECT COUNT(*) FROM " + table);
 }
 
 }  // namespace e2e

@@ -6,10 +6,12 @@
 
 #include "e2e_support.hpp"
 #include "exec/process.hpp"
+#include "slurm_ready.hpp"
 
 using e2e::CommandResult;
-using e2e::Course;
+using e2e::FixtureCourse;
 using e2e::journal_value;
+using e2e::slurm_ready;
 using nlohmann::json;
 namespace fs = std::filesystem;
 
@@ -35,41 +37,18 @@ predictions:
 }
 
 // How many experiment runs the journal holds ("0" when there is no journal yet).
-std::string experiment_runs_recorded(const Course& c) {
+std::string experiment_runs_recorded(const FixtureCourse& c) {
   return fs::exists(c.journal()) ? journal_value(c.journal(), "SELECT COUNT(*) FROM experiment_runs") : "0";
 }
 
-void write_experiment(const Course& c, const std::string& name, const std::string& text) {
+void write_experiment(const FixtureCourse& c, const std::string& name, const std::string& text) {
   e2e::write_file(c.workspace / "experiments" / (name + ".yaml"), text);
-}
-
-// True when sbatch is on PATH and a controller answers squeue (the guard of
-// tests/e2e/slurm_e2e_test.cpp). Without one the test warns and returns, unless
-// WORKBOOK_REQUIRE_SLURM=1 asks for a failure instead.
-bool slurm_ready() {
-  std::string why;
-  if (!workbook::find_in_path("sbatch")) {
-    why = "sbatch is not on PATH";
-  } else {
-    workbook::ProcessOptions opt;
-    opt.argv = {"squeue", "-h", "-o", "%i"};
-    opt.timeout_s = 20;
-    workbook::ProcessResult r = workbook::run_process(opt);
-    if (!r.exited_ok()) why = "no Slurm controller answers squeue: " + r.err;
-  }
-  if (why.empty()) return true;
-  const char* require = std::getenv("WORKBOOK_REQUIRE_SLURM");
-  if (require && std::string(require) == "1") {
-    FAIL("WORKBOOK_REQUIRE_SLURM=1 but " << why << " (start one: eval \"$(scripts/ci/slurm_local.sh start)\")");
-  }
-  WARN("Slurm tests skipped: " << why << ". Start a local cluster with eval \"$(scripts/ci/slurm_local.sh start)\"");
-  return false;
 }
 
 }  // namespace
 
 TEST_CASE("experiment new writes a commented llm.c example and never overwrites", "[e2e][experiment]") {
-  Course c;
+  FixtureCourse c;
   CommandResult r = c.run({"experiment", "new", "llm_bf16"});
   SHOW(r);
   REQUIRE(r.exit_code == 0);
@@ -88,7 +67,7 @@ TEST_CASE("experiment new writes a commented llm.c example and never overwrites"
 }
 
 TEST_CASE("experiment run: predictions first, variants measured, show side by side", "[e2e][experiment]") {
-  Course c;
+  FixtureCourse c;
   write_experiment(c, "cmp", experiment_yaml());
   CommandResult r = c.run({"experiment", "run", "cmp"});  // no terminal, no -p, no --no-predict
   SHOW(r);
@@ -139,7 +118,7 @@ TEST_CASE("experiment run: predictions first, variants measured, show side by si
 }
 
 TEST_CASE("experiment run: a failing variant, a hang past the limit, nothing, garbage", "[e2e][experiment]") {
-  Course c;
+  FixtureCourse c;
   write_experiment(c, "fails", experiment_yaml("fail"));
   CommandResult r = c.run({"experiment", "run", "fails", "--no-predict"});
   SHOW(r);
@@ -187,7 +166,7 @@ TEST_CASE("experiment run: a failing variant, a hang past the limit, nothing, ga
 }
 
 TEST_CASE("experiment: the report shows it with an SVG loss curve per variant", "[e2e][experiment][report]") {
-  Course c;
+  FixtureCourse c;
   write_experiment(c, "cmp", experiment_yaml("", 1));
   REQUIRE(c.run({"experiment", "run", "cmp", "-p", "speedup=2", "--explain", "fewer bytes"}).exit_code == 0);
   const fs::path out = c.tmp.path / "report";
@@ -209,7 +188,7 @@ TEST_CASE("experiment: the report shows it with an SVG loss curve per variant", 
 }
 
 TEST_CASE("experiment run --slurm-dry-run prints the batch script", "[e2e][experiment][slurm]") {
-  Course c;
+  FixtureCourse c;
   write_experiment(c, "cmp", experiment_yaml());
   CommandResult r = c.run({"experiment", "run", "cmp", "--slurm-dry-run", "--no-predict", "--trace", "--time", "20"});
   SHOW(r);
@@ -227,7 +206,7 @@ TEST_CASE("experiment run --slurm-dry-run prints the batch script", "[e2e][exper
 
 TEST_CASE("experiment run --slurm measures on the compute node and shows on the login node", "[e2e][experiment][slurm][slow]") {
   if (!slurm_ready()) return;
-  Course c;
+  FixtureCourse c;
   e2e::write_file(c.workspace / "slurm.yaml", "poll_s: 1\ngres: none\n");
   write_experiment(c, "cmp", experiment_yaml("", 1));
   CommandResult r = c.run({"experiment", "run", "cmp", "--slurm", "-p", "speedup=2", "--json", "--time", "5"}, {}, 240);
@@ -254,7 +233,7 @@ TEST_CASE("experiment run --slurm measures on the compute node and shows on the 
 
 TEST_CASE("experiment run records the clocks read after its repeats, not the idle clock before them",
           "[e2e][experiment]") {
-  Course c;
+  FixtureCourse c;
   write_experiment(c, "cmp", experiment_yaml("", 1));
   // A fake nvidia-smi: the first reading is an idle GPU's 345 MHz, every later one the
   // 1590 MHz the repeats ran at (the H200 showed 345 MHz before its first repeat).

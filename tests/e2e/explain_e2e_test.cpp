@@ -8,13 +8,13 @@
 #include "e2e_support.hpp"
 
 using e2e::CommandResult;
-using e2e::Course;
+using e2e::FixtureCourse;
 using e2e::journal_value;
 using nlohmann::json;
 namespace fs = std::filesystem;
 
 TEST_CASE("e2e: an explanation gets the examiner's feedback, kept and shown everywhere", "[e2e][explain]") {
-  Course c;
+  FixtureCourse c;
   CommandResult r;
   json j = c.run_json({"run", "module01/pass_lab", "--predict", "count_guess=100", "--predict", "kind=1", "--json",
                        "--explain", "One addition after another: the loop sums 1000 numbers."},

@@ -5,16 +5,17 @@
 // Read only when the reading reached a terminal.
 #include "e2e_support.hpp"
 
+#include "../support/text_checks.hpp"
+
 using e2e::CommandResult;
-using e2e::Course;
+using e2e::FixtureCourse;
 using nlohmann::json;
+using wbtest::contains;
 namespace fs = std::filesystem;
 
 namespace {
 
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
-
-std::string views(const Course& c) {
+std::string views(const FixtureCourse& c) {
   std::string out;
   for (const auto& v : e2e::journal_rows(c.journal(), "SELECT shown || ' ' || before_attempt FROM solution_views ORDER BY id"))
     out += (out.empty() ? "" : ", ") + v;
@@ -25,24 +26,24 @@ std::string views(const Course& c) {
 
 TEST_CASE("e2e: before any attempt, --solution needs a yes: exit 2 without a terminal, --yes shows and records",
           "[e2e][gate]") {
-  Course c;
+  FixtureCourse c;
   CommandResult r = c.run({"show", "module01/pass_lab", "--solution"});
   SHOW(r);
   CHECK(r.exit_code == 2);
-  CHECK(has(r.err, "workbook show module01/pass_lab --solution --yes"));
-  CHECK_FALSE(has(r.out, "sum_to"));
+  CHECK(contains(r.err, "workbook show module01/pass_lab --solution --yes"));
+  CHECK_FALSE(contains(r.out, "sum_to"));
 
   r = c.run({"show", "module01/pass_lab", "--solution", "--yes"});
   SHOW(r);
   CHECK(r.exit_code == 0);
-  CHECK(has(r.out, e2e::read_file(c.content / "solutions/module01/pass_lab.cpp")));
+  CHECK(contains(r.out, e2e::read_file(c.content / "solutions/module01/pass_lab.cpp")));
   CHECK(views(c) == "full 1");
 
   // run --solution: the same gate; a refused run records nothing
   r = c.run({"run", "module01/pass_lab", "--solution", "--no-predict"});
   SHOW(r);
   CHECK(r.exit_code == 2);
-  CHECK(has(r.err, "workbook run module01/pass_lab --solution --yes"));
+  CHECK(contains(r.err, "workbook run module01/pass_lab --solution --yes"));
   CHECK(e2e::journal_value(c.journal(), "SELECT COUNT(*) FROM runs") == "0");
   r = c.run({"run", "module01/pass_lab", "--solution", "--yes", "--no-predict", "--json"});
   SHOW(r);
@@ -54,24 +55,24 @@ TEST_CASE("e2e: before any attempt, --solution needs a yes: exit 2 without a ter
 }
 
 TEST_CASE("e2e: after a run of your copy, show --solution is the difference kernel by kernel", "[e2e][gate]") {
-  Course c;
+  FixtureCourse c;
   REQUIRE(c.run({"run", "module01/pass_lab", "--no-predict", "--json"}).exit_code == 0);
   std::string mine = e2e::read_file(c.lab_copy("pass_lab.cpp"));
   const std::string loop = "sum = sum + i;";
-  REQUIRE(has(mine, loop));
+  REQUIRE(contains(mine, loop));
   mine.replace(mine.find(loop), loop.size(), "sum = sum + i + 0;");
   e2e::write_file(c.lab_copy("pass_lab.cpp"), mine + "int unused() { return 0; }\n");
 
   CommandResult r = c.run({"show", "module01/pass_lab", "--solution"});  // no --yes needed now
   SHOW(r);
   CHECK(r.exit_code == 0);
-  CHECK(has(r.out, "sum_to()  2 lines differ"));
-  CHECK(has(r.out, "\n-  for (long long i = 1; i <= n; ++i) sum = sum + i + 0;\n"));
-  CHECK(has(r.out, "\n+  for (long long i = 1; i <= n; ++i) sum = sum + i;\n"));
-  CHECK(has(r.out, "main()  identical"));
-  CHECK(has(r.out, "(file scope)  identical"));
-  CHECK(has(r.out, "unused()  only in yours"));
-  CHECK_FALSE(has(r.out, "\x1b["));  // NO_COLOR
+  CHECK(contains(r.out, "sum_to()  2 lines differ"));
+  CHECK(contains(r.out, "\n-  for (long long i = 1; i <= n; ++i) sum = sum + i + 0;\n"));
+  CHECK(contains(r.out, "\n+  for (long long i = 1; i <= n; ++i) sum = sum + i;\n"));
+  CHECK(contains(r.out, "main()  identical"));
+  CHECK(contains(r.out, "(file scope)  identical"));
+  CHECK(contains(r.out, "unused()  only in yours"));
+  CHECK_FALSE(contains(r.out, "\x1b["));  // NO_COLOR
   CHECK(views(c) == "diff 0");
 
   json j = c.run_json({"show", "module01/pass_lab", "--solution", "--json"});
@@ -85,19 +86,19 @@ TEST_CASE("e2e: after a run of your copy, show --solution is the difference kern
   CHECK(e2e::find_by(j["pieces"], "name", "unused")["state"] == "only in yours");
 
   r = c.run({"show", "module01/pass_lab", "--solution", "--full"});
-  CHECK(has(r.out, e2e::read_file(c.content / "solutions/module01/pass_lab.cpp")));
+  CHECK(contains(r.out, e2e::read_file(c.content / "solutions/module01/pass_lab.cpp")));
   CHECK(views(c) == "diff 0, diff 0, full 0");
 
   // colour on a terminal unless NO_COLOR: removed lines red, added lines green
   auto env = c.env();
   env.erase("NO_COLOR");
   CommandResult tty = e2e::run_workbook_on_pty({"show", "module01/pass_lab", "--solution"}, env);
-  CHECK(has(tty.out, "\x1b[31m-  for"));
-  CHECK(has(tty.out, "\x1b[32m+  for"));
+  CHECK(contains(tty.out, "\x1b[31m-  for"));
+  CHECK(contains(tty.out, "\x1b[32m+  for"));
 }
 
 TEST_CASE("e2e: show MODULE counts as Read once its reading reached a terminal in full", "[e2e][gate]") {
-  Course c;
+  FixtureCourse c;
   e2e::write_file(c.content / "modules/module01/README.md", "# Fixture module\n\nRead this before the labs.\n");
   auto read_state = [&c] {
     json j = c.run_json({"progress", "--json"});
@@ -105,14 +106,14 @@ TEST_CASE("e2e: show MODULE counts as Read once its reading reached a terminal i
   };
   CommandResult r = c.run({"show", "module01"});  // a pipe: printed, not recorded
   CHECK(r.exit_code == 0);
-  CHECK(has(r.out, "Read this before the labs."));
-  CHECK(has(r.out, "pass_lab"));
+  CHECK(contains(r.out, "Read this before the labs."));
+  CHECK(contains(r.out, "pass_lab"));
   REQUIRE(c.run({"run", "module01/pass_lab", "--no-predict", "--json"}).exit_code == 0);
   CHECK(read_state()["read"] == false);  // a run does not say the reading was read
 
   CommandResult tty = e2e::run_workbook_on_pty({"show", "module01"}, c.env());
   CHECK(tty.exit_code == 0);
-  CHECK(has(tty.out, "Read this before the labs."));
+  CHECK(contains(tty.out, "Read this before the labs."));
   CHECK(e2e::journal_value(c.journal(), "SELECT module FROM readings") == "1");
   json m = read_state();
   CHECK(m["read"] == true);
@@ -122,19 +123,19 @@ TEST_CASE("e2e: show MODULE counts as Read once its reading reached a terminal i
 
 TEST_CASE("e2e: before any attempt, run --variant is gated like --solution: nothing written without a yes, a view recorded",
           "[e2e][gate]") {
-  Course c;
+  FixtureCourse c;
   const fs::path written = c.workspace / ".workbook/variants/module01/fail_lab";
   CommandResult r = c.run({"run", "module01/fail_lab", "--variant", "miscounted", "--no-predict"});
   SHOW(r);
   CHECK(r.exit_code == 2);
-  CHECK(has(r.err, "workbook run module01/fail_lab --variant miscounted --yes"));
+  CHECK(contains(r.err, "workbook run module01/fail_lab --variant miscounted --yes"));
   CHECK_FALSE(fs::exists(written));  // the solution, one line changed, is not in the workspace
   CHECK(e2e::journal_value(c.journal(), "SELECT COUNT(*) FROM runs") == "0");
   CHECK(views(c).empty());
 
   r = c.run({"run", "module01/fail_lab", "--variant", "nope", "--no-predict"});
   CHECK(r.exit_code == 2);
-  CHECK(has(r.err, "has no variant 'nope'"));  // said before the gate asks anything
+  CHECK(contains(r.err, "has no variant 'nope'"));  // said before the gate asks anything
 
   r = c.run({"run", "module01/fail_lab", "--variant", "miscounted", "--yes", "--no-predict", "--json"});
   SHOW(r);

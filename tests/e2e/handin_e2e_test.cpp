@@ -5,16 +5,22 @@
 // workspace's course.yaml written as a learner would write it (fixture course).
 #include "e2e_support.hpp"
 
-using namespace e2e;
+using e2e::CommandResult;
+using e2e::find_by;
+using e2e::FixtureCourse;
+using e2e::run_workbook;
+using e2e::TempDir;
+using e2e::write_file;
 using nlohmann::json;
+namespace fs = std::filesystem;
 
 namespace {
 
 // The real content with a fresh workspace.
-struct RealCourse {
+struct RealContent {
   TempDir tmp;
   fs::path workspace = tmp.path / "workspace";
-  RealCourse() { fs::create_directories(workspace); }
+  RealContent() { fs::create_directories(workspace); }
   CommandResult run(const std::vector<std::string>& args, const std::string& today = "2026-12-01") const {
     return run_workbook(args,
                         {{"WORKBOOK_CONTENT", WORKBOOK_SOURCE_DIR},
@@ -31,7 +37,7 @@ struct RealCourse {
   }
 };
 
-bool has(const CommandResult& r, const std::string& part) {
+bool stdout_has(const CommandResult& r, const std::string& part) {
   INFO("stdout:\n" << r.out << "\nstderr:\n" << r.err);
   return r.out.find(part) != std::string::npos;
 }
@@ -39,21 +45,21 @@ bool has(const CommandResult& r, const std::string& part) {
 }  // namespace
 
 TEST_CASE("e2e: on Dec 1 with an empty journal, next points at modules 16-19", "[e2e][real-week]") {
-  RealCourse c;
+  RealContent c;
   CommandResult next = c.run({"next"});
   CHECK(next.exit_code == 0);
-  CHECK(has(next, "  workbook run module16/streams_pipeline\n"));
-  CHECK(has(next, "why: Assignment 3 is due 2026-12-04 (in 3 days): module 16 is its first open"));
-  CHECK(has(next, "  workbook handin a1 a2\n"));
+  CHECK(stdout_has(next, "  workbook run module16/streams_pipeline\n"));
+  CHECK(stdout_has(next, "why: Assignment 3 is due 2026-12-04 (in 3 days): module 16 is its first open"));
+  CHECK(stdout_has(next, "  workbook handin a1 a2\n"));
   CommandResult progress = c.run({"progress"});
-  CHECK(has(progress, "Next:    Assignment 3, 2026-12-04 (in 3 days)"));
-  CHECK(has(progress, "Focus:   Assignment 3: 0 of 4 modules done; open: 16 17 18 19"));
-  CHECK(has(progress, "Behind:  Assignment 1 was due 2026-11-06 (25 days ago)"));
-  CHECK(has(progress, "Handed in already? Mark them done: workbook handin a1 a2"));
+  CHECK(stdout_has(progress, "Next:    Assignment 3, 2026-12-04 (in 3 days)"));
+  CHECK(stdout_has(progress, "Focus:   Assignment 3: 0 of 4 modules done; open: 16 17 18 19"));
+  CHECK(stdout_has(progress, "Behind:  Assignment 1 was due 2026-11-06 (25 days ago)"));
+  CHECK(stdout_has(progress, "Handed in already? Mark them done: workbook handin a1 a2"));
 }
 
 TEST_CASE("e2e: next across the real week (Nov 10 to Jan 6)", "[e2e][real-week]") {
-  RealCourse c;
+  RealContent c;
   CHECK(c.next("2026-11-10")["next"]["module"] == 12);
   CHECK(c.next("2026-12-04")["next"]["command"] == "workbook run module16/streams_pipeline");
   CHECK(c.next("2026-12-05")["next"]["module"] == 20);
@@ -63,27 +69,27 @@ TEST_CASE("e2e: next across the real week (Nov 10 to Jan 6)", "[e2e][real-week]"
   json jan6 = c.next("2027-01-06");
   CHECK(jan6["next"]["why"].get<std::string>().find("the project report was due 2027-01-05") != std::string::npos);
   CommandResult p = c.run({"progress"}, "2027-01-06");
-  CHECK(has(p, "Next:    Project presentation, 2027-01-07 (tomorrow)"));
-  CHECK(has(p, "Past:    Project report, 2027-01-05 (yesterday)"));
+  CHECK(stdout_has(p, "Next:    Project presentation, 2027-01-07 (tomorrow)"));
+  CHECK(stdout_has(p, "Past:    Project report, 2027-01-05 (yesterday)"));
 }
 
 TEST_CASE("e2e: handin marks assignments and modules done, --undo takes a mark back", "[e2e][real-week][handin]") {
-  RealCourse c;
+  RealContent c;
   CommandResult mark = c.run({"handin", "a1", "A2"});
   CHECK(mark.exit_code == 0);
-  CHECK(has(mark, "Marked handed in: Assignment 1 (a1), Assignment 2 (a2)"));
-  CHECK(has(mark, "Undo: workbook handin --undo a1 a2"));
-  CHECK(has(mark, "`workbook next` and `workbook progress` count them done.\n"));
+  CHECK(stdout_has(mark, "Marked handed in: Assignment 1 (a1), Assignment 2 (a2)"));
+  CHECK(stdout_has(mark, "Undo: workbook handin --undo a1 a2"));
+  CHECK(stdout_has(mark, "`workbook next` and `workbook progress` count them done.\n"));
   CommandResult again = c.run({"handin", "a1"});
-  CHECK(has(again, "Already marked handed in: Assignment 1 (a1)"));
-  CHECK(has(again, "`workbook next` and `workbook progress` count it done.\n"));
+  CHECK(stdout_has(again, "Already marked handed in: Assignment 1 (a1)"));
+  CHECK(stdout_has(again, "`workbook next` and `workbook progress` count it done.\n"));
 
   json n = c.next("2026-12-01");
   CHECK(n["next"]["command"] == "workbook run module16/streams_pipeline");
   for (const auto& a : n["also"]) CHECK(a["kind"] != "handin");  // nothing behind any more
   CommandResult progress = c.run({"progress"});
-  CHECK_FALSE(has(progress, "Behind:"));
-  CHECK(has(progress, "a1 handed in  a2 handed in  a3 0/4 due 12-04"));
+  CHECK_FALSE(stdout_has(progress, "Behind:"));
+  CHECK(stdout_has(progress, "a1 handed in  a2 handed in  a3 0/4 due 12-04"));
   json pj = json::parse(c.run({"progress", "--json"}).out);
   CHECK(find_by(pj["calendar"]["assignments"], "id", "a1")["state"] == "handed in");
   CHECK(find_by(pj["modules"], "id", "module05")["handed_in"] == true);
@@ -95,24 +101,24 @@ TEST_CASE("e2e: handin marks assignments and modules done, --undo takes a mark b
   CHECK(c.next("2026-12-01")["next"]["module"] == 17);
 
   CommandResult undo = c.run({"handin", "--undo", "a2", "module16"});
-  CHECK(has(undo, "No longer marked handed in: Assignment 2 (a2), module 16"));
-  CHECK(has(undo, "`workbook next` and `workbook progress` count them by your record again, not done.\n"));
+  CHECK(stdout_has(undo, "No longer marked handed in: Assignment 2 (a2), module 16"));
+  CHECK(stdout_has(undo, "`workbook next` and `workbook progress` count them by your record again, not done.\n"));
   CHECK(c.next("2026-12-01")["next"]["module"] == 16);
-  CHECK(has(c.run({"progress"}), "Behind:  Assignment 2 was due 2026-11-20"));
+  CHECK(stdout_has(c.run({"progress"}), "Behind:  Assignment 2 was due 2026-11-20"));
   CommandResult list = c.run({"handin"});
-  CHECK(has(list, "Marked handed in:\n  a1 "));
+  CHECK(stdout_has(list, "Marked handed in:\n  a1 "));
 
   CommandResult bad = c.run({"handin", "a9"});
   CHECK(bad.exit_code == 2);
   CHECK(bad.err.find("'a9' is neither an assignment of the course calendar (a1, a2, a3, a4) nor a module") !=
         std::string::npos);
   CommandResult help = c.run({"handin", "--help"});
-  CHECK(has(help, "workbook handin a1 a2"));
-  CHECK(has(help, "--undo"));
+  CHECK(stdout_has(help, "workbook handin a1 a2"));
+  CHECK(stdout_has(help, "--undo"));
 }
 
 TEST_CASE("e2e: hand-in marks travel with journal export/import", "[e2e][handin][journal]") {
-  RealCourse laptop, cluster;
+  RealContent laptop, cluster;
   REQUIRE(laptop.run({"handin", "a1", "a2"}).exit_code == 0);
   const fs::path file = laptop.tmp.path / "laptop.json";
   REQUIRE(laptop.run({"journal", "export", file.string()}).exit_code == 0);
@@ -120,11 +126,11 @@ TEST_CASE("e2e: hand-in marks travel with journal export/import", "[e2e][handin]
   CHECK(in.exit_code == 0);
   CHECK(cluster.run({"journal", "import", file.string()}).exit_code == 0);  // twice is once
   CHECK(json::parse(cluster.run({"handin", "--json"}).out)["handed_in"].size() == 2);
-  CHECK_FALSE(has(cluster.run({"progress"}), "Behind:"));
+  CHECK_FALSE(stdout_has(cluster.run({"progress"}), "Behind:"));
 }
 
 TEST_CASE("e2e: the workspace's course.yaml as a learner writes it", "[e2e][progress-e2e][course]") {
-  Course c;
+  FixtureCourse c;
   // No format_version, an id in capitals, a range of modules, an assignment no module prepares.
   write_file(c.workspace / "course.yaml",
              "assignments:\n"

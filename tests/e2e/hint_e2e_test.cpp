@@ -4,14 +4,16 @@
 // the error for an unknown lab, and "hints used" beside a run in `history`.
 #include "e2e_support.hpp"
 
-using namespace e2e;
+#include "../support/text_checks.hpp"
+
+using e2e::CommandResult;
+using e2e::FixtureCourse;
 using nlohmann::json;
+using wbtest::contains;
 
 namespace {
 
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
-
-long long hint_rows(const Course& c) {
+long long hint_rows(const FixtureCourse& c) {
   sqlite3* db = nullptr;
   REQUIRE(sqlite3_open_v2(c.journal().c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK);
   sqlite3_stmt* s = nullptr;
@@ -26,35 +28,35 @@ long long hint_rows(const Course& c) {
 }  // namespace
 
 TEST_CASE("e2e: hint shows one more hint each time, then points to the solution", "[e2e][hint-e2e]") {
-  Course c;
+  FixtureCourse c;
   CommandResult first = c.run({"hint", "module01/pass_lab"});
   SHOW(first);
   REQUIRE(first.exit_code == 0);
-  CHECK(has(first.out, "Hint 1 of 3\n  Fixture hint one: the idea.\n"));
-  CHECK_FALSE(has(first.out, "Hint 2 of 3"));
-  CHECK(has(first.out, "1 of 3 hints seen; `workbook hint module01/pass_lab` again shows the next one."));
+  CHECK(contains(first.out, "Hint 1 of 3\n  Fixture hint one: the idea.\n"));
+  CHECK_FALSE(contains(first.out, "Hint 2 of 3"));
+  CHECK(contains(first.out, "1 of 3 hints seen; `workbook hint module01/pass_lab` again shows the next one."));
   CHECK(hint_rows(c) == 1);
 
   CommandResult second = c.run({"hint", "module01/pass_lab"});
   SHOW(second);
   REQUIRE(second.exit_code == 0);
-  CHECK(has(second.out, "Hint 1 of 3 (seen before)\n  Fixture hint one: the idea.\n"));
-  CHECK(has(second.out, "Hint 2 of 3\n  Fixture hint two: the mechanism.\n"));
-  CHECK_FALSE(has(second.out, "Hint 3 of 3"));
-  CHECK_FALSE(has(second.out, "--solution"));
+  CHECK(contains(second.out, "Hint 1 of 3 (seen before)\n  Fixture hint one: the idea.\n"));
+  CHECK(contains(second.out, "Hint 2 of 3\n  Fixture hint two: the mechanism.\n"));
+  CHECK_FALSE(contains(second.out, "Hint 3 of 3"));
+  CHECK_FALSE(contains(second.out, "--solution"));
   CHECK(hint_rows(c) == 2);
 
   // A module number names a lab only when the module has one; module01 has several.
   CommandResult third = c.run({"hint", "1"});
   CHECK(third.exit_code == 2);
-  CHECK(has(third.err, "names a module"));
-  CHECK(has(third.err, "module01/pass_lab"));
+  CHECK(contains(third.err, "names a module"));
+  CHECK(contains(third.err, "module01/pass_lab"));
 
   third = c.run({"hint", "module01/pass_lab"});
   SHOW(third);
   REQUIRE(third.exit_code == 0);
-  CHECK(has(third.out, "Hint 3 of 3\n  Fixture hint three: nearly the code.\n"));
-  CHECK(has(third.out, "All 3 hints of module01/pass_lab are shown. Still stuck? The reference solution:\n"
+  CHECK(contains(third.out, "Hint 3 of 3\n  Fixture hint three: nearly the code.\n"));
+  CHECK(contains(third.out, "All 3 hints of module01/pass_lab are shown. Still stuck? The reference solution:\n"
                        "  workbook show module01/pass_lab --solution\n"));
   CHECK(hint_rows(c) == 3);
 
@@ -74,7 +76,7 @@ TEST_CASE("e2e: hint shows one more hint each time, then points to the solution"
 }
 
 TEST_CASE("e2e: hint --all, a lab without hints, an unknown lab and --help", "[e2e][hint-e2e]") {
-  Course c;
+  FixtureCourse c;
   CommandResult r;
   json j = c.run_json({"hint", "module01/pass_lab", "--all", "--json"}, &r);
   CHECK(r.exit_code == 0);
@@ -86,28 +88,28 @@ TEST_CASE("e2e: hint --all, a lab without hints, an unknown lab and --help", "[e
   CommandResult none = c.run({"hint", "module01/fail_lab"});
   SHOW(none);
   CHECK(none.exit_code == 0);
-  CHECK(has(none.out, "module01/fail_lab has no hints"));
+  CHECK(contains(none.out, "module01/fail_lab has no hints"));
 
   // The same error and suggestions as `show` and `run`.
   CommandResult unknown = c.run({"hint", "module01/no_such_lab"});
   CommandResult show = c.run({"show", "module01/no_such_lab"});
   CHECK(unknown.exit_code == 2);
-  CHECK(has(unknown.err, "module01 has no lab 'no_such_lab'"));
-  CHECK(has(unknown.err, "module01/pass_lab"));
-  CHECK_FALSE(has(unknown.err, "did you mean"));  // no_such_lab is near no lab
+  CHECK(contains(unknown.err, "module01 has no lab 'no_such_lab'"));
+  CHECK(contains(unknown.err, "module01/pass_lab"));
+  CHECK_FALSE(contains(unknown.err, "did you mean"));  // no_such_lab is near no lab
   CHECK(unknown.err == show.err);
   CHECK(c.run({"hint", "not a lab!"}).exit_code == 2);
   CHECK(c.run({"hint"}).exit_code == 2);  // the lab is required
 
   CommandResult help = c.run({"hint", "--help"});
   CHECK(help.exit_code == 0);
-  CHECK(has(help.out, "Examples:"));
-  CHECK(has(help.out, "workbook hint module05/find_the_bugs"));
-  CHECK(has(help.out, "--all"));
+  CHECK(contains(help.out, "Examples:"));
+  CHECK(contains(help.out, "workbook hint module05/find_the_bugs"));
+  CHECK(contains(help.out, "--all"));
 }
 
 TEST_CASE("e2e: history shows the hints used before each run", "[e2e][hint-e2e]") {
-  Course c;
+  FixtureCourse c;
   CommandResult before = c.run({"run", "module01/pass_lab", "--no-predict"});
   SHOW(before);
   REQUIRE(before.exit_code == 0);
@@ -128,6 +130,6 @@ TEST_CASE("e2e: history shows the hints used before each run", "[e2e][hint-e2e]"
   CommandResult text = c.run({"history", "module01/pass_lab"});
   SHOW(text);
   CHECK(text.exit_code == 0);
-  CHECK(has(text.out, "hints used: 2 of 3"));
-  CHECK(has(text.out, "hints used: 0 of 3"));
+  CHECK(contains(text.out, "hints used: 2 of 3"));
+  CHECK(contains(text.out, "hints used: 0 of 3"));
 }

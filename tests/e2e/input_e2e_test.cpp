@@ -7,7 +7,7 @@
 #include "learn_support.hpp"
 
 using e2e::CommandResult;
-using e2e::Course;
+using e2e::FixtureCourse;
 using nlohmann::json;
 namespace fs = std::filesystem;
 
@@ -34,7 +34,7 @@ int run_count(const fs::path& db_file) {
 
 TEST_CASE("input e2e: bad --timeout, --seed and -p values exit 2 before anything is built or recorded",
           "[e2e][input]") {
-  Course c("course", e2e::BuildCache::cold);  // so that an empty cache shows nothing was built
+  FixtureCourse c("course", e2e::BuildCache::cold);  // so that an empty cache shows nothing was built
   struct Case {
     std::vector<std::string> extra;
     std::string message;
@@ -75,7 +75,7 @@ TEST_CASE("input e2e: bad --timeout, --seed and -p values exit 2 before anything
 }
 
 TEST_CASE("input e2e: good --timeout, --seed and hex -p values are used as given", "[e2e][input]") {
-  Course c;
+  FixtureCourse c;
   CommandResult r;
   json j = c.run_json({"run", "module01/pass_lab", "--no-predict", "--json", "-p", "N=0x10", "--timeout", "86400",
                        "--seed", "18446744073709551615"},
@@ -115,7 +115,7 @@ TEST_CASE("input e2e: follow 14 reads worked answers by their results, in the mo
 namespace {
 
 // The fixture pass_lab with `from` replaced by `to`, as the learner's copy in `c`.
-void edit_pass_lab(const Course& c, const std::vector<std::pair<std::string, std::string>>& edits) {
+void edit_pass_lab(const FixtureCourse& c, const std::vector<std::pair<std::string, std::string>>& edits) {
   std::string text = e2e::read_file(c.starter("pass_lab.cpp"));
   for (const auto& [from, to] : edits) {
     const auto at = text.find(from);
@@ -132,7 +132,7 @@ const std::string kSumMs = "wb::metric(\"sum_ms\", wb::stats_of(ms), \"ms\");";
 TEST_CASE("input e2e: a graded figure reported as NaN, or not at all, fails the run", "[e2e][input][hostile]") {
   for (const std::string& replacement : {std::string("wb::metric(\"sum_ms\", std::nan(\"\"), \"ms\");"),
                                         std::string("(void)ms;")}) {
-    Course c;
+    FixtureCourse c;
     edit_pass_lab(c, {{kSumMs, replacement}});
     CommandResult r = c.run({"run", "module01/pass_lab", "--no-predict"});
     SHOW(r);
@@ -145,7 +145,7 @@ TEST_CASE("input e2e: a graded figure reported as NaN, or not at all, fails the 
 
 TEST_CASE("input e2e: a lab that replaces its results file with a FIFO does not hold the runner",
           "[e2e][input][hostile]") {
-  Course c;
+  FixtureCourse c;
   edit_pass_lab(c, {{"#include <chrono>", "#include <sys/stat.h>\n#include <unistd.h>\n#include <chrono>\n#include <cstdlib>"},
                     {"return wb::finish();",
                      "const int rc = wb::finish();\n  const char* results = std::getenv(\"WORKBOOK_RESULTS\");\n"
@@ -158,7 +158,7 @@ TEST_CASE("input e2e: a lab that replaces its results file with a FIFO does not 
 }
 
 TEST_CASE("input e2e: the harness takes 200,000 distinct result names in linear time", "[e2e][input][hostile]") {
-  Course c;
+  FixtureCourse c;
   const fs::path src = c.tmp.path / "many.cpp";
   e2e::write_file(src, "#include \"wb_host.hpp\"\n"
                        "int main(int argc, char** argv) {\n"

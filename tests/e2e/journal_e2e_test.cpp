@@ -7,21 +7,14 @@
 #include <sys/sysmacros.h>
 
 using e2e::CommandResult;
-using e2e::Course;
+using e2e::FixtureCourse;
+using e2e::journal_count;
 using e2e::journal_value;
 using nlohmann::json;
 namespace fs = std::filesystem;
 
-namespace {
-
-std::string count(const Course& c, const std::string& table) {
-  return journal_value(c.journal(), "SELECT COUNT(*) FROM " + table);
-}
-
-}  // namespace
-
 TEST_CASE("e2e: a journal exported from one workspace merges into another, once", "[e2e][journal]") {
-  Course laptop, cluster;
+  FixtureCourse laptop, cluster;
   CommandResult r = laptop.run({"run", "module01/pass_lab", "--predict", "count_guess=900", "--predict", "kind=1",
                                 "--predict", "big=yes"});
   SHOW(r);
@@ -47,7 +40,7 @@ TEST_CASE("e2e: a journal exported from one workspace merges into another, once"
   CHECK(imported["tables"]["runs"]["added"] == 1);
   CHECK(imported["tables"]["predictions"]["added"] == 3);
   CHECK(imported["files"][0]["machine"] == doc["machine"]);
-  CHECK(count(cluster, "runs") == "2");
+  CHECK(journal_count(cluster, "runs") == "2");
   CHECK(journal_value(cluster.journal(), "SELECT verdict FROM runs WHERE lab='module01/pass_lab'") == "pass");
   CHECK(journal_value(cluster.journal(),
                       "SELECT COUNT(*) FROM predictions p JOIN runs r ON r.id = p.run_id WHERE r.lab='module01/pass_lab'") ==
@@ -58,7 +51,7 @@ TEST_CASE("e2e: a journal exported from one workspace merges into another, once"
   CHECK(r.exit_code == 0);
   CHECK(imported["added"] == 0);
   CHECK(imported["tables"]["runs"]["skipped"] == 1);
-  CHECK(count(cluster, "runs") == "2");
+  CHECK(journal_count(cluster, "runs") == "2");
 
   // The merged journal exported to stdout, imported back: the laptop now has both runs.
   r = cluster.run({"journal", "export"});
@@ -69,12 +62,12 @@ TEST_CASE("e2e: a journal exported from one workspace merges into another, once"
   SHOW(r);
   CHECK(r.exit_code == 0);
   CHECK(r.out.find("1 already here") != std::string::npos);
-  CHECK(count(laptop, "runs") == "2");
-  CHECK(count(laptop, "predictions") == count(cluster, "predictions"));
+  CHECK(journal_count(laptop, "runs") == "2");
+  CHECK(journal_count(laptop, "predictions") == journal_count(cluster, "predictions"));
 }
 
 TEST_CASE("e2e: journal import refuses a corrupt or newer file with exit 2 and changes nothing", "[e2e][journal]") {
-  Course laptop, cluster;
+  FixtureCourse laptop, cluster;
   REQUIRE(laptop.run({"run", "module01/pass_lab", "--no-predict"}).exit_code == 0);
   const fs::path file = laptop.tmp.path / "laptop.json";
   REQUIRE(laptop.run({"journal", "export", file.string()}).exit_code == 0);
@@ -87,7 +80,7 @@ TEST_CASE("e2e: journal import refuses a corrupt or newer file with exit 2 and c
   SHOW(r);
   CHECK(r.exit_code == 2);
   CHECK(r.err.find("cut.json is not valid JSON") != std::string::npos);
-  CHECK(count(cluster, "runs") == "0");
+  CHECK(journal_count(cluster, "runs") == "0");
 
   doc["schema_version"] = 999;
   const fs::path newer = laptop.tmp.path / "newer.json";
@@ -97,7 +90,7 @@ TEST_CASE("e2e: journal import refuses a corrupt or newer file with exit 2 and c
   CHECK(r.exit_code == 2);
   CHECK(r.err.find("newer workbook") != std::string::npos);
   CHECK(r.err.find("update workbook") != std::string::npos);
-  CHECK(count(cluster, "runs") == "0");
+  CHECK(journal_count(cluster, "runs") == "0");
 
   r = cluster.run({"journal", "import"});
   CHECK(r.exit_code == 2);
@@ -110,7 +103,7 @@ TEST_CASE("e2e: journal import refuses a corrupt or newer file with exit 2 and c
 
 TEST_CASE("e2e: an explanation with bytes that are not UTF-8 is exported and reported as valid text",
           "[e2e][journal][hostile]") {
-  Course c;
+  FixtureCourse c;
   CommandResult r = c.run({"run", "module01/pass_lab", "--no-predict", "--explain", "one add per term \xFF\xFE ok"});
   SHOW(r);
   REQUIRE(r.exit_code == 0);
@@ -130,7 +123,7 @@ TEST_CASE("e2e: an explanation with bytes that are not UTF-8 is exported and rep
 
 TEST_CASE("e2e: journal export refuses the journal itself, devices, pipes and links, - is stdout",
           "[e2e][journal][hostile]") {
-  Course c;
+  FixtureCourse c;
   REQUIRE(c.run({"run", "module01/pass_lab", "--no-predict"}).exit_code == 0);
   const fs::path db = c.journal();
   const fs::path fifo = c.tmp.path / "pipe.json";
@@ -169,7 +162,7 @@ TEST_CASE("e2e: journal export refuses the journal itself, devices, pipes and li
 
 TEST_CASE("e2e: journal import refuses /dev/zero, a FIFO and a 200,000-deep array with exit 2",
           "[e2e][journal][hostile][limits]") {
-  Course c;
+  FixtureCourse c;
   const fs::path deep = c.tmp.path / "deep.json";
   e2e::write_file(deep, std::string(200000, '[') + std::string(200000, ']'));
   const fs::path fifo = c.tmp.path / "pipe.json";
@@ -186,7 +179,7 @@ TEST_CASE("e2e: journal import refuses /dev/zero, a FIFO and a 200,000-deep arra
 }
 
 TEST_CASE("e2e: a damaged journal says so and exits 74", "[e2e][journal][hostile][io]") {
-  Course c;
+  FixtureCourse c;
   REQUIRE(c.run({"run", "module01/pass_lab", "--no-predict"}).exit_code == 0);
   e2e::write_file(c.journal(), std::string(16384, 'x'));
   for (const std::vector<std::string>& args : {std::vector<std::string>{"history"},
@@ -207,7 +200,7 @@ TEST_CASE("e2e: a read-only workspace says so and exits 74", "[e2e][journal][hos
     WARN("running as root: permissions do not stop root's writes, so a read-only workspace cannot be made here");
     return;
   }
-  Course c;
+  FixtureCourse c;
   REQUIRE(c.run({"run", "module01/pass_lab", "--no-predict"}).exit_code == 0);
   const fs::path dot = c.journal().parent_path();
   fs::permissions(c.journal(), fs::perms::owner_read | fs::perms::group_read);

@@ -11,9 +11,11 @@
 #include "e2e_support.hpp"
 
 using e2e::CommandResult;
-using e2e::Course;
+using e2e::FixtureCourse;
+using e2e::journal_count;
 using e2e::journal_value;
 using e2e::Running;
+using e2e::with_args;
 using nlohmann::json;
 namespace fs = std::filesystem;
 
@@ -27,19 +29,10 @@ std::string flat(std::string s) {
 }
 
 
-constexpr double kLimit_s = 240;  // nvcc and the builds are slow on a loaded machine
-
-std::string count_of(const Course& c, const std::string& table) {
-  return journal_value(c.journal(), "SELECT count(*) FROM " + table);
-}
+constexpr double kBuildLimit_s = 240;  // nvcc and the builds are slow on a loaded machine
 
 // pass_lab's three predictions as flags.
 const std::vector<std::string> kAllThree = {"--predict", "count_guess=900", "--predict", "kind=1", "--predict", "big=yes"};
-
-std::vector<std::string> with(std::vector<std::string> a, const std::vector<std::string>& b) {
-  a.insert(a.end(), b.begin(), b.end());
-  return a;
-}
 
 }  // namespace
 
@@ -51,13 +44,13 @@ TEST_CASE("predictions e2e: no GPU is said before the prompt, the prediction sta
     WARN("skipped: no nvcc at " << nvcc.string() << " (set WORKBOOK_NVCC)");
     return;
   }
-  Course c;
+  FixtureCourse c;
   e2e::add_cuda_lab(c, "    predictions:\n      - {id: which, kind: choice, prompt: \"Which is faster?\", choices: [\"the GPU\", \"the CPU\"], "
                       "answer: \"the GPU\"}\n");
   const std::map<std::string, std::string> no_gpu{{"WORKBOOK_GPU_NAME", ""}, {"WORKBOOK_NVCC", nvcc.string()}};
 
   Running first(c, {"run", "module01/gpu_lab"}, true, no_gpu);
-  REQUIRE(first.wait_for_output("Your choice", kLimit_s));
+  REQUIRE(first.wait_for_output("Your choice", kBuildLimit_s));
   // Notices are wrapped to the terminal: read them with their continuation lines joined.
   const std::string shown = flat(first.out);
   const std::string before_prompt = shown.substr(0, shown.find("Which is faster?"));
@@ -67,7 +60,7 @@ TEST_CASE("predictions e2e: no GPU is said before the prompt, the prediction sta
   CHECK(before_prompt.find("workbook run module01/gpu_lab --slurm") != std::string::npos);
   CHECK(before_prompt.find("Colab") != std::string::npos);
   first.send("1\n");
-  CommandResult r = first.finish(kLimit_s);
+  CommandResult r = first.finish(kBuildLimit_s);
   SHOW(r);
   CHECK(r.exit_code == 2);
   CHECK(r.out.find("NOT RUN") != std::string::npos);
@@ -80,13 +73,13 @@ TEST_CASE("predictions e2e: no GPU is said before the prompt, the prediction sta
 
   // The next run shows it and asks nothing: it ends without any input.
   Running second(c, {"run", "module01/gpu_lab"}, true, no_gpu);
-  r = second.finish(kLimit_s);
+  r = second.finish(kBuildLimit_s);
   SHOW(r);
   CHECK(r.exit_code == 2);
   CHECK(flat(r.out).find("Which is faster? your prediction (made ") != std::string::npos);
   CHECK(flat(r.out).find("before any measurement): the GPU") != std::string::npos);
   CHECK(r.out.find("Your choice") == std::string::npos);
-  CHECK(count_of(c, "predictions") == "1");
+  CHECK(journal_count(c, "predictions") == "1");
   h = c.run_json({"history", "module01/gpu_lab", "--json"});
   REQUIRE(h["runs"].size() == 2);
   REQUIRE(h["runs"][0]["predictions"].size() == 1);  // the newest run: the prediction that stood
@@ -101,8 +94,8 @@ TEST_CASE("predictions e2e: no GPU is said before the prompt, the prediction sta
 
 TEST_CASE("predictions e2e: the first prediction is the scored one, later runs show it, later answers are kept, not scored",
           "[e2e][predictions]") {
-  Course c;
-  CommandResult r = c.run(with({"run", "module01/pass_lab", "--json"}, kAllThree));
+  FixtureCourse c;
+  CommandResult r = c.run(with_args({"run", "module01/pass_lab", "--json"}, kAllThree));
   SHOW(r);
   REQUIRE(r.exit_code == 0);
   CHECK(journal_value(c.journal(), "SELECT group_concat(after_measurement) FROM predictions") == "0,0,0");
@@ -122,9 +115,9 @@ TEST_CASE("predictions e2e: the first prediction is the scored one, later runs s
 
   // On a terminal, a third run shows the three and asks none (only the explanation).
   Running third(c, {"run", "module01/pass_lab"}, true);
-  REQUIRE(third.wait_for_output("Explain", kLimit_s));
+  REQUIRE(third.wait_for_output("Explain", kBuildLimit_s));
   third.send("\n");
-  r = third.finish(kLimit_s);
+  r = third.finish(kBuildLimit_s);
   SHOW(r);
   CHECK(r.exit_code == 0);
   CHECK(flat(r.out).find("How many numbers are summed? your prediction (made ") != std::string::npos);
@@ -133,20 +126,20 @@ TEST_CASE("predictions e2e: the first prediction is the scored one, later runs s
 
   // --repredict asks again; the answer is kept beside the first, after a measurement.
   Running again(c, {"run", "module01/pass_lab", "--repredict"}, true);
-  REQUIRE(again.wait_for_output("How many numbers are summed? [count]", kLimit_s));
+  REQUIRE(again.wait_for_output("How many numbers are summed? [count]", kBuildLimit_s));
   again.send("5\n");
-  REQUIRE(again.wait_for_output("Your choice", kLimit_s));
+  REQUIRE(again.wait_for_output("Your choice", kBuildLimit_s));
   again.send("\n");
-  REQUIRE(again.wait_for_output("[yes/no]", kLimit_s));
+  REQUIRE(again.wait_for_output("[yes/no]", kBuildLimit_s));
   again.send("\n");
-  REQUIRE(again.wait_for_output("Explain", kLimit_s));
+  REQUIRE(again.wait_for_output("Explain", kBuildLimit_s));
   again.send("\n");
-  r = again.finish(kLimit_s);
+  r = again.finish(kBuildLimit_s);
   SHOW(r);
   CHECK(r.exit_code == 0);
   CHECK(flat(r.out).find("count_guess = 5: kept as a later answer, made after a measurement was seen") != std::string::npos);
   CHECK(journal_value(c.journal(), "SELECT after_measurement FROM predictions WHERE answer = '5'") == "1");
-  CHECK(count_of(c, "predictions") == "5");
+  CHECK(journal_count(c, "predictions") == "5");
 
   // Calibration counts the lab's first numeric prediction once, not every run's.
   json h = c.run_json({"history", "module01/pass_lab", "--json"});
@@ -159,34 +152,34 @@ TEST_CASE("predictions e2e: the first prediction is the scored one, later runs s
 
 TEST_CASE("predictions e2e: Ctrl-C at the second prompt: exit 130, one line, no run and no prediction recorded",
           "[e2e][predictions][signals]") {
-  Course c;
+  FixtureCourse c;
   Running run(c, {"run", "module01/pass_lab"}, true);
-  REQUIRE(run.wait_for_output("How many numbers are summed?", kLimit_s));
+  REQUIRE(run.wait_for_output("How many numbers are summed?", kBuildLimit_s));
   run.send("900\n");
-  REQUIRE(run.wait_for_output("Your choice", kLimit_s));
+  REQUIRE(run.wait_for_output("Your choice", kBuildLimit_s));
   ::kill(run.pid, SIGINT);
-  CommandResult r = run.finish(kLimit_s);
+  CommandResult r = run.finish(kBuildLimit_s);
   SHOW(r);
   CHECK(r.signal == 0);
   CHECK(r.exit_code == 130);
   CHECK(r.out.find("nothing was run; your predictions so far were not recorded") != std::string::npos);
   CHECK(r.out.find("Building") == std::string::npos);
-  CHECK(count_of(c, "runs") == "0");
-  CHECK(count_of(c, "predictions") == "0");
+  CHECK(journal_count(c, "runs") == "0");
+  CHECK(journal_count(c, "predictions") == "0");
   json h = c.run_json({"history", "--json"});
   CHECK(h["runs"].empty());
 }
 
 TEST_CASE("predictions e2e: watch asks a lab's missing predictions on its first run on a terminal", "[e2e][predictions][watch]") {
-  Course c;
+  FixtureCourse c;
   Running w(c, {"watch", "module01/pass_lab", "--once"}, true);
-  REQUIRE(w.wait_for_output("How many numbers are summed?", kLimit_s));
+  REQUIRE(w.wait_for_output("How many numbers are summed?", kBuildLimit_s));
   w.send("900\n");
-  REQUIRE(w.wait_for_output("Your choice", kLimit_s));
+  REQUIRE(w.wait_for_output("Your choice", kBuildLimit_s));
   w.send("1\n");
-  REQUIRE(w.wait_for_output("[yes/no]", kLimit_s));
+  REQUIRE(w.wait_for_output("[yes/no]", kBuildLimit_s));
   w.send("yes\n");
-  CommandResult r = w.finish(kLimit_s);
+  CommandResult r = w.finish(kBuildLimit_s);
   SHOW(r);
   CHECK(r.exit_code == 0);
   CHECK(journal_value(c.journal(), "SELECT group_concat(answer, '|') FROM predictions") == "900|a sum|yes");
@@ -195,10 +188,10 @@ TEST_CASE("predictions e2e: watch asks a lab's missing predictions on its first 
 
 TEST_CASE("predictions e2e: report after a sweep uses the graded run at the default parameters, with the lab's predictions",
           "[e2e][predictions][report]") {
-  Course c;
+  FixtureCourse c;
   // The sweep's first point (N=10, not graded) keeps the predictions and the explanation;
   // N=1000 is the default (graded); N=100 is the latest pass.
-  CommandResult r = c.run(with({"run", "module01/pass_lab", "--sweep", "N=10,1000,100", "--explain", "linear in N"}, kAllThree));
+  CommandResult r = c.run(with_args({"run", "module01/pass_lab", "--sweep", "N=10,1000,100", "--explain", "linear in N"}, kAllThree));
   SHOW(r);
   REQUIRE(r.exit_code == 0);
   const std::string graded = journal_value(c.journal(), "SELECT id FROM runs WHERE json_extract(params, '$.N') = 1000");
@@ -221,7 +214,7 @@ TEST_CASE("predictions e2e: report after a sweep uses the graded run at the defa
 
 TEST_CASE("predictions e2e: -p twice, -p with --sweep of the same parameter, and a --timeout under 1 s are refused",
           "[e2e][predictions][input]") {
-  Course c;
+  FixtureCourse c;
   struct Case {
     std::vector<std::string> args;
     std::string says;
@@ -233,11 +226,11 @@ TEST_CASE("predictions e2e: -p twice, -p with --sweep of the same parameter, and
       {{"--timeout", "0.5"}, "from 1 to 86400"},
   };
   for (const auto& k : cases) {
-    CommandResult r = c.run(with({"run", "module01/pass_lab", "--no-predict"}, k.args));
+    CommandResult r = c.run(with_args({"run", "module01/pass_lab", "--no-predict"}, k.args));
     SHOW(r);
     CHECK(r.exit_code == 2);
     CHECK(r.err.find(k.says) != std::string::npos);
     CHECK(r.err.find("hint:") != std::string::npos);
   }
-  CHECK(count_of(c, "runs") == "0");
+  CHECK(journal_count(c, "runs") == "0");
 }

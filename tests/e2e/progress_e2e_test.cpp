@@ -8,7 +8,13 @@
 
 #include <sstream>
 
-using namespace e2e;
+using e2e::CommandResult;
+using e2e::find_by;
+using e2e::FixtureCourse;
+using e2e::journal_value;
+using e2e::read_file;
+using e2e::run_workbook_on_pty;
+using e2e::write_file;
 using nlohmann::json;
 
 namespace {
@@ -24,7 +30,7 @@ json drills_of(const json& progress, int module) {
 const std::map<std::string, std::string> kNov1{{"WORKBOOK_NOW", "2026-11-01"}};
 
 // Two runs of the learner's copies: pass_lab passes (with predictions), fail_lab fails.
-void run_two_labs(const Course& c) {
+void run_two_labs(const FixtureCourse& c) {
   CommandResult pass = c.run({"run", "module01/pass_lab", "--predict", "count_guess=900", "--predict", "kind=1",
                               "--predict", "big=yes", "--explain", "N terms, one add each"});
   SHOW(pass);
@@ -37,7 +43,7 @@ void run_two_labs(const Course& c) {
 }  // namespace
 
 TEST_CASE("e2e: progress on a fresh workspace plans against the fixture calendar", "[e2e][progress-e2e]") {
-  Course c;
+  FixtureCourse c;
   CommandResult r;
   json j = c.run_json({"progress", "--json"}, &r);  // WORKBOOK_NOW unset here: any day works
   CHECK(r.exit_code == 0);
@@ -61,7 +67,7 @@ TEST_CASE("e2e: progress on a fresh workspace plans against the fixture calendar
 }
 
 TEST_CASE("e2e: progress, next and history after two runs", "[e2e][progress-e2e]") {
-  Course c;
+  FixtureCourse c;
   run_two_labs(c);
 
   CommandResult r;
@@ -119,7 +125,7 @@ TEST_CASE("e2e: progress, next and history after two runs", "[e2e][progress-e2e]
 }
 
 TEST_CASE("e2e: a bare workbook shows the progress screen, --help still lists the commands", "[e2e][progress-e2e]") {
-  Course c;
+  FixtureCourse c;
   CommandResult bare = c.run({}, kNov1);
   CommandResult progress = c.run({"progress"}, kNov1);
   SHOW(bare);
@@ -133,7 +139,7 @@ TEST_CASE("e2e: a bare workbook shows the progress screen, --help still lists th
 }
 
 TEST_CASE("e2e: progress is coloured on a terminal unless NO_COLOR is set", "[e2e][progress-e2e]") {
-  Course c;
+  FixtureCourse c;
   auto env = c.env(kNov1);
   env.erase("NO_COLOR");
   CommandResult coloured = run_workbook_on_pty({"progress"}, env);
@@ -148,7 +154,7 @@ TEST_CASE("e2e: progress is coloured on a terminal unless NO_COLOR is set", "[e2
 }
 
 TEST_CASE("e2e: past due is behind, the workspace's course.yaml moves the dates", "[e2e][progress-e2e]") {
-  Course c;
+  FixtureCourse c;
   CommandResult late = c.run({"progress"}, {{"WORKBOOK_NOW", "2026-11-10"}});
   SHOW(late);
   CHECK(late.out.find("Behind:  Assignment 1 was due 2026-11-06 (4 days ago)") != std::string::npos);
@@ -199,7 +205,7 @@ TEST_CASE("e2e: progress and next follow answers, steps and drills (no calendar)
 }
 
 TEST_CASE("e2e: history and report name a run's machine, or say it was not recorded", "[e2e][progress-e2e][machine]") {
-  Course c;
+  FixtureCourse c;
   run_two_labs(c);
   // As in a journal from before the machine was recorded: no machine rows at all.
   e2e::journal_rows(c.journal(), "DELETE FROM run_machine");

@@ -7,7 +7,7 @@
 #include "e2e_support.hpp"
 
 using e2e::CommandResult;
-using e2e::Course;
+using e2e::FixtureCourse;
 using e2e::journal_value;
 using nlohmann::json;
 namespace fs = std::filesystem;
@@ -25,7 +25,7 @@ std::vector<double> svg_point_xs(const std::string& svg) {
 }  // namespace
 
 TEST_CASE("e2e: --sweep runs once per value on one build and one seed, and writes an SVG", "[e2e][sweep]") {
-  Course c;
+  FixtureCourse c;
   CommandResult r;
   json j = c.run_json({"run", "module01/pass_lab", "--sweep", "N=10,100,1000", "--no-predict", "--json"}, &r);
   SHOW(r);
@@ -58,7 +58,7 @@ TEST_CASE("e2e: --sweep runs once per value on one build and one seed, and write
 }
 
 TEST_CASE("e2e: a declared sweep in text: table, terminal chart, plot path, predictions once", "[e2e][sweep]") {
-  Course c;
+  FixtureCourse c;
   CommandResult r = c.run({"run", "module01/pass_lab", "--sweep", "N", "--predict", "count_guess=10"});
   SHOW(r);
   CHECK(r.exit_code == 0);
@@ -76,7 +76,7 @@ TEST_CASE("e2e: a declared sweep in text: table, terminal chart, plot path, pred
 }
 
 TEST_CASE("e2e: a sweep grades the default value, the others are shown, not graded", "[e2e][sweep]") {
-  Course c;
+  FixtureCourse c;
   CommandResult r;
   json j = c.run_json({"run", "module01/pass_lab", "--sweep", "N=10,1000", "--no-predict", "--json"}, &r);
   SHOW(r);
@@ -106,7 +106,7 @@ TEST_CASE("e2e: a sweep grades the default value, the others are shown, not grad
 }
 
 TEST_CASE("e2e: --sweep refuses what it cannot run, before anything runs", "[e2e][sweep]") {
-  Course c;
+  FixtureCourse c;
   CommandResult r = c.run({"run", "module01/pass_lab", "--sweep", "M=1,2", "--no-predict"});
   CHECK(r.exit_code == 2);
   CHECK(r.err.find("no parameter 'M'") != std::string::npos);
@@ -123,7 +123,7 @@ TEST_CASE("e2e: --sweep refuses what it cannot run, before anything runs", "[e2e
 }
 
 TEST_CASE("e2e: a sweep of a failing lab exits with the first failure's code", "[e2e][sweep]") {
-  Course c;
+  FixtureCourse c;
   CommandResult r;
   json j = c.run_json({"run", "module01/fail_lab", "--sweep", "N=10,20", "--no-predict", "--json"}, &r);
   CHECK(r.exit_code == 1);
@@ -132,7 +132,7 @@ TEST_CASE("e2e: a sweep of a failing lab exits with the first failure's code", "
 }
 
 TEST_CASE("e2e: --compare runs your copy and the reference on one seed, with ratios", "[e2e][compare]") {
-  Course c;
+  FixtureCourse c;
   CommandResult r;
   json j = c.run_json({"run", "module01/pass_lab", "--compare", "--no-predict", "--seed", "42", "--json"}, &r);
   SHOW(r);
@@ -157,7 +157,7 @@ TEST_CASE("e2e: --compare runs your copy and the reference on one seed, with rat
 }
 
 TEST_CASE("e2e: report writes Markdown and a roofline SVG from the journal", "[e2e][report]") {
-  Course c;
+  FixtureCourse c;
   CommandResult r = c.run({"run", "module01/pass_lab", "--predict", "count_guess=900", "--predict", "kind=1",
                            "--explain", "The loop is one add per term; the time is | linear in N."});
   SHOW(r);
@@ -201,7 +201,7 @@ TEST_CASE("e2e: report writes Markdown and a roofline SVG from the journal", "[e
 }
 
 TEST_CASE("e2e: report in text, on an empty journal, with a calibration, and a bad scope", "[e2e][report]") {
-  Course c;
+  FixtureCourse c;
   CommandResult r = c.run({"report"});
   SHOW(r);
   CHECK(r.exit_code == 0);

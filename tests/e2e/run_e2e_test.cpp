@@ -13,9 +13,10 @@
 #include "exec/process.hpp"
 
 using e2e::CommandResult;
-using e2e::Course;
+using e2e::FixtureCourse;
 using e2e::journal_rows;
 using e2e::journal_value;
+using e2e::process_exists;
 using e2e::find_by;
 using nlohmann::json;
 namespace fs = std::filesystem;
@@ -24,7 +25,7 @@ namespace {
 
 
 // The records of a run's results file (<workspace>/.workbook/runs/run-<id>.jsonl).
-std::vector<json> results_records(const Course& c, long long run_id) {
+std::vector<json> results_records(const FixtureCourse& c, long long run_id) {
   fs::path file = c.workspace / ".workbook/runs" / ("run-" + std::to_string(run_id) + ".jsonl");
   INFO(file);
   REQUIRE(fs::is_regular_file(file));
@@ -38,13 +39,10 @@ std::vector<json> results_records(const Course& c, long long run_id) {
   return out;
 }
 
-// True while `pid` exists (a zombie counts: kill(pid, 0) still finds it).
-bool exists(pid_t pid) { return ::kill(pid, 0) == 0 || errno != ESRCH; }
-
 }  // namespace
 
 TEST_CASE("e2e: pass_lab passes, with checks, metrics in T4 ranges and graded predictions", "[e2e]") {
-  Course c;
+  FixtureCourse c;
   CommandResult r;
   json j = c.run_json({"run", "module01/pass_lab", "--json", "--predict", "count_guess=900", "--predict", "kind=1",
                        "--predict", "big=yes"},
@@ -104,7 +102,7 @@ TEST_CASE("e2e: pass_lab passes, with checks, metrics in T4 ranges and graded pr
 }
 
 TEST_CASE("e2e: wrong predictions are graded wrong, and -p changes what the lab runs with", "[e2e]") {
-  Course c;
+  FixtureCourse c;
   CommandResult r;
   json j = c.run_json({"run", "module01/pass_lab", "--json", "-p", "N=100", "--predict", "count_guess=1000",
                        "--predict", "kind=a product", "--predict", "big=yes"},
@@ -124,7 +122,7 @@ TEST_CASE("e2e: wrong predictions are graded wrong, and -p changes what the lab 
 }
 
 TEST_CASE("e2e: fail_lab fails (exit 1), its solution passes (exit 0)", "[e2e]") {
-  Course c;
+  FixtureCourse c;
   CommandResult r;
   json j = c.run_json({"run", "module01/fail_lab", "--json", "--no-predict"}, &r);
   SHOW(r);
@@ -147,7 +145,7 @@ TEST_CASE("e2e: fail_lab fails (exit 1), its solution passes (exit 0)", "[e2e]")
 }
 
 TEST_CASE("e2e: crash_lab is a runtime error (exit 4), records before the crash are kept", "[e2e]") {
-  Course c;
+  FixtureCourse c;
   CommandResult r;
   json j = c.run_json({"run", "module01/crash_lab", "--json"}, &r);
   SHOW(r);
@@ -167,7 +165,7 @@ TEST_CASE("e2e: crash_lab is a runtime error (exit 4), records before the crash 
 }
 
 TEST_CASE("e2e: hang_lab times out (exit 4) and its whole process group is gone", "[e2e][slow]") {
-  Course c;
+  FixtureCourse c;
   // Orphans of this test (the lab's forked child, once the lab is killed) are re-parented
   // to us, so they can be reaped and kill(pid, 0) then says ESRCH for a dead process.
   ::prctl(PR_SET_CHILD_SUBREAPER, 1);
@@ -187,9 +185,9 @@ TEST_CASE("e2e: hang_lab times out (exit 4) and its whole process group is gone"
   }
   REQUIRE(child > 1);
   // Reap it if it came to us as a zombie; give the kernel a moment to deliver the kill.
-  for (int i = 0; i < 200 && exists(child); ++i) {
+  for (int i = 0; i < 200 && process_exists(child); ++i) {
     ::waitpid(child, nullptr, WNOHANG);
-    if (exists(child)) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    if (process_exists(child)) std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   ::prctl(PR_SET_CHILD_SUBREAPER, 0);
   errno = 0;
@@ -204,7 +202,7 @@ TEST_CASE("e2e: hang_lab times out (exit 4) and its whole process group is gone"
 }
 
 TEST_CASE("e2e: --timeout 1 is the limit the verdict names, as the process summary does", "[e2e][slow]") {
-  Course c;
+  FixtureCourse c;
   CommandResult r;
   json j = c.run_json({"run", "module01/hang_lab", "--timeout", "1", "--json"}, &r);
   SHOW(r);
@@ -215,7 +213,7 @@ TEST_CASE("e2e: --timeout 1 is the limit the verdict names, as the process summa
 }
 
 TEST_CASE("e2e: broken_lab is a compile error (exit 3) pointing at broken_lab.cpp:13", "[e2e]") {
-  Course c;
+  FixtureCourse c;
   CommandResult r;
   json j = c.run_json({"run", "module01/broken_lab", "--json"}, &r);
   SHOW(r);
@@ -237,7 +235,7 @@ TEST_CASE("e2e: broken_lab is a compile error (exit 3) pointing at broken_lab.cp
 }
 
 TEST_CASE("e2e: a malformed manifest makes `list` exit 2 with every problem on stderr", "[e2e]") {
-  Course c("bad_course");
+  FixtureCourse c("bad_course");
   CommandResult r = c.run({"list"});
   SHOW(r);
   CHECK(r.exit_code == 2);
@@ -263,7 +261,7 @@ TEST_CASE("e2e: a malformed manifest makes `list` exit 2 with every problem on s
 }
 
 TEST_CASE("e2e: bad command lines exit 2 with a message on stderr and record nothing", "[e2e]") {
-  Course c;
+  FixtureCourse c;
   struct Case {
     std::vector<std::string> args;
     std::string message;
@@ -309,7 +307,7 @@ TEST_CASE("e2e: bad command lines exit 2 with a message on stderr and record not
 }
 
 TEST_CASE("e2e: predictions are in the journal before the build, and cannot be changed", "[e2e]") {
-  Course c;
+  FixtureCourse c;
   // A source that does not compile: the predictions must be recorded all the same.
   CommandResult r;
   json j = c.run_json({"run", "module01/pass_lab", "--json", "--file", c.starter("broken_lab.cpp").string(),
@@ -347,7 +345,7 @@ TEST_CASE("e2e: predictions are in the journal before the build, and cannot be c
 }
 
 TEST_CASE("e2e: the build cache: the second run of an unchanged lab is not compiled", "[e2e]") {
-  Course c("course", e2e::BuildCache::cold);  // the one test that proves a cold build
+  FixtureCourse c("course", e2e::BuildCache::cold);  // the one test that proves a cold build
   CommandResult r1, r2, r3;
   json first = c.run_json({"run", "module01/pass_lab", "--json", "--no-predict"}, &r1);
   json second = c.run_json({"run", "module01/pass_lab", "--json", "--no-predict"}, &r2);
@@ -364,7 +362,7 @@ TEST_CASE("e2e: the build cache: the second run of an unchanged lab is not compi
 }
 
 TEST_CASE("e2e: init copies every starter and never overwrites an edited copy", "[e2e]") {
-  Course c;
+  FixtureCourse c;
   fs::path ws = c.tmp.path / "my-workbook";
   CommandResult r = c.run({"init", ws.string()});
   SHOW(r);
@@ -388,7 +386,7 @@ TEST_CASE("e2e: init copies every starter and never overwrites an edited copy", 
 }
 
 TEST_CASE("e2e: reset needs --yes without a terminal, then restores the starter and keeps a .bak", "[e2e]") {
-  Course c;
+  FixtureCourse c;
   REQUIRE(c.run({"init"}).exit_code == 0);  // into WORKBOOK_WORKSPACE
   const fs::path copy = c.lab_copy("pass_lab.cpp");
   REQUIRE(fs::is_regular_file(copy));
@@ -412,7 +410,7 @@ TEST_CASE("e2e: reset needs --yes without a terminal, then restores the starter 
 }
 
 TEST_CASE("e2e: show --json gives expected ranges from the T4 sheet", "[e2e]") {
-  Course c;
+  FixtureCourse c;
   CommandResult r;
   json j = c.run_json({"show", "module01/pass_lab", "--json"}, &r);
   SHOW(r);
@@ -454,7 +452,7 @@ TEST_CASE("e2e: show --json gives expected ranges from the T4 sheet", "[e2e]") {
 }
 
 TEST_CASE("e2e: --help exits 0 and shows examples", "[e2e]") {
-  Course c;
+  FixtureCourse c;
   CommandResult r = c.run({"--help"});
   CHECK(r.exit_code == 0);
   CHECK(r.out.find("Examples") != std::string::npos);
@@ -469,7 +467,7 @@ TEST_CASE("e2e: --help exits 0 and shows examples", "[e2e]") {
 }
 
 TEST_CASE("e2e: NO_COLOR turns colour off even on a terminal", "[e2e]") {
-  Course c;
+  FixtureCourse c;
   // Control: on a terminal, without NO_COLOR, the output is coloured...
   auto env = c.env();
   env.erase("NO_COLOR");
@@ -498,7 +496,7 @@ TEST_CASE("e2e: NO_COLOR turns colour off even on a terminal", "[e2e]") {
 }
 
 TEST_CASE("e2e: a correct run with a figure out of range is out_of_range (exit 5) in JSON and the journal", "[e2e][variants]") {
-  Course c;
+  FixtureCourse c;
   CommandResult r;
   json j = c.run_json({"run", "module01/fail_lab", "--json", "--variant", "miscounted", "--yes"}, &r);
   SHOW(r);
@@ -515,7 +513,7 @@ TEST_CASE("e2e: a correct run with a figure out of range is out_of_range (exit 5
 }
 
 TEST_CASE("e2e: --variant runs a known-wrong variant of the solution, an unknown id lists the variants", "[e2e][variants]") {
-  Course c;
+  FixtureCourse c;
   CommandResult r;
   json j = c.run_json({"run", "module01/fail_lab", "--json", "--variant", "loop_stops_early", "--yes"}, &r);
   SHOW(r);
@@ -532,7 +530,7 @@ TEST_CASE("e2e: --variant runs a known-wrong variant of the solution, an unknown
 
 TEST_CASE("e2e: dev check --run proves the solution passes, the starter and wrong variant fail, the slow one is out of range",
           "[e2e][variants]") {
-  Course c;
+  FixtureCourse c;
   CommandResult r = c.run({"dev", "check", "--run", "--only", "module01/fail_lab", "--json"});
   SHOW(r);
   json j = json::parse(r.out, nullptr, false);
@@ -547,7 +545,7 @@ TEST_CASE("e2e: dev check --run proves the solution passes, the starter and wron
 }
 
 TEST_CASE("e2e: dev check --run fails when a known-wrong variant passes", "[e2e][variants]") {
-  Course c;
+  FixtureCourse c;
   // Make the "wrong" variant's edit harmless: it now changes only a comment.
   fs::path manifest = c.content / "modules/module01/module.yaml";
   std::string text = e2e::read_file(manifest);
@@ -570,7 +568,7 @@ TEST_CASE("e2e: a CUDA lab on a machine without a GPU is not_run (exit 2) in the
     WARN("skipped: no nvcc at " << nvcc.string() << " (set WORKBOOK_NVCC)");
     return;
   }
-  Course c;
+  FixtureCourse c;
   e2e::add_cuda_lab(c);
   CommandResult r = c.run({"run", "module01/gpu_lab", "--no-predict", "--json"},
                           {{"WORKBOOK_GPU_NAME", ""}, {"WORKBOOK_NVCC", nvcc.string()}});
@@ -590,7 +588,7 @@ TEST_CASE("e2e: a Python lab speaks the contract through wb.py, a missing packag
     WARN("skipped: no python3 on PATH");
     return;
   }
-  Course c;
+  FixtureCourse c;
   std::ofstream(c.content / "modules/module01/module.yaml", std::ios::app)
       << "  - id: py_lab\n    title: \"A Python lab\"\n    goal: \"Sums in Python.\"\n    source: py_lab.py\n"
       << "    language: python\n    steps: [\"Run it.\"]\n    timeout_s: 30\n"

@@ -16,27 +16,25 @@
 #include "../support/test_paths.hpp"
 
 using e2e::CommandResult;
-using e2e::Course;
+using e2e::FixtureCourse;
 using e2e::Running;
 using e2e::journal_value;
+using e2e::process_exists;
 using nlohmann::json;
 namespace fs = std::filesystem;
 
 namespace {
 
 
-// True while `pid` exists (a zombie counts: kill(pid, 0) still finds it).
-bool exists(pid_t pid) { return ::kill(pid, 0) == 0 || errno != ESRCH; }
-
 // Waits for `pid` (a process of the lab) to be gone, reaping it when it came to this
 // test as an orphan (the test is a subreaper while it runs the lab); a process still
 // alive after that is a runner bug: it is killed (it is this test's) and false returned.
 bool gone_or_kill(pid_t pid) {
-  for (int i = 0; i < 1000 && exists(pid); ++i) {  // 10 s: a loaded 2-core CI machine
+  for (int i = 0; i < 1000 && process_exists(pid); ++i) {  // 10 s: a loaded 2-core CI machine
     ::waitpid(pid, nullptr, WNOHANG);
-    if (exists(pid)) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    if (process_exists(pid)) std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
-  if (!exists(pid)) return true;
+  if (!process_exists(pid)) return true;
   pid_t group = ::getpgid(pid);
   if (group > 1 && group != ::getpgrp()) ::killpg(group, SIGKILL);
   ::kill(pid, SIGKILL);
@@ -45,7 +43,7 @@ bool gone_or_kill(pid_t pid) {
 }
 
 // The hang_lab's grandchild, once the lab has reported it in its results file.
-std::optional<pid_t> wait_for_child_pid(const Course& c, double limit_s = 60) {
+std::optional<pid_t> wait_for_child_pid(const FixtureCourse& c, double limit_s = 60) {
   auto t0 = std::chrono::steady_clock::now();
   const std::regex child(R"re("name":"child_pid"[^}]*"value":([0-9]+))re");
   while (std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() < limit_s) {
@@ -69,7 +67,7 @@ struct Subreaper {
 }  // namespace
 
 TEST_CASE("signals e2e: Ctrl-C while a lab runs: INTERRUPTED, exit 130, no prompt, the run closed", "[e2e][signals]") {
-  Course c;
+  FixtureCourse c;
   Subreaper reaper;
   // On a terminal, as a learner runs it: the runner would prompt for an explanation.
   Running run(c, {"run", "module01/hang_lab", "--timeout", "60"}, true);
@@ -99,7 +97,7 @@ TEST_CASE("signals e2e: Ctrl-C while a lab runs: INTERRUPTED, exit 130, no promp
 }
 
 TEST_CASE("signals e2e: Ctrl-C in --json mode gives verdict interrupted and exit 130", "[e2e][signals]") {
-  Course c;
+  FixtureCourse c;
   Subreaper reaper;
   Running run(c, {"run", "module01/hang_lab", "--timeout", "60", "--json"}, false);
   auto child = wait_for_child_pid(c);
@@ -121,7 +119,7 @@ TEST_CASE("signals e2e: SIGTERM and SIGHUP are forwarded to the lab's group, the
           "[e2e][signals]") {
   for (int sig : {SIGTERM, SIGHUP}) {
     INFO("signal " << sig);
-    Course c;
+    FixtureCourse c;
     Subreaper reaper;
     Running run(c, {"run", "module01/hang_lab", "--timeout", "60"}, false);
     auto child = wait_for_child_pid(c);
@@ -143,7 +141,7 @@ TEST_CASE("signals e2e: SIGTERM and SIGHUP are forwarded to the lab's group, the
 
 TEST_CASE("signals e2e: a lab child that calls setsid is found, killed and reported after the time-out",
           "[e2e][signals][setsid]") {
-  Course c;
+  FixtureCourse c;
   Subreaper reaper;
   CommandResult r;
   json j = c.run_json({"run", "module01/setsid_lab", "--json"}, &r);
@@ -164,7 +162,7 @@ TEST_CASE("signals e2e: a lab child that calls setsid is found, killed and repor
 }
 
 TEST_CASE("signals e2e: SIGTERM stops dev check --run at the lab it is running", "[e2e][signals]") {
-  Course c;
+  FixtureCourse c;
   Subreaper reaper;
   // hang_lab's solution hangs (a 3 s limit); its starter would be run next.
   Running run(c, {"dev", "check", "--run", "--only", "module01/hang_lab"}, false);
@@ -213,7 +211,7 @@ TEST_CASE("signals e2e: Ctrl-C or SIGTERM while --compare runs the reference sto
           "[e2e][signals][compare]") {
   for (int sig : {SIGINT, SIGTERM}) {
     INFO("signal " << sig);
-    Course c;
+    FixtureCourse c;
     Subreaper reaper;
     e2e::write_file(c.lab_copy("hang_lab.cpp"), kQuickHangLab);
     Running run(c, {"run", "module01/hang_lab", "--compare", "--no-predict", "--timeout", "60"}, false);
@@ -235,7 +233,7 @@ TEST_CASE("signals e2e: Ctrl-C or SIGTERM while --compare runs the reference sto
 
 TEST_CASE("signals e2e: a SIGKILLed runner takes the lab and its whole group with it (--compare's reference too)",
           "[e2e][signals][compare]") {
-  Course c;
+  FixtureCourse c;
   Subreaper reaper;
   e2e::write_file(c.lab_copy("hang_lab.cpp"), kQuickHangLab);
   Running run(c, {"run", "module01/hang_lab", "--compare", "--no-predict", "--timeout", "60"}, false);

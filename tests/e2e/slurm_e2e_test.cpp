@@ -15,41 +15,21 @@
 
 #include "e2e_support.hpp"
 #include "exec/process.hpp"
+#include "slurm_ready.hpp"
 
 using e2e::CommandResult;
-using e2e::Course;
+using e2e::FixtureCourse;
 using e2e::journal_value;
+using e2e::slurm_ready;
 using nlohmann::json;
 namespace fs = std::filesystem;
 
 namespace {
 
-// True when sbatch is on PATH and a controller answers squeue. Without one the test warns
-// and returns, unless WORKBOOK_REQUIRE_SLURM=1 asks for a failure instead.
-bool slurm_ready() {
-  std::string why;
-  if (!workbook::find_in_path("sbatch")) {
-    why = "sbatch is not on PATH";
-  } else {
-    workbook::ProcessOptions opt;
-    opt.argv = {"squeue", "-h", "-o", "%i"};
-    opt.timeout_s = 20;
-    workbook::ProcessResult r = workbook::run_process(opt);
-    if (!r.exited_ok()) why = "no Slurm controller answers squeue: " + r.err;
-  }
-  if (why.empty()) return true;
-  const char* require = std::getenv("WORKBOOK_REQUIRE_SLURM");
-  if (require && std::string(require) == "1") {
-    FAIL("WORKBOOK_REQUIRE_SLURM=1 but " << why << " (start one: eval \"$(scripts/ci/slurm_local.sh start)\")");
-  }
-  WARN("Slurm tests skipped: " << why << ". Start a local cluster with eval \"$(scripts/ci/slurm_local.sh start)\"");
-  return false;
-}
-
 // The binary started without waiting for it (for Ctrl-C, and for the slow job). If the
 // test ends early it gets Ctrl-C, so that it cancels its job, then SIGKILL.
 struct Started : e2e::Spawned {
-  Started(const Course& c, const std::vector<std::string>& args, fs::path out, fs::path err)
+  Started(const FixtureCourse& c, const std::vector<std::string>& args, fs::path out, fs::path err)
       : Spawned(c, args, false, std::move(out), std::move(err)) {
     stop_signal = SIGINT;
   }
@@ -83,7 +63,7 @@ std::string squeue_state(const std::string& job_id) {
 }
 
 // The job id of the newest run of `lab` once it was submitted ("" until then).
-std::string job_of_latest(const Course& c, const std::string& lab) {
+std::string job_of_latest(const FixtureCourse& c, const std::string& lab) {
   if (!fs::exists(c.journal())) return "";
   const std::string v = journal_value(c.journal(), "SELECT s.job_id FROM slurm_jobs s JOIN runs r ON r.id = s.run_id "
                                                    "WHERE r.lab = '" + lab + "' ORDER BY s.run_id DESC LIMIT 1");
@@ -91,7 +71,7 @@ std::string job_of_latest(const Course& c, const std::string& lab) {
 }
 
 // Waits until the newest hang_lab job runs the lab on the node (its output says so).
-std::string wait_for_running_hang(const Course& c, const std::string& time_limit) {
+std::string wait_for_running_hang(const FixtureCourse& c, const std::string& time_limit) {
   std::string job;
   REQUIRE(wait_until(
       [&] {
@@ -108,11 +88,11 @@ std::string wait_for_running_hang(const Course& c, const std::string& time_limit
 }
 
 // How many runs the journal holds ("0" when there is no journal yet).
-std::string runs_recorded(const Course& c) {
+std::string runs_recorded(const FixtureCourse& c) {
   return fs::exists(c.journal()) ? journal_value(c.journal(), "SELECT COUNT(*) FROM runs") : "0";
 }
 
-std::string run_row(const Course& c, const std::string& job, const std::string& column) {
+std::string run_row(const FixtureCourse& c, const std::string& job, const std::string& column) {
   return journal_value(c.journal(), "SELECT " + column + " FROM runs r JOIN slurm_jobs s ON s.run_id = r.id WHERE "
                                     "s.job_id = '" + job + "'");
 }
@@ -120,7 +100,7 @@ std::string run_row(const Course& c, const std::string& job, const std::string& 
 }  // namespace
 
 TEST_CASE("e2e slurm: --slurm-dry-run prints the batch script and submits nothing", "[e2e][slurm]") {
-  Course c;
+  FixtureCourse c;
   CommandResult r = c.run({"run", "module01/pass_lab", "--slurm-dry-run", "--partition", "gpu", "--time", "5",
                            "--account", "course", "-p", "N=20"});
   SHOW(r);
@@ -160,7 +140,7 @@ TEST_CASE("e2e slurm: --slurm-dry-run prints the batch script and submits nothin
 }
 
 TEST_CASE("e2e slurm: --slurm-dry-run refuses what a local run refuses, with the same message", "[e2e][slurm]") {
-  Course c;
+  FixtureCourse c;
   for (const std::vector<std::string>& args :
        {std::vector<std::string>{"module01/no_such_lab"}, {"module01"}, {"module01/pass_lab", "-p", "BAD=1"},
         {"module01/pass_lab", "-p", "N=abc"}, {"module01/pass_lab", "-p", "N=5", "-p", "N=6"},
@@ -185,7 +165,7 @@ TEST_CASE("e2e slurm: --slurm-dry-run refuses what a local run refuses, with the
 }
 
 TEST_CASE("e2e slurm: --slurm without sbatch on PATH says so before recording anything", "[e2e][slurm]") {
-  Course c;
+  FixtureCourse c;
   CommandResult r = c.run({"run", "module01/pass_lab", "--slurm", "--no-predict"}, {{"PATH", c.tmp.path.string()}});
   SHOW(r);
   CHECK(r.exit_code == 2);
@@ -195,7 +175,7 @@ TEST_CASE("e2e slurm: --slurm without sbatch on PATH says so before recording an
 
 TEST_CASE("e2e slurm: submitted runs end with a verdict and a journal row with the job id", "[e2e][slurm][slow]") {
   if (!slurm_ready()) return;
-  Course c;
+  FixtureCourse c;
   e2e::write_file(c.workspace / "slurm.yaml", "poll_s: 1\n");
 
   // Submitted first: a lab that hangs, with no lab limit to speak of, in a 1-minute job.
@@ -238,7 +218,7 @@ TEST_CASE("e2e slurm: submitted runs end with a verdict and a journal row with t
     CHECK(run_row(c, job, "s.state") == "FAILED");
   }
   {  // The job fails before the runner starts (a setup line fails): Slurm's state decides.
-    Course other;
+    FixtureCourse other;
     e2e::write_file(other.workspace / "slurm.yaml", "poll_s: 1\nsetup: [\"echo no such module >&2; false\"]\n");
     CommandResult r = other.run({"run", "module01/pass_lab", "--slurm", "--no-predict", "--json"}, {}, 120);
     SHOW(r);
@@ -315,7 +295,7 @@ TEST_CASE("e2e slurm: submitted runs end with a verdict and a journal row with t
 
 TEST_CASE("e2e slurm: a workspace path with spaces, quotes, $, backticks and % submits and runs", "[e2e][slurm][slow]") {
   if (!slurm_ready()) return;
-  Course c;
+  FixtureCourse c;
   // The workspace and the folder submitted from hold what a shell or sbatch would read as
   // something else; the node must get them as they are.
   c.workspace = c.tmp.path / "my ws $HOME `touch tick` 'single' \"double\" #hash %j";

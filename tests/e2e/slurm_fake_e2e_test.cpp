@@ -19,8 +19,9 @@
 #include "exec/process.hpp"
 
 using e2e::CommandResult;
-using e2e::Course;
+using e2e::FixtureCourse;
 using e2e::journal_value;
+using e2e::with_args;
 using nlohmann::json;
 namespace fs = std::filesystem;
 
@@ -74,7 +75,7 @@ touch "$FAKE_SLURM_STATE/cancel-$1"
 
 // A course whose PATH finds the fake tools first.
 struct FakeSlurm {
-  Course c;
+  FixtureCourse c;
   fs::path bin, state;
   FakeSlurm() : bin(c.tmp.path / "fake-bin"), state(c.tmp.path / "fake-state") {
     fs::create_directories(bin);
@@ -101,17 +102,12 @@ struct FakeSlurm {
 const std::vector<std::string> kPredicted = {"run", "module01/pass_lab", "--slurm", "--predict", "count_guess=900",
                                              "--predict", "kind=1", "--predict", "big=yes"};
 
-std::vector<std::string> with(std::vector<std::string> args, const std::vector<std::string>& more) {
-  args.insert(args.end(), more.begin(), more.end());
-  return args;
-}
-
 }  // namespace
 
 TEST_CASE("e2e fake slurm: a job that runs before sbatch answers, behind banner lines, is followed and graded",
           "[e2e][slurm]") {
   FakeSlurm f;
-  CommandResult r = f.run(with(kPredicted, {"--json"}), "sync");
+  CommandResult r = f.run(with_args(kPredicted, {"--json"}), "sync");
   SHOW(r);
   CHECK(r.exit_code == 0);
   json j = json::parse(r.out, nullptr, false);
@@ -128,14 +124,14 @@ TEST_CASE("e2e fake slurm: a job that runs before sbatch answers, behind banner 
 TEST_CASE("e2e fake slurm: sbatch printing no job id loses no job", "[e2e][slurm]") {
   FakeSlurm f;
   {  // The job ran, and Slurm knows it by its name: followed as usual.
-    CommandResult r = f.run(with(kPredicted, {"--json"}), "silent-sync");
+    CommandResult r = f.run(with_args(kPredicted, {"--json"}), "silent-sync");
     SHOW(r);
     CHECK(r.exit_code == 0);
     CHECK(r.err.find("printed no job id; Slurm knows it by its name wb-pass_lab-1 as job 100") != std::string::npos);
     CHECK(f.sql("SELECT job_id FROM slurm_jobs WHERE run_id = 1") == "100");
     CHECK(f.sql("SELECT verdict FROM runs WHERE id = 1") == "pass");
   }
-  {  // Nothing found: said so, with how to find and cancel it; the run stays open for its node.
+  {  // Nothing found: said so, with_args how to find and cancel it; the run stays open for its node.
     CommandResult r = f.run(kPredicted, "silent");
     SHOW(r);
     CHECK(r.exit_code == 2);

@@ -6,29 +6,26 @@
 #include <cstdlib>
 #include <fstream>
 
+#include "../support/text_checks.hpp"
+#include "../support/toolchain_fixture.hpp"
+
 using e2e::CommandResult;
-using e2e::Course;
+using e2e::FixtureCourse;
 using nlohmann::json;
+using wbtest::contains;
+using wbtest::toolchain_fixture;
 namespace fs = std::filesystem;
 
 namespace {
 
-
-bool has(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
-
-fs::path fixture(const std::string& name) { return fs::path(WORKBOOK_FIXTURE_DIR) / "toolchain" / name; }
-
 // A fake g++ named `name` in the course's temp folder, answering --version with `line`.
-fs::path fake_gxx(const Course& c, const std::string& name, const std::string& line) {
-  const fs::path p = c.tmp.path / "bin" / name;
-  e2e::write_file(p, "#!/bin/sh\necho '" + line + "'\n");
-  fs::permissions(p, fs::perms::owner_all);
-  return p;
+fs::path fake_gxx(const FixtureCourse& c, const std::string& name, const std::string& line) {
+  return wbtest::fake_gcc(c.tmp.path / "bin", name, line);
 }
 
 // Fedora 44's situation: CUDA 13.0 and GCC 16 (ggml-org/llama.cpp#22886).
-std::map<std::string, std::string> laptop_env(const Course& c) {
-  return {{"WORKBOOK_NVCC", fixture("fake_nvcc.sh").string()},
+std::map<std::string, std::string> laptop_env(const FixtureCourse& c) {
+  return {{"WORKBOOK_NVCC", toolchain_fixture("fake_nvcc.sh").string()},
           {"FAKE_NVCC_RELEASE", "13.0"},
           {"FAKE_NVCC_REFUSE", "gcc_later_than_15"},
           {"FAKE_NVCC_GOOD_CCBIN", (c.tmp.path / "bin" / "g++-15").string()},
@@ -40,7 +37,7 @@ std::map<std::string, std::string> laptop_env(const Course& c) {
 
 TEST_CASE("e2e: a refused host compiler is a compile error (exit 3) that says it is the toolchain and how to fix it",
           "[e2e][toolchain]") {
-  Course c;
+  FixtureCourse c;
   add_cuda_lab(c);
   auto env = laptop_env(c);
   CommandResult r = c.run({"run", "module01/gpu_lab", "--no-predict", "--json"}, env);
@@ -52,23 +49,23 @@ TEST_CASE("e2e: a refused host compiler is a compile error (exit 3) that says it
   CHECK(j["compile_error_kind"] == "host_compiler_unsupported");
   CHECK(j["reason"] == "the toolchain, not your code: nvcc 13.0 refuses gcc 16.1.1 as its host compiler");
   const std::string diag = j["build"]["diagnostics"];
-  CHECK(has(diag, "gcc versions later than 15 are not supported!"));
-  CHECK(has(diag, "This is the toolchain, not your code."));
-  CHECK(has(diag, "sudo dnf install gcc15-c++"));
-  CHECK(has(diag, "`ccbin: /usr/bin/g++-15` in " + (c.workspace / "toolchain.yaml").string()));
-  CHECK(has(j["next_step"].get<std::string>(), "set `ccbin`"));
+  CHECK(contains(diag, "gcc versions later than 15 are not supported!"));
+  CHECK(contains(diag, "This is the toolchain, not your code."));
+  CHECK(contains(diag, "sudo dnf install gcc15-c++"));
+  CHECK(contains(diag, "`ccbin: /usr/bin/g++-15` in " + (c.workspace / "toolchain.yaml").string()));
+  CHECK(contains(j["next_step"].get<std::string>(), "set `ccbin`"));
 
   r = c.run({"run", "module01/gpu_lab", "--no-predict"}, env);
   SHOW(r);
   CHECK(r.exit_code == 3);
-  CHECK(has(r.out, "This is the toolchain, not your code."));
-  CHECK(has(r.out, "Verdict: COMPILE ERROR · the toolchain, not your code: nvcc 13.0 refuses gcc 16.1.1"));
+  CHECK(contains(r.out, "This is the toolchain, not your code."));
+  CHECK(contains(r.out, "Verdict: COMPILE ERROR · the toolchain, not your code: nvcc 13.0 refuses gcc 16.1.1"));
 
 }
 
 TEST_CASE("e2e: ccbin set once in toolchain.yaml (or --ccbin) fixes every build, and allow_unsupported shows nvcc's warning",
           "[e2e][toolchain]") {
-  Course c;
+  FixtureCourse c;
   add_cuda_lab(c);
   auto env = laptop_env(c);
   env.erase("WORKBOOK_CCBIN");
@@ -85,7 +82,7 @@ TEST_CASE("e2e: ccbin set once in toolchain.yaml (or --ccbin) fixes every build,
   REQUIRE_FALSE(j.is_discarded());
   CHECK(j["verdict"] == "not_run");
   CHECK(j["build"]["ok"] == true);
-  CHECK(has(j["build"]["command"].dump(), "\"-ccbin\",\"" + g15.string() + "\""));
+  CHECK(contains(j["build"]["command"].dump(), "\"-ccbin\",\"" + g15.string() + "\""));
   CHECK(j["compile_error_kind"].is_null());
 
   // Without it, nvcc's default (gcc 16) is refused again.
@@ -103,7 +100,7 @@ TEST_CASE("e2e: ccbin set once in toolchain.yaml (or --ccbin) fixes every build,
   r = c.run({"run", "module01/gpu_lab", "--no-predict"}, env);
   SHOW(r);
   CHECK(r.exit_code == 2);
-  CHECK(has(r.out, "warning: built with -allow-unsupported-compiler (allow_unsupported, " +
+  CHECK(contains(r.out, "warning: built with -allow-unsupported-compiler (allow_unsupported, " +
                        (c.workspace / "toolchain.yaml").string() + ":1)"));
 
   // A mistake in the file is named by file and line, before anything runs.
@@ -111,20 +108,20 @@ TEST_CASE("e2e: ccbin set once in toolchain.yaml (or --ccbin) fixes every build,
   r = c.run({"run", "module01/gpu_lab", "--no-predict"}, env);
   SHOW(r);
   CHECK(r.exit_code == 2);
-  CHECK(has(r.err, (c.workspace / "toolchain.yaml").string() + ":2: allow_unsupported"));
+  CHECK(contains(r.err, (c.workspace / "toolchain.yaml").string() + ":2: allow_unsupported"));
 }
 
 TEST_CASE("e2e: workbook device shows the toolchain line and says when the pair is unsupported, also without a GPU",
           "[e2e][toolchain][device]") {
-  Course c;
+  FixtureCourse c;
   auto env = laptop_env(c);
   CommandResult r = c.run({"device", "--toolchain"}, env);
   SHOW(r);
   CHECK(r.exit_code == 3);
-  CHECK(has(r.out, "Toolchain: nvcc 13.0 (" + fixture("fake_nvcc.sh").string() + "), host compiler gcc 16.1.1 ("));
-  CHECK(has(r.out, "ccbin from WORKBOOK_CCBIN), flags: -ccbin "));
-  CHECK(has(r.out, "unsupported pair: "));
-  CHECK(has(r.out, "This is the toolchain, not your code."));
+  CHECK(contains(r.out, "Toolchain: nvcc 13.0 (" + toolchain_fixture("fake_nvcc.sh").string() + "), host compiler gcc 16.1.1 ("));
+  CHECK(contains(r.out, "ccbin from WORKBOOK_CCBIN), flags: -ccbin "));
+  CHECK(contains(r.out, "unsupported pair: "));
+  CHECK(contains(r.out, "This is the toolchain, not your code."));
 
   r = c.run({"device", "--toolchain", "--json"}, env);
   json j = json::parse(r.out, nullptr, false);
@@ -138,20 +135,20 @@ TEST_CASE("e2e: workbook device shows the toolchain line and says when the pair 
   r = c.run({"device"}, env);
   SHOW(r);
   CHECK(r.exit_code == 2);
-  CHECK(has(r.out, "unsupported pair: "));
-  CHECK(has(r.err, "no NVIDIA GPU found"));
+  CHECK(contains(r.out, "unsupported pair: "));
+  CHECK(contains(r.err, "no NVIDIA GPU found"));
 
   // A supported g++ through ccbin: the pair works; without a GPU, device then says so.
   env["WORKBOOK_CCBIN"] = fake_gxx(c, "g++-15", "g++-15 (GCC) 15.2.1").string();
   r = c.run({"device", "--toolchain"}, env);
   SHOW(r);
   CHECK(r.exit_code == 0);
-  CHECK(has(r.out, "works: a one-file CUDA probe compiles with this pair"));
+  CHECK(contains(r.out, "works: a one-file CUDA probe compiles with this pair"));
   r = c.run({"device"}, env);
   SHOW(r);
   CHECK(r.exit_code == 2);
-  CHECK(has(r.out, "host compiler gcc 15.2.1"));
-  CHECK(has(r.err, "no NVIDIA GPU found"));
+  CHECK(contains(r.out, "host compiler gcc 15.2.1"));
+  CHECK(contains(r.err, "no NVIDIA GPU found"));
   r = c.run({"device", "--json"}, env);
   j = json::parse(r.out, nullptr, false);
   REQUIRE_FALSE(j.is_discarded());
@@ -161,7 +158,7 @@ TEST_CASE("e2e: workbook device shows the toolchain line and says when the pair 
 
 TEST_CASE("e2e: scripts/setup.sh --check-toolchain stops with the fix when the pair is refused, and passes a working one",
           "[e2e][toolchain][setup]") {
-  Course c;
+  FixtureCourse c;
   auto env = c.env(laptop_env(c));
   std::string vars;
   for (const auto& [k, v] : env) vars += k + "='" + v + "' ";
@@ -177,12 +174,12 @@ TEST_CASE("e2e: scripts/setup.sh --check-toolchain stops with the fix when the p
   std::string text = e2e::read_file(out);
   INFO(text);
   CHECK(rc == 3);
-  CHECK(has(text, "Checking the CUDA toolchain"));
-  CHECK(has(text, "This is the toolchain, not your code."));
-  CHECK(has(text, "setup.sh: stopped"));
+  CHECK(contains(text, "Checking the CUDA toolchain"));
+  CHECK(contains(text, "This is the toolchain, not your code."));
+  CHECK(contains(text, "setup.sh: stopped"));
   rc = run_setup("WORKBOOK_CCBIN='" + fake_gxx(c, "g++-15", "g++-15 (GCC) 15.2.1").string() + "'");
   text = e2e::read_file(out);
   INFO(text);
   CHECK(rc == 0);
-  CHECK(has(text, "works: a one-file CUDA probe"));
+  CHECK(contains(text, "works: a one-file CUDA probe"));
 }

@@ -10,7 +10,7 @@
 
 using e2e::BuildCache;
 using e2e::CommandResult;
-using e2e::Course;
+using e2e::FixtureCourse;
 namespace fs = std::filesystem;
 
 namespace {
@@ -35,7 +35,7 @@ std::size_t built_labs(const fs::path& cache) {
 }  // namespace
 
 TEST_CASE("e2e: warm build cache: every fixture lab compiled once for the other tests", "[.][warm_cache]") {
-  Course c("course", BuildCache::cold);
+  FixtureCourse c("course", BuildCache::cold);
   // `dev check` without --run compiles each lab's starter, solution and variants and runs
   // nothing (broken_lab does not compile, on purpose, so the check itself says FAIL).
   CommandResult r = c.run({"dev", "check", "--json"}, {}, 600);
@@ -50,7 +50,7 @@ TEST_CASE("e2e: warm build cache: every fixture lab compiled once for the other 
 
   // The cache serves a course copied anywhere else: a run from a fresh copy with this cache
   // is not compiled again (the key holds no path).
-  Course probe("course", BuildCache::cold);
+  FixtureCourse probe("course", BuildCache::cold);
   fs::create_directories(probe.build_cache());
   fs::copy(c.build_cache(), probe.build_cache(), fs::copy_options::recursive);
   nlohmann::json run = probe.run_json({"run", "module01/pass_lab", "--json", "--no-predict"});

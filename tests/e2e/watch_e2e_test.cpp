@@ -8,7 +8,7 @@
 
 #include "e2e_support.hpp"
 
-using e2e::Course;
+using e2e::FixtureCourse;
 using e2e::journal_value;
 using nlohmann::json;
 namespace fs = std::filesystem;
@@ -18,7 +18,7 @@ namespace {
 
 // The test's own safety limits: a lab's first build takes 2 s on an idle machine, but
 // much longer on a loaded one.
-constexpr double kLimit_s = 90;
+constexpr double kWatchLimit_s = 90;
 
 // `workbook ARGS` started in the background: stdout and stderr to files, stdin a pipe
 // the test writes to (or /dev/null).
@@ -28,7 +28,7 @@ struct Watcher {
   fs::path out_file, err_file;
   e2e::CommandResult result;
 
-  Watcher(const Course& c, const std::vector<std::string>& args, bool pipe_in) {
+  Watcher(const FixtureCourse& c, const std::vector<std::string>& args, bool pipe_in) {
     static std::atomic<int> n{0};
     const int id = n++;
     out_file = c.tmp.path / ("watch-stdout-" + std::to_string(id));
@@ -69,7 +69,7 @@ struct Watcher {
   void type(const std::string& text) const {
     REQUIRE(::write(input, text.data(), text.size()) == static_cast<ssize_t>(text.size()));
   }
-  const e2e::CommandResult& finish(double limit_s = kLimit_s) {
+  const e2e::CommandResult& finish(double limit_s = kWatchLimit_s) {
     e2e::wait_child(pid, limit_s, result);
     result.out = e2e::read_file(out_file);
     result.err = e2e::read_file(err_file);
@@ -79,7 +79,7 @@ struct Watcher {
 
 // The verdicts of the lab's runs, oldest first ("NULL": not finished); none while the
 // journal (or its schema) is not there yet.
-std::vector<std::string> verdicts(const Course& c, const std::string& lab) {
+std::vector<std::string> verdicts(const FixtureCourse& c, const std::string& lab) {
   std::vector<std::string> rows;
   sqlite3* db = nullptr;
   if (sqlite3_open_v2(c.journal().c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
@@ -99,8 +99,8 @@ std::vector<std::string> verdicts(const Course& c, const std::string& lab) {
 }
 
 // Waits until the lab has `count` finished runs.
-void wait_for_runs(const Course& c, const std::string& lab, std::size_t count) {
-  const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(kLimit_s);
+void wait_for_runs(const FixtureCourse& c, const std::string& lab, std::size_t count) {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(kWatchLimit_s);
   while (std::chrono::steady_clock::now() < until) {
     const auto v = verdicts(c, lab);
     if (v.size() >= count && std::count(v.begin(), v.end(), "NULL") == 0) return;
@@ -110,7 +110,7 @@ void wait_for_runs(const Course& c, const std::string& lab, std::size_t count) {
 }
 
 // Saves the reference solution over the learner's copy, by rename as vim or VS Code do.
-void save_fixed_copy(const Course& c, const std::string& file) {
+void save_fixed_copy(const FixtureCourse& c, const std::string& file) {
   const fs::path tmp = c.lab_copy("." + file + ".swp");
   e2e::write_file(tmp, e2e::read_file(c.content / "solutions/module01" / file));
   fs::rename(tmp, c.lab_copy(file));
@@ -119,7 +119,7 @@ void save_fixed_copy(const Course& c, const std::string& file) {
 }  // namespace
 
 TEST_CASE("watch --once: a failing copy, then a fixed save: PASS and exit 0", "[e2e][watch]") {
-  Course c;
+  FixtureCourse c;
   Watcher w(c, {"watch", "module01/fail_lab", "--once"}, false);
   wait_for_runs(c, "module01/fail_lab", 1);
   save_fixed_copy(c, "fail_lab.cpp");
@@ -134,7 +134,7 @@ TEST_CASE("watch --once: a failing copy, then a fixed save: PASS and exit 0", "[
 }
 
 TEST_CASE("watch --manual-run from a pipe: Enter runs again, JSON lines, a fixed copy passes", "[e2e][watch]") {
-  Course c;
+  FixtureCourse c;
   Watcher w(c, {"watch", "module01/fail_lab", "--manual-run", "--once", "--json"}, true);
   w.type("\n");  // read once the first run is done: a second run of the same copy
   wait_for_runs(c, "module01/fail_lab", 2);
@@ -157,7 +157,7 @@ TEST_CASE("watch --manual-run from a pipe: Enter runs again, JSON lines, a fixed
 }
 
 TEST_CASE("watch --manual-run: q after a failing run ends with that run's exit code", "[e2e][watch]") {
-  Course c;
+  FixtureCourse c;
   Watcher w(c, {"watch", "module01/fail_lab", "--manual-run"}, true);
   w.type("\nq\n");
   const auto& r = w.finish();
@@ -168,7 +168,7 @@ TEST_CASE("watch --manual-run: q after a failing run ends with that run's exit c
 }
 
 TEST_CASE("watch: a pass moves on to next's lab, and Ctrl-C while waiting ends it with 130", "[e2e][watch]") {
-  Course c;
+  FixtureCourse c;
   const json next = c.run_json({"next", "--json"});
   REQUIRE(next["next"]["lab"] == "module01/pass_lab");
   Watcher w(c, {"watch", "--poll"}, false);
@@ -187,10 +187,10 @@ TEST_CASE("watch: a pass moves on to next's lab, and Ctrl-C while waiting ends i
 }
 
 TEST_CASE("watch: Ctrl-C while the lab runs records it as interrupted and ends with 130", "[e2e][watch]") {
-  Course c;
+  FixtureCourse c;
   Watcher w(c, {"watch", "module01/hang_lab"}, false);
   const fs::path results = c.workspace / ".workbook/runs/run-1.jsonl";  // the lab writes it as it starts
-  const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(kLimit_s);
+  const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(kWatchLimit_s);
   while (!fs::exists(results) && std::chrono::steady_clock::now() < until) std::this_thread::sleep_for(20ms);
   REQUIRE(fs::exists(results));
   ::kill(w.pid, SIGINT);  // within the lab's 3 s limit
@@ -202,7 +202,7 @@ TEST_CASE("watch: Ctrl-C while the lab runs records it as interrupted and ends w
 }
 
 TEST_CASE("watch's report holds the GPU clock and throttle lines that run's does", "[e2e][watch]") {
-  Course c;
+  FixtureCourse c;
   // A GPU (WORKBOOK_GPU_NAME) whose nvidia-smi reads a power-capped clock.
   const std::string path = e2e::path_with_fake_nvidia_smi(c.tmp.path / "smi-bin", "",
                                                           "echo '1410, 5001, 1590, 5001, 0x0000000000000004, 70, 300, P0'\n");

@@ -9,11 +9,13 @@
 
 #include "e2e_support.hpp"
 #include "learn_support.hpp"
+#include "../support/text_checks.hpp"
 
 using e2e::CommandResult;
-using e2e::Course;
+using e2e::FixtureCourse;
 using e2e::journal_value;
 using nlohmann::json;
+using wbtest::kFFFD;
 namespace fs = std::filesystem;
 
 namespace {
@@ -29,12 +31,10 @@ std::set<std::string> backups_of(const fs::path& copy) {
   return names;
 }
 
-const std::string kFFFD = "\xEF\xBF\xBD";
-
 }  // namespace
 
 TEST_CASE("e2e: reset twice keeps both backups, resetting an untouched copy keeps nothing new", "[e2e][reset]") {
-  Course c;
+  FixtureCourse c;
   REQUIRE(c.run({"init"}).exit_code == 0);
   const fs::path copy = c.lab_copy("pass_lab.cpp");
   const std::string starter = e2e::read_file(c.starter("pass_lab.cpp"));
@@ -78,7 +78,7 @@ TEST_CASE("e2e: reset twice keeps both backups, resetting an untouched copy keep
 
 TEST_CASE("e2e: a lab printing bytes that are not UTF-8 gives valid JSON, the verdict's exit code, and a recorded run",
           "[e2e][utf8]") {
-  Course c;
+  FixtureCourse c;
   CommandResult r;
   json j = c.run_json({"run", "module01/bytes_lab", "--json", "--explain", "because \xFF\xFE reasons"}, &r);
   SHOW(r);
@@ -102,7 +102,7 @@ TEST_CASE("e2e: a lab printing bytes that are not UTF-8 gives valid JSON, the ve
 }
 
 TEST_CASE("e2e: a --file whose compiler errors quote bytes that are not UTF-8 still gives JSON", "[e2e][utf8]") {
-  Course c;
+  FixtureCourse c;
   fs::path bad = c.tmp.path / "bad.cpp";
   e2e::write_file(bad, "int main() { return \xFF\xFF; }\n");
   CommandResult r;
@@ -113,7 +113,7 @@ TEST_CASE("e2e: a --file whose compiler errors quote bytes that are not UTF-8 st
 }
 
 TEST_CASE("e2e: runs/ keeps the newest 200 run files, the journal and other files stay", "[e2e][prune]") {
-  Course c;
+  FixtureCourse c;
   REQUIRE(c.run({"init"}).exit_code == 0);
   const fs::path runs = c.workspace / ".workbook/runs";
   fs::create_directories(runs);
@@ -182,7 +182,7 @@ TEST_CASE("learn e2e: an answer that is not UTF-8 still gives valid JSON", "[e2e
 }
 
 TEST_CASE("e2e: a lab that reports a failed check and then a passing one, or another seed, fails", "[e2e][results]") {
-  Course c;
+  FixtureCourse c;
   // A lab that writes its records by hand (no harness): sum_ok failed, then passed.
   const fs::path lab = c.tmp.path / "two_faced.cpp";
   e2e::write_file(lab, R"(#include <cstdio>
@@ -225,7 +225,7 @@ int main(int argc, char** argv) {
 }
 
 TEST_CASE("e2e: the workspace holds labs/common, so a lab's by-hand build line works there", "[e2e][workspace]") {
-  Course c;
+  FixtureCourse c;
   CommandResult r = c.run({"run", "module01/pass_lab", "--no-predict"});
   SHOW(r);
   REQUIRE(r.exit_code == 0);
@@ -249,7 +249,7 @@ TEST_CASE("e2e: the workspace holds labs/common, so a lab's by-hand build line w
 }
 
 TEST_CASE("e2e: a damaged journal exits 74 with what to do, not 4 (a lab's crash)", "[e2e][journal]") {
-  Course c;
+  FixtureCourse c;
   fs::create_directories(c.workspace / ".workbook");
   e2e::write_file(c.journal(), std::string(4096, 'x'));  // not an SQLite database
   CommandResult r = c.run({"run", "module01/pass_lab", "--no-predict"});

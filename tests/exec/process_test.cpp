@@ -18,6 +18,7 @@
 #include "exec/process.hpp"
 #include "util/error.hpp"
 
+#include "../support/files.hpp"
 #include "../support/temp_dir.hpp"
 
 namespace fs = std::filesystem;
@@ -27,6 +28,7 @@ using workbook::run_process;
 
 namespace {
 
+using wbtest::read_file;
 using wbtest::TempDir;
 
 ProcessResult sh(const std::string& script, double timeout_s = 30) {
@@ -34,13 +36,6 @@ ProcessResult sh(const std::string& script, double timeout_s = 30) {
   o.argv = {"sh", "-c", script};
   o.timeout_s = timeout_s;
   return run_process(o);
-}
-
-std::string read_file(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
 }
 
 // True while `pid` is a live process (a zombie counts as gone: it no longer runs).

@@ -6,7 +6,10 @@
 #include "experiment/experiment_template.hpp"
 #include "util/error.hpp"
 
+#include "../support/text_checks.hpp"
+
 using namespace workbook;
+using wbtest::any_contains;
 
 namespace {
 
@@ -50,13 +53,6 @@ std::vector<std::string> problems_of(const std::string& text) {
   }
   return {};
 }
-
-bool any_contains(const std::vector<std::string>& list, const std::string& needle) {
-  for (const auto& s : list)
-    if (s.find(needle) != std::string::npos) return true;
-  return false;
-}
-
 }  // namespace
 
 TEST_CASE("experiment file: every field is read", "[experiment]") {

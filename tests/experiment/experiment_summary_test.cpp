@@ -23,7 +23,7 @@ using namespace workbook;
 
 namespace {
 
-const char* kFile = R"(format_version: 1
+const char* kExperimentYaml = R"(format_version: 1
 repeats: 3
 variants:
   - {name: fp32, command: ./a}
@@ -50,7 +50,7 @@ RepeatResult repeat(const std::string& v, int k, double ms, RepeatOutcome o = Re
 }
 
 long long recorded_run(Journal& j) {
-  const Experiment e = parse_experiment(kFile, "cmp", "cmp.yaml");
+  const Experiment e = parse_experiment(kExperimentYaml, "cmp", "cmp.yaml");
   const long long id = begin_experiment_run(j, e, true);
   record_experiment_prediction(j, id, "cmp", {"speedup", "2", 2.0}, false);
   record_experiment_machine(j, id, "Tesla T4", nlohmann::json{{"driver", "580.1"}, {"recorded", true}});

@@ -8,7 +8,10 @@
 
 #include "grade/grade.hpp"
 
+#include "../support/grade_lookup.hpp"
+
 using namespace workbook;
+using wbtest::graded_metric;
 
 namespace {
 
@@ -42,48 +45,42 @@ LabResults run_with(double kernel_us) {
   return r;
 }
 
-const MetricGrade& metric(const Grade& g, const std::string& name) {
-  auto it = std::find_if(g.metrics.begin(), g.metrics.end(), [&](const MetricGrade& m) { return m.name == name; });
-  REQUIRE(it != g.metrics.end());
-  return *it;
-}
-
 const Figures kSheet{{"dram_gbps", 4800}};
-const Figures kParams{{"N", 1000}};
+const Figures kN1000{{"N", 1000}};
 
 }  // namespace
 
 TEST_CASE("a time below its band fails only when the band fails on both sides", "[grade][sides]") {
   // 30 us is below 40 .. 80: faster than the model allows.
-  Grade both = grade_run(vecadd_lab(FailSide::both, FailSide::both), run_with(30), {false, 0, 0}, kSheet, "", kParams, {}, "T4");
-  CHECK(metric(both, "kernel_us").status == RangeStatus::below);
+  Grade both = grade_run(vecadd_lab(FailSide::both, FailSide::both), run_with(30), {false, 0, 0}, kSheet, "", kN1000, {}, "T4");
+  CHECK(graded_metric(both, "kernel_us").status == RangeStatus::below);
   CHECK(both.verdict == Verdict::out_of_range);
 
-  Grade one = grade_run(vecadd_lab(FailSide::above, FailSide::both), run_with(30), {false, 0, 0}, kSheet, "", kParams, {}, "T4");
-  const MetricGrade& us = metric(one, "kernel_us");
+  Grade one = grade_run(vecadd_lab(FailSide::above, FailSide::both), run_with(30), {false, 0, 0}, kSheet, "", kN1000, {}, "T4");
+  const MetricGrade& us = graded_metric(one, "kernel_us");
   CHECK(us.status == RangeStatus::below_warning);
   CHECK(us.note.find("does not fail") != std::string::npos);  // the generic warning, not the slow-side hint
   CHECK(us.note.find("strided") == std::string::npos);
   CHECK(outside_warning(us));
   CHECK_FALSE(outside_range(us));
   // 30 us puts pct at 139.8 %: above its band, which fails on both sides.
-  CHECK(metric(one, "pct_of_bandwidth").status == RangeStatus::above);
+  CHECK(graded_metric(one, "pct_of_bandwidth").status == RangeStatus::above);
   CHECK(one.verdict == Verdict::out_of_range);
 
-  Grade pass = grade_run(vecadd_lab(FailSide::above, FailSide::below), run_with(30), {false, 0, 0}, kSheet, "", kParams, {}, "T4");
-  CHECK(metric(pass, "pct_of_bandwidth").status == RangeStatus::above_warning);
-  CHECK(metric(pass, "pct_of_bandwidth").note == "above: calibrate?");  // its own warning text
+  Grade pass = grade_run(vecadd_lab(FailSide::above, FailSide::below), run_with(30), {false, 0, 0}, kSheet, "", kN1000, {}, "T4");
+  CHECK(graded_metric(pass, "pct_of_bandwidth").status == RangeStatus::above_warning);
+  CHECK(graded_metric(pass, "pct_of_bandwidth").note == "above: calibrate?");  // its own warning text
   CHECK(pass.verdict == Verdict::pass);
   CHECK(pass.verdict_reason.find("warning") != std::string::npos);
 }
 
 TEST_CASE("the failing side of a one-sided band still fails, with the band's hint", "[grade][sides]") {
   // 120 us: slower than 80 (fails above), and pct 35 % is below 50 (fails below).
-  Grade g = grade_run(vecadd_lab(FailSide::above, FailSide::below), run_with(120), {false, 0, 0}, kSheet, "", kParams, {}, "T4");
-  CHECK(metric(g, "kernel_us").status == RangeStatus::above);
-  CHECK(metric(g, "kernel_us").note == "too slow: strided?");
-  CHECK(metric(g, "pct_of_bandwidth").status == RangeStatus::below);
-  CHECK(metric(g, "pct_of_bandwidth").note == "far below: uncoalesced");
+  Grade g = grade_run(vecadd_lab(FailSide::above, FailSide::below), run_with(120), {false, 0, 0}, kSheet, "", kN1000, {}, "T4");
+  CHECK(graded_metric(g, "kernel_us").status == RangeStatus::above);
+  CHECK(graded_metric(g, "kernel_us").note == "too slow: strided?");
+  CHECK(graded_metric(g, "pct_of_bandwidth").status == RangeStatus::below);
+  CHECK(graded_metric(g, "pct_of_bandwidth").note == "far below: uncoalesced");
   CHECK(g.verdict == Verdict::out_of_range);
   CHECK(g.verdict_reason.find("kernel_us") != std::string::npos);
 }
@@ -102,8 +99,8 @@ TEST_CASE("a measured band on the spec sheet's basis is converted to calibrated 
   basis.device_now = calibrated;
   basis.measured_device = kSheet;
 
-  Grade g = grade_run(lab, run_with(59.4), {false, 0, 0}, calibrated, "", kParams, {}, "T4", basis);
-  const MetricGrade& pct = metric(g, "pct_of_bandwidth");
+  Grade g = grade_run(lab, run_with(59.4), {false, 0, 0}, calibrated, "", kN1000, {}, "T4", basis);
+  const MetricGrade& pct = graded_metric(g, "pct_of_bandwidth");
   CHECK(*pct.value == Approx(85.15).epsilon(0.001));
   CHECK(pct.basis_factor == Approx(4800.0 / 3980.0));
   CHECK(*pct.lo == Approx(70.6 / 1.15 * 4800 / 3980));
@@ -115,16 +112,16 @@ TEST_CASE("a measured band on the spec sheet's basis is converted to calibrated 
   // Without the basis (what the runner did before): the calibrated figure is compared with
   // the sheet's band and lands above it.
   GradeBasis unconverted{"h200-sxm", &measured, "2026-11-30", true, "", {}, {}};
-  Grade old = grade_run(lab, run_with(59.4), {false, 0, 0}, calibrated, "", kParams, {}, "T4", unconverted);
-  CHECK(*metric(old, "pct_of_bandwidth").hi == Approx(70.6 * 1.15));
-  CHECK(metric(old, "pct_of_bandwidth").status == RangeStatus::above_warning);
+  Grade old = grade_run(lab, run_with(59.4), {false, 0, 0}, calibrated, "", kN1000, {}, "T4", unconverted);
+  CHECK(*graded_metric(old, "pct_of_bandwidth").hi == Approx(70.6 * 1.15));
+  CHECK(graded_metric(old, "pct_of_bandwidth").status == RangeStatus::above_warning);
 
   // On the sheet itself the band is the measured one, unconverted.
   basis.device_now = kSheet;
-  Grade same = grade_run(lab, run_with(59.4), {false, 0, 0}, kSheet, "", kParams, {}, "T4", basis);
-  CHECK(metric(same, "pct_of_bandwidth").basis_factor == Approx(1.0));
-  CHECK(*metric(same, "pct_of_bandwidth").hi == Approx(70.6 * 1.15));
-  CHECK(metric(same, "pct_of_bandwidth").status == RangeStatus::in_range);
+  Grade same = grade_run(lab, run_with(59.4), {false, 0, 0}, kSheet, "", kN1000, {}, "T4", basis);
+  CHECK(graded_metric(same, "pct_of_bandwidth").basis_factor == Approx(1.0));
+  CHECK(*graded_metric(same, "pct_of_bandwidth").hi == Approx(70.6 * 1.15));
+  CHECK(graded_metric(same, "pct_of_bandwidth").status == RangeStatus::in_range);
 }
 
 TEST_CASE("a reported figure's measured band is never converted (it depends on no device figure)", "[grade][basis]") {
@@ -135,9 +132,9 @@ TEST_CASE("a reported figure's measured band is never converted (it depends on n
   GradeBasis basis{"h200-sxm", &measured, "2026-11-30", true, "", {}, {}};
   basis.device_now = {{"dram_gbps", 3980}};
   basis.measured_device = kSheet;
-  Grade g = grade_run(lab, run_with(59.4), {false, 0, 0}, basis.device_now, "", kParams, {}, "T4", basis);
-  CHECK(metric(g, "kernel_us").basis_factor == 1.0);
-  CHECK(*metric(g, "kernel_us").hi == Approx(59.4 * 1.15));
+  Grade g = grade_run(lab, run_with(59.4), {false, 0, 0}, basis.device_now, "", kN1000, {}, "T4", basis);
+  CHECK(graded_metric(g, "kernel_us").basis_factor == 1.0);
+  CHECK(*graded_metric(g, "kernel_us").hi == Approx(59.4 * 1.15));
 }
 
 TEST_CASE("show's table (no run) names the basis of a derived measured band instead of guessing", "[grade][basis]") {

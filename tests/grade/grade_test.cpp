@@ -9,7 +9,10 @@
 #include "grade/grade.hpp"
 #include "util/error.hpp"
 
+#include "../support/grade_lookup.hpp"
+
 using namespace workbook;
+using wbtest::graded_metric;
 
 namespace {
 
@@ -61,13 +64,6 @@ LabResults results(double count, double sum_ms, bool sum_ok = true, bool size_ok
 Grade grade(const LabSpec& lab, const LabResults& r, RunOutcome outcome = {false, 0, 0},
             const Figures& device = kDevice, const std::vector<RecordedPrediction>& preds = {}) {
   return grade_run(lab, r, outcome, device, "no GPU figures here", kParams, preds, "T4");
-}
-
-// Copies: callers often pass a temporary Grade.
-MetricGrade metric(const Grade& g, const std::string& name) {
-  auto it = std::find_if(g.metrics.begin(), g.metrics.end(), [&](const MetricGrade& m) { return m.name == name; });
-  REQUIRE(it != g.metrics.end());
-  return *it;
 }
 
 PredictionGrade prediction(const Grade& g, const std::string& id) {
@@ -214,7 +210,7 @@ TEST_CASE("a time-out names the limit the lab ran under, not the manifest's", "[
 
 TEST_CASE("a metric inside its range is in range, the range comes from device figures", "[grade]") {
   Grade g = grade(make_lab(), results(1000, 2));
-  const auto& m = metric(g, "sum_ms");
+  const auto& m = graded_metric(g, "sum_ms");
   CHECK(m.status == RangeStatus::in_range);
   CHECK(m.lo == std::optional<double>(0.5));
   CHECK(m.hi == std::optional<double>(4000));
@@ -224,41 +220,41 @@ TEST_CASE("a metric inside its range is in range, the range comes from device fi
   REQUIRE(m.stats);
   CHECK(m.stats->samples == std::optional<int>(5));
   // Exactly on the ends is still in range.
-  CHECK(metric(grade(make_lab(), results(1000, 0.5)), "sum_ms").status == RangeStatus::in_range);
-  CHECK(metric(grade(make_lab(), results(1000, 4000)), "sum_ms").status == RangeStatus::in_range);
+  CHECK(graded_metric(grade(make_lab(), results(1000, 0.5)), "sum_ms").status == RangeStatus::in_range);
+  CHECK(graded_metric(grade(make_lab(), results(1000, 4000)), "sum_ms").status == RangeStatus::in_range);
 }
 
 TEST_CASE("a metric below or above its range says so and gives the hint", "[grade]") {
-  const auto& below = metric(grade(make_lab(), results(1000, 0.4)), "sum_ms");
+  const auto& below = graded_metric(grade(make_lab(), results(1000, 0.4)), "sum_ms");
   CHECK(below.status == RangeStatus::below);
   CHECK(below.note == "check the loop");
-  const auto& above = metric(grade(make_lab(), results(1000, 4000.5)), "sum_ms");
+  const auto& above = graded_metric(grade(make_lab(), results(1000, 4000.5)), "sum_ms");
   CHECK(above.status == RangeStatus::above);
   CHECK(above.note == "check the loop");
   // A different device gives a different range: 80 SMs allow up to 8000.
   Figures big{{"sm_count", 80}};
-  CHECK(metric(grade(make_lab(), results(1000, 4000.5), {false, 0, 0}, big), "sum_ms").status == RangeStatus::in_range);
+  CHECK(graded_metric(grade(make_lab(), results(1000, 4000.5), {false, 0, 0}, big), "sum_ms").status == RangeStatus::in_range);
 }
 
 TEST_CASE("equals with a tolerance is a closed range around the value", "[grade]") {
   LabSpec lab = make_lab();
   lab.metrics[0].expected->tolerance = 2;
-  CHECK(metric(grade(lab, results(1000, 2)), "count").status == RangeStatus::in_range);
-  CHECK(metric(grade(lab, results(1002, 2)), "count").status == RangeStatus::in_range);
-  CHECK(metric(grade(lab, results(998, 2)), "count").status == RangeStatus::in_range);
-  CHECK(metric(grade(lab, results(1002.5, 2)), "count").status == RangeStatus::above);
-  CHECK(metric(grade(lab, results(997, 2)), "count").status == RangeStatus::below);
-  const auto& m = metric(grade(lab, results(1000, 2)), "count");
+  CHECK(graded_metric(grade(lab, results(1000, 2)), "count").status == RangeStatus::in_range);
+  CHECK(graded_metric(grade(lab, results(1002, 2)), "count").status == RangeStatus::in_range);
+  CHECK(graded_metric(grade(lab, results(998, 2)), "count").status == RangeStatus::in_range);
+  CHECK(graded_metric(grade(lab, results(1002.5, 2)), "count").status == RangeStatus::above);
+  CHECK(graded_metric(grade(lab, results(997, 2)), "count").status == RangeStatus::below);
+  const auto& m = graded_metric(grade(lab, results(1000, 2)), "count");
   CHECK(m.lo == std::optional<double>(998));
   CHECK(m.hi == std::optional<double>(1002));
   // Tolerance 0: only the exact value.
-  CHECK(metric(grade(make_lab(), results(1000, 2)), "count").status == RangeStatus::in_range);
-  CHECK(metric(grade(make_lab(), results(1000.001, 2)), "count").status == RangeStatus::above);
+  CHECK(graded_metric(grade(make_lab(), results(1000, 2)), "count").status == RangeStatus::in_range);
+  CHECK(graded_metric(grade(make_lab(), results(1000.001, 2)), "count").status == RangeStatus::above);
 }
 
 TEST_CASE("with no device figures a range is unknown and says why", "[grade]") {
   Grade g = grade(make_lab(), results(1000, 2), {false, 0, 0}, Figures{});
-  const auto& m = metric(g, "sum_ms");
+  const auto& m = graded_metric(g, "sum_ms");
   CHECK(m.status == RangeStatus::unknown);
   CHECK(m.value == std::optional<double>(2));
   CHECK_FALSE(m.lo);
@@ -272,29 +268,29 @@ TEST_CASE("a metric that was not reported is missing, one without a range has no
   r.metrics.erase(r.metrics.begin() + 1);  // no sum_ms
   r.metrics.push_back({"other", "", 5, std::nullopt, std::nullopt, std::nullopt, std::nullopt});
   Grade g = grade(make_lab(), r);
-  CHECK(metric(g, "sum_ms").status == RangeStatus::missing);
-  CHECK_FALSE(metric(g, "sum_ms").value);
-  CHECK(metric(g, "other").status == RangeStatus::no_range);
+  CHECK(graded_metric(g, "sum_ms").status == RangeStatus::missing);
+  CHECK_FALSE(graded_metric(g, "sum_ms").value);
+  CHECK(graded_metric(g, "other").status == RangeStatus::no_range);
   LabResults none = results(1000, 2);
-  CHECK(metric(grade(make_lab(), none), "other").status == RangeStatus::missing);
+  CHECK(graded_metric(grade(make_lab(), none), "other").status == RangeStatus::missing);
 }
 
 TEST_CASE("derived metrics are computed from reported ones and graded like them", "[grade]") {
   Grade g = grade(make_lab(), results(1000, 2));
-  const auto& d = metric(g, "double_count");
+  const auto& d = graded_metric(g, "double_count");
   CHECK(d.derived);
   CHECK(d.value == std::optional<double>(2000));
   CHECK(d.lo == std::optional<double>(2000));  // twice_n = 2*N from the lab's vars
   CHECK(d.status == RangeStatus::in_range);
-  CHECK(metric(grade(make_lab(), results(999, 2)), "double_count").status == RangeStatus::below);
-  CHECK_FALSE(metric(g, "count").derived);
+  CHECK(graded_metric(grade(make_lab(), results(999, 2)), "double_count").status == RangeStatus::below);
+  CHECK_FALSE(graded_metric(g, "count").derived);
 }
 
 TEST_CASE("a derived metric over a metric that is missing is missing, with the reason", "[grade]") {
   LabResults r = results(1000, 2);
   r.metrics.erase(r.metrics.begin());  // no count
   Grade g = grade(make_lab(), r);
-  const auto& d = metric(g, "double_count");
+  const auto& d = graded_metric(g, "double_count");
   CHECK_FALSE(d.value);
   CHECK(d.status == RangeStatus::missing);
   CHECK(d.note.find("'count'") != std::string::npos);
@@ -306,7 +302,7 @@ TEST_CASE("a later derived metric may use an earlier one", "[grade]") {
   quad.name = "quad";
   quad.expr = "double_count * 2";
   lab.derived.push_back(quad);
-  CHECK(metric(grade(lab, results(1000, 2)), "quad").value == std::optional<double>(4000));
+  CHECK(graded_metric(grade(lab, results(1000, 2)), "quad").value == std::optional<double>(4000));
 }
 
 TEST_CASE("expression_scope: device figures, then parameters, then vars in order", "[grade]") {
@@ -541,16 +537,16 @@ TEST_CASE("without device figures, ranges and answers that need none are still g
   // count (equals N) and double_count (equals twice_n = 2*N) need no device figure;
   // sum_ms (up to sm_count * 100) does.
   Grade g = grade(make_lab(), results(999, 2), {false, 0, 0}, Figures{});
-  const MetricGrade count = metric(g, "count");
+  const MetricGrade count = graded_metric(g, "count");
   CHECK(count.status == RangeStatus::below);
   CHECK(count.lo == std::optional<double>(1000));
   CHECK(count.hi == std::optional<double>(1000));
-  CHECK(metric(g, "double_count").status == RangeStatus::below);
-  const MetricGrade ms = metric(g, "sum_ms");
+  CHECK(graded_metric(g, "double_count").status == RangeStatus::below);
+  const MetricGrade ms = graded_metric(g, "sum_ms");
   CHECK(ms.status == RangeStatus::unknown);  // a device figure is really missing
   CHECK(ms.note == "no GPU figures here");
   CHECK(g.verdict == Verdict::out_of_range);
-  CHECK(metric(grade(make_lab(), results(1000, 2), {false, 0, 0}, Figures{}), "count").status == RangeStatus::in_range);
+  CHECK(graded_metric(grade(make_lab(), results(1000, 2), {false, 0, 0}, Figures{}), "count").status == RangeStatus::in_range);
 
   // A yes/no answer over reported metrics is decided without device figures too.
   LabSpec lab = make_lab();
@@ -588,7 +584,7 @@ TEST_CASE("ranges_not_graded: figures are shown without a range verdict, checks 
   // ranges this run is OUT OF RANGE (see above); here it passes on its checks.
   Grade g = grade_run(make_lab(), results(999, 0.25), {false, 0, 0}, kDevice, "", kParams, {}, "Tesla T4", basis);
   CHECK(g.verdict == Verdict::pass);
-  const MetricGrade ms = metric(g, "sum_ms");
+  const MetricGrade ms = graded_metric(g, "sum_ms");
   CHECK(ms.status == RangeStatus::not_graded);
   CHECK(std::string(to_string(ms.status)) == "not graded");
   CHECK(ms.note == "not graded: the ranges are for N=1000");
@@ -596,14 +592,14 @@ TEST_CASE("ranges_not_graded: figures are shown without a range verdict, checks 
   CHECK_FALSE(ms.hi);
   CHECK(ms.reference.empty());
   CHECK(*ms.value == Approx(0.25));
-  CHECK(metric(g, "double_count").status == RangeStatus::not_graded);  // derived figures too
+  CHECK(graded_metric(g, "double_count").status == RangeStatus::not_graded);  // derived figures too
   // A wrong result is still a FAIL at any value.
   Grade wrong = grade_run(make_lab(), results(999, 0.25, false), {false, 1, 0}, kDevice, "", kParams, {}, "Tesla T4", basis);
   CHECK(wrong.verdict == Verdict::fail);
   // A figure the lab never reported stays "not reported".
   LabResults r = results(1000, 2);
   r.metrics.pop_back();
-  CHECK(metric(grade_run(make_lab(), r, {false, 0, 0}, kDevice, "", kParams, {}, "Tesla T4", basis), "sum_ms").status ==
+  CHECK(graded_metric(grade_run(make_lab(), r, {false, 0, 0}, kDevice, "", kParams, {}, "Tesla T4", basis), "sum_ms").status ==
         RangeStatus::missing);
 }
 
@@ -653,8 +649,8 @@ TEST_CASE("a range with when: 0 on this run (a second GPU on a one-GPU machine) 
   one.metrics.push_back({"gpus", "count", 1, std::nullopt, std::nullopt, std::nullopt, std::nullopt});
   Grade g1 = grade(lab, one);
   CHECK(g1.verdict == Verdict::pass);
-  CHECK(metric(g1, "share_dev1").status == RangeStatus::not_graded);
-  CHECK(metric(g1, "share_dev1").note == "graded only where gpus >= 2");
+  CHECK(graded_metric(g1, "share_dev1").status == RangeStatus::not_graded);
+  CHECK(graded_metric(g1, "share_dev1").note == "graded only where gpus >= 2");
   // Two GPUs: the figure is required again, and graded.
   LabResults two = results(1000, 2);
   two.metrics.push_back({"gpus", "count", 2, std::nullopt, std::nullopt, std::nullopt, std::nullopt});
@@ -662,7 +658,7 @@ TEST_CASE("a range with when: 0 on this run (a second GPU on a one-GPU machine) 
   CHECK(g2.verdict == Verdict::fail);
   CHECK(g2.verdict_reason == "the lab did not report share_dev1 as a finite number");
   two.metrics.push_back({"share_dev1", "fraction", 0.9, std::nullopt, std::nullopt, std::nullopt, std::nullopt});
-  CHECK(metric(grade(lab, two), "share_dev1").status == RangeStatus::above);
+  CHECK(graded_metric(grade(lab, two), "share_dev1").status == RangeStatus::above);
   // gpus itself not reported: the condition cannot be evaluated, so the range applies.
   LabResults none = results(1000, 2);
   CHECK(grade(lab, none).verdict == Verdict::fail);

@@ -13,14 +13,12 @@
 #include "grade/results.hpp"
 
 #include "../support/temp_dir.hpp"
+#include "../support/text_checks.hpp"
 
 using namespace workbook;
+using wbtest::any_contains;
 
 namespace {
-
-bool has(const std::vector<std::string>& list, const std::string& part) {
-  return std::any_of(list.begin(), list.end(), [&](const std::string& s) { return s.find(part) != std::string::npos; });
-}
 
 LabSpec lab_with_check() {
   LabSpec lab;
@@ -62,8 +60,8 @@ TEST_CASE("a consistent results file has no inconsistencies and passes", "[resul
 
 TEST_CASE("a failed check reported again as passing fails the run", "[results][consistency]") {
   LabResults r = parse_results(kStart + kFailCheck + kPassCheck + kEnd, 42);
-  CHECK(has(r.inconsistencies, "check 'sum_ok' was reported 2 times"));
-  CHECK(has(r.inconsistencies, "failed, then passed"));
+  CHECK(any_contains(r.inconsistencies, "check 'sum_ok' was reported 2 times"));
+  CHECK(any_contains(r.inconsistencies, "failed, then passed"));
   Grade g = grade_text(kStart + kFailCheck + kPassCheck + kEnd);
   CHECK(g.verdict == Verdict::fail);
   const CheckGrade* sum = find_check(g, "sum_ok");
@@ -87,7 +85,7 @@ TEST_CASE("the same check passing twice, or a metric reported twice, is flagged"
   const std::string m1 = R"({"type":"metric","name":"gbps","value":100,"unit":"GB/s"})" "\n";
   const std::string m2 = R"({"type":"metric","name":"gbps","value":900,"unit":"GB/s"})" "\n";
   LabResults r = parse_results(kStart + m1 + m2 + kPassCheck + kEnd, 42);
-  CHECK(has(r.inconsistencies, "metric 'gbps' was reported 2 times (100, 900)"));
+  CHECK(any_contains(r.inconsistencies, "metric 'gbps' was reported 2 times (100, 900)"));
   Grade g = grade_text(kStart + m1 + m2 + kPassCheck + kEnd);
   CHECK(g.verdict == Verdict::fail);
   const CheckGrade* c = find_check(g, "results_consistent");
@@ -98,8 +96,8 @@ TEST_CASE("the same check passing twice, or a metric reported twice, is flagged"
 TEST_CASE("a start seed that is not the run's seed, or two starts, fail the run", "[results][consistency]") {
   const std::string other = R"({"type":"start","lab":"module01/demo","seed":7,"quick":false})" "\n";
   LabResults r = parse_results(other + kPassCheck + kEnd, 42);
-  CHECK(has(r.inconsistencies, "seed 7"));
-  CHECK(has(r.inconsistencies, "42"));
+  CHECK(any_contains(r.inconsistencies, "seed 7"));
+  CHECK(any_contains(r.inconsistencies, "42"));
   Grade g = grade_text(other + kPassCheck + kEnd);
   CHECK(g.verdict == Verdict::fail);
   const CheckGrade* c = find_check(g, "results_consistent");
@@ -107,11 +105,11 @@ TEST_CASE("a start seed that is not the run's seed, or two starts, fail the run"
   CHECK(c->detail.find("seed") != std::string::npos);
 
   LabResults two = parse_results(kStart + kStart + kPassCheck + kEnd, 42);
-  CHECK(has(two.inconsistencies, "2 `start` records"));
+  CHECK(any_contains(two.inconsistencies, "2 `start` records"));
 
   // A seed too large for 64 bits, or not a number, is not the run's seed either.
   LabResults big = parse_results(R"({"type":"start","lab":"x","seed":18446744073709551616})" "\n" + kPassCheck + kEnd, 42);
-  CHECK(has(big.inconsistencies, "seed"));
+  CHECK(any_contains(big.inconsistencies, "seed"));
 }
 
 TEST_CASE("a results file is read up to 16 MB, and up to 100000 records", "[results][limits]") {
@@ -125,7 +123,7 @@ TEST_CASE("a results file is read up to 16 MB, and up to 100000 records", "[resu
     out << kEnd;
   }
   LabResults big = read_results_file(tmp.path / "big.jsonl", 42);
-  CHECK(has(big.protocol_problems, "only the first 16 MB were read"));
+  CHECK(any_contains(big.protocol_problems, "only the first 16 MB were read"));
   CHECK_FALSE(big.ended);  // the `end` record was past the limit
   CHECK(big.metrics.size() <= 100000);
 
@@ -134,6 +132,6 @@ TEST_CASE("a results file is read up to 16 MB, and up to 100000 records", "[resu
   for (int i = 0; i < 100005; ++i) many += "{\"type\":\"param\",\"name\":\"p\",\"value\":1}\n";
   many += kEnd;
   LabResults r = parse_results(many, 42);
-  CHECK(has(r.protocol_problems, "more than 100000 records"));
+  CHECK(any_contains(r.protocol_problems, "more than 100000 records"));
   CHECK_FALSE(r.ended);
 }

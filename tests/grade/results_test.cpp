@@ -12,22 +12,13 @@
 #include "grade/results.hpp"
 
 #include "../support/temp_dir.hpp"
+#include "../support/text_checks.hpp"
 
 using workbook::LabResults;
 using workbook::parse_results;
 using workbook::read_results_file;
 using workbook::kMaxProblemLines;
-
-namespace {
-
-bool has(const std::vector<std::string>& list, const std::string& part) {
-  for (const auto& s : list) {
-    if (s.find(part) != std::string::npos) return true;
-  }
-  return false;
-}
-
-}  // namespace
+using wbtest::any_contains;
 
 TEST_CASE("every record type of the contract is read", "[results]") {
   LabResults r = parse_results(
@@ -103,15 +94,15 @@ TEST_CASE("malformed lines become protocol problems with their line number", "[r
       "{\"type\":\"metric\",\"name\":\"ok\",\"value\":3}\n"     // 10
       "{\"type\":\"end\",\"pass\":true\n");                    // 11: truncated (the lab died mid-write)
   INFO(r.protocol_problems.size());
-  CHECK(has(r.protocol_problems, "line 2: not a JSON object"));
-  CHECK(has(r.protocol_problems, "line 3: not a JSON object"));
-  CHECK(has(r.protocol_problems, "line 4: metric without a name"));
-  CHECK(has(r.protocol_problems, "line 5: check needs a name and a true/false pass"));
-  CHECK(has(r.protocol_problems, "line 6: check needs"));
-  CHECK(has(r.protocol_problems, "line 7: unknown record type 'weird'"));
-  CHECK(has(r.protocol_problems, "line 8: unknown record type ''"));
-  CHECK(has(r.protocol_problems, "line 9: metric 's' has no finite value"));
-  CHECK(has(r.protocol_problems, "line 11: not a JSON object"));
+  CHECK(any_contains(r.protocol_problems, "line 2: not a JSON object"));
+  CHECK(any_contains(r.protocol_problems, "line 3: not a JSON object"));
+  CHECK(any_contains(r.protocol_problems, "line 4: metric without a name"));
+  CHECK(any_contains(r.protocol_problems, "line 5: check needs a name and a true/false pass"));
+  CHECK(any_contains(r.protocol_problems, "line 6: check needs"));
+  CHECK(any_contains(r.protocol_problems, "line 7: unknown record type 'weird'"));
+  CHECK(any_contains(r.protocol_problems, "line 8: unknown record type ''"));
+  CHECK(any_contains(r.protocol_problems, "line 9: metric 's' has no finite value"));
+  CHECK(any_contains(r.protocol_problems, "line 11: not a JSON object"));
   CHECK(r.protocol_problems.size() == 9);
   REQUIRE(r.metrics.size() == 1);
   CHECK(r.metrics[0].name == "ok");
@@ -190,7 +181,7 @@ TEST_CASE("a results file replaced by a FIFO is not waited on", "[results][hosti
   const auto t0 = std::chrono::steady_clock::now();
   LabResults r = read_results_file(fifo);  // an open that blocks would never return
   CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(5));
-  CHECK(has(r.protocol_problems, "the results file is a named pipe, not a regular file"));
+  CHECK(any_contains(r.protocol_problems, "the results file is a named pipe, not a regular file"));
   CHECK_FALSE(r.ended);
 }
 
@@ -206,7 +197,7 @@ TEST_CASE("a results file over 16 MB says it is over the limit", "[results][host
   LabResults r = read_results_file(file);
   CHECK(r.over_limit);
   CHECK_FALSE(r.ended);
-  CHECK(has(r.protocol_problems, "the results file is over the 16 MB limit (17 MB)"));
+  CHECK(any_contains(r.protocol_problems, "the results file is over the 16 MB limit (17 MB)"));
   LabResults small = parse_results(R"({"type":"end","pass":true})" "\n");
   CHECK_FALSE(small.over_limit);
 }
@@ -216,7 +207,7 @@ TEST_CASE("a megabyte of garbage gives a few warnings and a count, not thousands
   for (int i = 0; garbage.size() < (1u << 20); ++i) garbage += "not json at all, line " + std::to_string(i) + "\n";
   LabResults r = parse_results(garbage + R"({"type":"end","pass":true})" "\n");
   CHECK(r.protocol_problems.size() == kMaxProblemLines);
-  CHECK(has(r.protocol_problems, "line 1: not a JSON object"));
+  CHECK(any_contains(r.protocol_problems, "line 1: not a JSON object"));
   CHECK(r.protocol_problems.back().find("more problems like these") != std::string::npos);
   CHECK(r.ended);
 }
@@ -224,6 +215,6 @@ TEST_CASE("a megabyte of garbage gives a few warnings and a count, not thousands
 TEST_CASE("a record nested 200,000 deep is a protocol problem, not a crash", "[results][hostile][limits]") {
   const std::string deep = std::string(200000, '[') + std::string(200000, ']');
   LabResults r = parse_results(deep + "\n" + R"({"type":"end","pass":true})" "\n");
-  CHECK(has(r.protocol_problems, "line 1: nests more than 64 levels deep"));
+  CHECK(any_contains(r.protocol_problems, "line 1: nests more than 64 levels deep"));
   CHECK(r.ended);
 }

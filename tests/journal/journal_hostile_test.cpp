@@ -19,12 +19,16 @@
 #include "util/error.hpp"
 #include "util/utf8.hpp"
 
+#include "../support/files.hpp"
 #include "../support/temp_dir.hpp"
+#include "../support/text_checks.hpp"
 
 namespace fs = std::filesystem;
 using namespace workbook;
 using nlohmann::json;
+using wbtest::contains;
 using wbtest::TempDir;
+using wbtest::write_json;
 
 namespace {
 
@@ -56,11 +60,6 @@ std::string single(Journal& j, const std::string& sql) {
   return out;
 }
 
-fs::path write_json(const fs::path& file, const json& doc) {
-  std::ofstream(file, std::ios::binary) << doc.dump(1);
-  return file;
-}
-
 // The Error an import throws (a failed REQUIRE when it throws none).
 Error import_error(Journal& j, const fs::path& file) {
   try {
@@ -71,8 +70,6 @@ Error import_error(Journal& j, const fs::path& file) {
   FAIL("the import of " << file << " was not refused");
   return Error(Exit::ok, "");
 }
-
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 }  // namespace
 

@@ -26,12 +26,14 @@
 #include "learn/review_store.hpp"
 #include "util/error.hpp"
 
+#include "../support/files.hpp"
 #include "../support/temp_dir.hpp"
 
 namespace fs = std::filesystem;
 using namespace workbook;
 using nlohmann::json;
 using wbtest::TempDir;
+using wbtest::write_json;
 
 namespace {
 
@@ -128,11 +130,6 @@ json content(Journal& j) {
                      c.card.last_day, c.card.interval, c.card.reps, c.card.lapses, c.last_review, c.introduced_day});
   }
   return {{"tables", tables}, {"cards", cards}};
-}
-
-fs::path write_json(const fs::path& file, const json& doc) {
-  std::ofstream(file) << doc.dump(1);
-  return file;
 }
 
 // A journal filled from `seed`, closed; returns its file.

@@ -23,9 +23,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::string kLab = "module05/a";
+const std::string kPredictedLab = "module05/a";
 
-long long open_run(Journal& j, const std::string& lab = kLab) {
+long long open_run(Journal& j, const std::string& lab = kPredictedLab) {
   return j.begin_run({lab, "starter", "src", "{\"N\": 4}", 7, "Tesla T4", "sm_75"});
 }
 
@@ -47,7 +47,7 @@ Grade grade_of(double guess) {
   return g;
 }
 
-std::string one(sqlite3* db, const std::string& sql) {
+std::string first_value(sqlite3* db, const std::string& sql) {
   sqlite3_stmt* s = nullptr;
   REQUIRE(sqlite3_prepare_v2(db, sql.c_str(), -1, &s, nullptr) == SQLITE_OK);
   std::string out = "(no row)";
@@ -62,16 +62,16 @@ TEST_CASE("a lab's first prediction stands, is carried into later runs and grade
           "[journal][predictions]") {
   TempDir dir;
   Journal j(dir.path / "journal.db");
-  CHECK(first_predictions(j, kLab).empty());
-  CHECK_FALSE(measurement_seen(j, kLab));
+  CHECK(first_predictions(j, kPredictedLab).empty());
+  CHECK_FALSE(measurement_seen(j, kPredictedLab));
 
   // Run 1 could not run (no GPU): the prediction is recorded, nothing is measured.
   const long long r1 = open_run(j);
-  const std::string uid = j.record_prediction(r1, kLab, {"t_guess", "20", 20.0});
+  const std::string uid = j.record_prediction(r1, kPredictedLab, {"t_guess", "20", 20.0});
   CHECK(uid.size() == 32);
   j.finish_run(r1, Verdict::not_run, -1, "no GPU");
-  CHECK_FALSE(measurement_seen(j, kLab));
-  auto first = first_predictions(j, kLab);
+  CHECK_FALSE(measurement_seen(j, kPredictedLab));
+  auto first = first_predictions(j, kPredictedLab);
   REQUIRE(first.size() == 1);
   CHECK(first[0].answer.text == "20");
   CHECK(first[0].run_id == r1);
@@ -82,7 +82,7 @@ TEST_CASE("a lab's first prediction stands, is carried into later runs and grade
   const long long r2 = open_run(j);
   j.record_grade(r2, grade_of(20), {{"t_guess", uid}});
   j.finish_run(r2, Verdict::pass, 0, "");
-  CHECK(measurement_seen(j, kLab));
+  CHECK(measurement_seen(j, kPredictedLab));
   auto shown = predictions_of_run(j, r2);
   REQUIRE(shown.size() == 1);
   CHECK(shown[0].answer == "20");
@@ -100,7 +100,7 @@ TEST_CASE("a lab's first prediction stands, is carried into later runs and grade
 
   // Run 3: a later answer after the measurement; the grade is still of the first.
   const long long r3 = open_run(j);
-  j.record_prediction(r3, kLab, {"t_guess", "11", 11.0}, true);
+  j.record_prediction(r3, kPredictedLab, {"t_guess", "11", 11.0}, true);
   j.record_grade(r3, grade_of(20), {{"t_guess", uid}});
   shown = predictions_of_run(j, r3);
   REQUIRE(shown.size() == 2);
@@ -110,7 +110,7 @@ TEST_CASE("a lab's first prediction stands, is carried into later runs and grade
   CHECK_FALSE(shown[1].first);
   CHECK_FALSE(shown[1].graded);
   CHECK(shown[1].after_measurement);
-  CHECK(first_predictions(j, kLab).at(0).answer.text == "20");
+  CHECK(first_predictions(j, kPredictedLab).at(0).answer.text == "20");
 
   // Calibration: the first prediction once, against the first run that graded it.
   auto outcomes = prediction_outcomes(j);
@@ -128,10 +128,10 @@ TEST_CASE("a grade from before prediction_uid stays with the run's own predictio
   Journal j(dir.path / "journal.db");
   // Older journals asked every run again: each run its own prediction and its grade.
   const long long r1 = open_run(j);
-  j.record_prediction(r1, kLab, {"t_guess", "40", 40.0});
+  j.record_prediction(r1, kPredictedLab, {"t_guess", "40", 40.0});
   j.record_grade(r1, grade_of(40));
   const long long r2 = open_run(j);
-  j.record_prediction(r2, kLab, {"t_guess", "12", 12.0});
+  j.record_prediction(r2, kPredictedLab, {"t_guess", "12", 12.0});
   j.record_grade(r2, grade_of(12));
   auto shown = predictions_of_run(j, r2);
   REQUIRE(shown.size() == 1);  // the first (40) is not shown beside a grade of 12
@@ -156,7 +156,7 @@ TEST_CASE("a version-8 journal gains after_measurement and prediction_uid, an ex
   {  // Version 8, made from a current journal by undoing add_prediction_seen.
     Journal j(file);
     const long long run = open_run(j);
-    j.record_prediction(run, kLab, {"t_guess", "20", 20.0});
+    j.record_prediction(run, kPredictedLab, {"t_guess", "20", 20.0});
     j.record_grade(run, grade_of(20));
     REQUIRE(sqlite3_exec(j.store_connection(),
                          "DROP INDEX predictions_first; DROP INDEX prediction_grades_by_run; DROP INDEX prediction_grades_by_uid; "  // version 13
@@ -171,12 +171,12 @@ TEST_CASE("a version-8 journal gains after_measurement and prediction_uid, an ex
     Journal j(file);
     sqlite3* db = j.store_connection();
     CHECK(stored_schema_version(db) == kSchemaVersion);
-    CHECK(one(db, "SELECT answer || '|' || after_measurement FROM predictions") == "20|0");
-    CHECK(one(db, "SELECT prediction_uid IS NULL FROM prediction_grades") == "1");
+    CHECK(first_value(db, "SELECT answer || '|' || after_measurement FROM predictions") == "20|0");
+    CHECK(first_value(db, "SELECT prediction_uid IS NULL FROM prediction_grades") == "1");
     CHECK(predictions_of_run(j, 1).at(0).graded);  // the old grade is of the run's own prediction
     const long long r2 = open_run(j);
-    const std::string uid = j.record_prediction(r2, kLab, {"t_guess", "30", 30.0}, true);
-    j.record_grade(r2, grade_of(20), {{"t_guess", first_predictions(j, kLab).at(0).uid}});
+    const std::string uid = j.record_prediction(r2, kPredictedLab, {"t_guess", "30", 30.0}, true);
+    j.record_grade(r2, grade_of(20), {{"t_guess", first_predictions(j, kPredictedLab).at(0).uid}});
     const nlohmann::json doc = export_journal(j, "a");
     bool later_seen = false;
     for (const auto& p : doc["tables"]["predictions"]) {
@@ -187,8 +187,8 @@ TEST_CASE("a version-8 journal gains after_measurement and prediction_uid, an ex
   }
   Journal other(dir.path / "b.db");
   learn::merge_journal_files(other, {dir.path / "a.json"});
-  CHECK(one(other.store_connection(), "SELECT after_measurement FROM predictions WHERE answer = '30'") == "1");
-  CHECK(one(other.store_connection(), "SELECT p.answer FROM prediction_grades g JOIN predictions p ON p.uid = g.prediction_uid") ==
+  CHECK(first_value(other.store_connection(), "SELECT after_measurement FROM predictions WHERE answer = '30'") == "1");
+  CHECK(first_value(other.store_connection(), "SELECT p.answer FROM prediction_grades g JOIN predictions p ON p.uid = g.prediction_uid") ==
         "20");
   const auto shown = predictions_of_run(other, 2);
   REQUIRE(shown.size() == 2);

@@ -9,7 +9,12 @@
 #include "../support/test_paths.hpp"
 
 using namespace workbook;
-using namespace workbook::learn;
+using workbook::learn::AnswerCheck;
+using workbook::learn::check_answer;
+using workbook::learn::draw_variant;
+using workbook::learn::DrawnVariant;
+using workbook::learn::extract_numbers;
+using workbook::learn::render_placeholders;
 namespace fs = std::filesystem;
 
 namespace {

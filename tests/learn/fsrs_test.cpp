@@ -17,7 +17,16 @@
 
 #include "learn/fsrs.hpp"
 
-using namespace workbook::fsrs;
+using workbook::fsrs::Card;
+using workbook::fsrs::from_pass_fail;
+using workbook::fsrs::Outcome;
+using workbook::fsrs::Params;
+using workbook::fsrs::parse_pass_fail;
+using workbook::fsrs::parse_rating;
+using workbook::fsrs::Rating;
+using workbook::fsrs::Scheduler;
+using workbook::fsrs::State;
+using workbook::fsrs::whole_days;
 
 namespace {
 

@@ -11,7 +11,12 @@
 #include "../support/temp_dir.hpp"
 
 using namespace workbook;
-using namespace workbook::learn;
+using workbook::learn::format_hints;
+using workbook::learn::HintLine;
+using workbook::learn::HintView;
+using workbook::learn::plan_hints;
+using workbook::learn::take_hints;
+using workbook::learn::to_json;
 
 namespace {
 

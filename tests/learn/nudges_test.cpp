@@ -8,7 +8,12 @@
 #include "../support/temp_dir.hpp"
 
 using namespace workbook;
-using namespace workbook::learn;
+using workbook::learn::Nudge;
+using workbook::learn::nudged;
+using workbook::learn::record_nudge;
+using workbook::learn::recorded_nudges;
+using workbook::learn::ReviewInput;
+using workbook::learn::ReviewStore;
 
 TEST_CASE("nudges: a card in review keeps half its days left, a fresh or nearly due card stays", "[learn][nudge]") {
   fsrs::Card c;

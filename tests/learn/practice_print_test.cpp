@@ -7,18 +7,30 @@
 
 #include "learn/clock.hpp"
 #include "learn/practice_print.hpp"
+#include "../support/day_number.hpp"
 #include "../support/stdout_of.hpp"
 
 using namespace workbook;
-using namespace workbook::learn;
+using workbook::learn::DrillOutcome;
+using workbook::learn::DrillResult;
+using workbook::learn::DrillStatus;
+using workbook::learn::DrillStatusReport;
+using workbook::learn::ExercisesOutcome;
+using workbook::learn::FollowOutcome;
+using workbook::learn::ItemResult;
+using workbook::learn::module_name;
+using workbook::learn::modules_text;
+using workbook::learn::practice_printer;
+using workbook::learn::ReviewOutcome;
+using workbook::learn::Stop;
+using workbook::learn::to_json;
+using wbtest::day_number;
 using wbtest::stdout_of;
 
 namespace {
 
 const Output kText{false, Style(false)};
 const Output kJson{true, Style(false)};
-
-long long day(const std::string& date) { return *day_of_date(date); }
 
 ItemResult item(const std::string& id, fsrs::Rating rating) {
   ItemResult r;
@@ -37,7 +49,7 @@ ExercisesOutcome exercises() {
   o.plan.module = 16;
   o.plan.asked = 2;
   o.plan.seed = 7;
-  o.plan.skipped = {{"later", day("2026-12-09")}, {"sooner", day("2026-12-03")}};
+  o.plan.skipped = {{"later", day_number("2026-12-09")}, {"sooner", day_number("2026-12-03")}};
   o.results = {item("a", fsrs::Rating::again), item("b", fsrs::Rating::good), item("a", fsrs::Rating::good)};
   o.stop = Stop::end_of_input;
   return o;
@@ -83,7 +95,7 @@ TEST_CASE("practice print: exercises as text", "[learn][practice]") {
 
   ExercisesOutcome none;
   none.plan.module = 16;
-  none.plan.skipped = {{"later", day("2026-12-09")}};
+  none.plan.skipped = {{"later", day_number("2026-12-09")}};
   CHECK(stdout_of([&] { p->exercises_start(none.plan); }) ==
         "module16: 0 items\n"
         "Skipped 1 item not due yet (the next on 2026-12-09): `workbook exercises 16 --all` asks them too.\n");
@@ -134,24 +146,24 @@ TEST_CASE("practice print: exercises as JSON only at the end", "[learn][practice
 
 TEST_CASE("practice print: review as text and as JSON", "[learn][review]") {
   ReviewOutcome o;
-  o.plan = {day("2026-12-01"), 4, 2, 30, 6};
+  o.plan = {day_number("2026-12-01"), 4, 2, 30, 6};
   o.results = {item("a", fsrs::Rating::hard)};
   o.stop = Stop::quit;
-  o.next_due_day = day("2026-12-02");
+  o.next_due_day = day_number("2026-12-02");
 
   const auto text = practice_printer(kText);
   CHECK(stdout_of([&] { text->review_start(o.plan); }) == "Review 2026-12-01: 4 due, 2 new (of 30 not yet seen).\n");
   CHECK(stdout_of([&] { text->review_end(o); }) == "\nAnswered 1 item: hard 1.\nNext review due 2026-12-02.\n");
   ReviewOutcome nothing;
-  nothing.plan.today = day("2026-12-01");
+  nothing.plan.today = day_number("2026-12-01");
   CHECK(stdout_of([&] { text->review_end(nothing); }) == "Nothing to review today.\n");
 
-  const auto json = practice_printer(kJson);
-  CHECK(stdout_of([&] { json->review_start(o.plan); }).empty());
+  const auto as_json = practice_printer(kJson);
+  CHECK(stdout_of([&] { as_json->review_start(o.plan); }).empty());
   const nlohmann::json want = {{"date", "2026-12-01"}, {"due", 4},       {"new", 2},          {"new_available", 30},
                                {"items", items_json(o.results)}, {"answered", 1}, {"stopped", "quit"}, {"next_due", "2026-12-02"}};
-  CHECK(stdout_of([&] { json->review_end(o); }) == pretty(want));
-  CHECK(nlohmann::json::parse(stdout_of([&] { json->review_end(nothing); }))["next_due"].is_null());
+  CHECK(stdout_of([&] { as_json->review_end(o); }) == pretty(want));
+  CHECK(nlohmann::json::parse(stdout_of([&] { as_json->review_end(nothing); }))["next_due"].is_null());
 }
 
 TEST_CASE("practice print: follow as text and as JSON", "[learn][practice]") {
@@ -159,7 +171,7 @@ TEST_CASE("practice print: follow as text and as JSON", "[learn][practice]") {
   all_done.module = 14;
   FollowOutcome stopped;
   stopped.module = 14;
-  stopped.result = FollowResult{14, "tiling", "Tiling a matmul", 5, 1, 3, nlohmann::json::array({"step"})};
+  stopped.result = learn::FollowResult{14, "tiling", "Tiling a matmul", 5, 1, 3, nlohmann::json::array({"step"})};
   stopped.stop = Stop::end_of_input;
   FollowOutcome finished = stopped;
   finished.result->steps_done = 5;
@@ -171,12 +183,12 @@ TEST_CASE("practice print: follow as text and as JSON", "[learn][practice]") {
   CHECK(stdout_of([&] { text->follow_end(stopped); }) == "\nStopped at step 4/5; `workbook follow 14` carries on from there.\n");
   CHECK(stdout_of([&] { text->follow_end(finished); }).empty());
 
-  const auto json = practice_printer(kJson);
-  CHECK(stdout_of([&] { json->follow_end(all_done); }) == pretty({{"module", 14}, {"completed_all", true}}));
+  const auto as_json = practice_printer(kJson);
+  CHECK(stdout_of([&] { as_json->follow_end(all_done); }) == pretty({{"module", 14}, {"completed_all", true}}));
   const nlohmann::json want = {{"module", 14},     {"example", "tiling"}, {"title", "Tiling a matmul"},
                                {"total_steps", 5}, {"start_step", 2},     {"steps_done", 3},
                                {"completed", false}, {"steps", {"step"}}, {"stopped", "end of input"}};
-  CHECK(stdout_of([&] { json->follow_end(stopped); }) == pretty(want));
+  CHECK(stdout_of([&] { as_json->follow_end(stopped); }) == pretty(want));
 }
 
 TEST_CASE("practice print: drills as text", "[learn][drill]") {
@@ -223,7 +235,7 @@ TEST_CASE("practice print: drill status as a table and as JSON", "[learn][drill]
   DrillStatus fresh;
   fresh.module = 11;
   fresh.drill = "roofline";
-  fresh.next_due_day = day("2026-12-01");
+  fresh.next_due_day = day_number("2026-12-01");
   DrillStatus easy;
   easy.module = 11;
   easy.drill = "occupancy";
@@ -233,8 +245,8 @@ TEST_CASE("practice print: drill status as a table and as JSON", "[learn][drill]
   easy.readiness = 0.8333;
   easy.easy = true;
   easy.due = false;
-  easy.next_due_day = day("2026-12-29");
-  const DrillStatusReport r{{11}, false, day("2026-12-01"), {fresh, easy}};
+  easy.next_due_day = day_number("2026-12-29");
+  const DrillStatusReport r{{11}, false, day_number("2026-12-01"), {fresh, easy}};
 
   CHECK(stdout_of([&] { practice_printer(kText)->drill_status_report(r); }) ==
         "module11 drills, 2026-12-01 (weekly until easy)\n"

@@ -12,7 +12,19 @@
 #include "../support/test_paths.hpp"
 
 using namespace workbook;
-using namespace workbook::learn;
+using workbook::learn::date_of_day;
+using workbook::learn::day_of;
+using workbook::learn::day_of_date;
+using workbook::learn::drill_status;
+using workbook::learn::DrillStatus;
+using workbook::learn::iso_utc;
+using workbook::learn::load_bank;
+using workbook::learn::new_item_module_order;
+using workbook::learn::now_unix;
+using workbook::learn::parse_module;
+using workbook::learn::parse_points;
+using workbook::learn::ReviewStore;
+using workbook::learn::SessionQueue;
 namespace fs = std::filesystem;
 
 TEST_CASE("session: the covered points of a drill", "[learn][drill]") {

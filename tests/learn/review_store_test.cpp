@@ -8,7 +8,10 @@
 #include "learn/review_store.hpp"
 
 using namespace workbook;
-using namespace workbook::learn;
+using workbook::learn::day_of;
+using workbook::learn::iso_utc;
+using workbook::learn::ReviewInput;
+using workbook::learn::ReviewStore;
 namespace fs = std::filesystem;
 
 namespace {

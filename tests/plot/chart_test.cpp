@@ -14,7 +14,22 @@
 #include "plot/scale.hpp"
 
 using namespace workbook;
-using namespace workbook::plot;
+using workbook::plot::Axis;
+using workbook::plot::Chart;
+using workbook::plot::describe;
+using workbook::plot::make_scale;
+using workbook::plot::place;
+using workbook::plot::Placement;
+using workbook::plot::render_svg;
+using workbook::plot::render_text;
+using workbook::plot::ridge_intensity;
+using workbook::plot::Roof;
+using workbook::plot::roofline_chart;
+using workbook::plot::roofline_sketch;
+using workbook::plot::Scale;
+using workbook::plot::Series;
+using workbook::plot::wants_log;
+using workbook::plot::xml_escape;
 
 namespace {
 

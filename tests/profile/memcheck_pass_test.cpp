@@ -12,40 +12,30 @@
 
 #include "profile/memcheck_pass.hpp"
 #include "profile_fixture.hpp"
+#include "../support/files.hpp"
 #include "../support/temp_dir.hpp"
 
 using namespace workbook;
 namespace fs = std::filesystem;
+using wbtest::read_file;
+using wbtest::write_script;
 
 namespace {
 
-fs::path script(const wbtest::TempDir& dir, const std::string& name, const std::string& body) {
-  const fs::path p = dir.write(name, "#!/bin/sh\n" + body);
-  ::chmod(p.c_str(), 0755);
-  return p;
-}
-
 // compute-sanitizer's stand-in: copies `recorded` to the --log-file path, runs the rest.
 fs::path fake_sanitizer(const wbtest::TempDir& dir, const std::string& recorded) {
-  return script(dir, "compute-sanitizer",
-                "log=\nwhile [ $# -gt 0 ]; do case \"$1\" in\n"
-                "  --log-file) log=$2; shift 2;;\n  --*) shift 2;;\n  *) break;;\nesac; done\n"
-                "cp '" + wbtest::profile_fixture_path(recorded).string() + "' \"$log\"\nexec \"$@\"\n");
-}
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
+  return write_script(dir.path, "compute-sanitizer",
+                      "log=\nwhile [ $# -gt 0 ]; do case \"$1\" in\n"
+                      "  --log-file) log=$2; shift 2;;\n  --*) shift 2;;\n  *) break;;\nesac; done\n"
+                      "cp '" + wbtest::profile_fixture_path(recorded).string() + "' \"$log\"\nexec \"$@\"\n");
 }
 
 MemcheckPass pass_in(const wbtest::TempDir& dir, const fs::path& sanitizer) {
   MemcheckPass pass;
   pass.sanitizer = sanitizer;
   // The "lab": records its arguments and its environment's WB_PROFILER.
-  pass.program = {script(dir, "lab", "echo \"$@\" \"profiler=$WB_PROFILER\" > '" + (dir.path / "args").string() + "'\n")
-                      .string()};
+  const std::string record = "echo \"$@\" \"profiler=$WB_PROFILER\" > '" + (dir.path / "args").string() + "'\n";
+  pass.program = {write_script(dir.path, "lab", record).string()};
   pass.seed = 42;
   pass.log_file = dir.path / "run-7.memcheck.sanitizer.txt";
   pass.results_file = dir.path / "run-7.memcheck.jsonl";
@@ -71,7 +61,7 @@ TEST_CASE("memcheck pass: the lab runs under memcheck at its quick size with the
   CHECK_FALSE(c.skipped);
   REQUIRE(c.value);
   CHECK(*c.value == 0);
-  CHECK(slurp(dir.path / "args") == "seed=42 quick=1 profiler=sanitize\n");
+  CHECK(read_file(dir.path / "args") == "seed=42 quick=1 profiler=sanitize\n");
   CHECK(c.detail.find("[the pass took ") != std::string::npos);
 }
 

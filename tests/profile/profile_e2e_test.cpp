@@ -8,7 +8,7 @@
 #include "profile_fixture.hpp"
 
 using e2e::CommandResult;
-using e2e::Course;
+using e2e::FixtureCourse;
 using nlohmann::json;
 namespace fs = std::filesystem;
 
@@ -31,7 +31,7 @@ fs::path fake_tool(const fs::path& dir, const std::string& name, const fs::path&
 }
 
 // The fixture's pass_lab with one ncu figure (graded 3.5-4.5 sectors per request).
-void add_ncu_metric(const Course& c) {
+void add_ncu_metric(const FixtureCourse& c) {
   const fs::path manifest = c.content / "modules/module01/module.yaml";
   std::string text = e2e::read_file(manifest);
   const std::string anchor = "      - name: sum_ms\n";
@@ -46,7 +46,7 @@ void add_ncu_metric(const Course& c) {
 }  // namespace
 
 TEST_CASE("e2e: --ncu grades the manifest's ncu figure and shows the kernels", "[profile][e2e]") {
-  Course c;
+  FixtureCourse c;
   add_ncu_metric(c);
   const fs::path ncu = fake_tool(c.tmp.path, "ncu", wbtest::profile_fixture_path("ncu_raw_coalescing.csv"));
   CommandResult r = c.run({"run", "module01/pass_lab", "--no-predict", "--json", "--ncu"}, {{"WORKBOOK_NCU", ncu.string()}});
@@ -75,7 +75,7 @@ TEST_CASE("e2e: --ncu grades the manifest's ncu figure and shows the kernels", "
 }
 
 TEST_CASE("e2e: no counter access, or no ncu, is exit 2 with what to do", "[profile][e2e]") {
-  Course c;
+  FixtureCourse c;
   const fs::path ncu = fake_tool(c.tmp.path, "ncu", wbtest::profile_fixture_path("ncu_permission.txt"));
   CommandResult r = c.run({"run", "module01/pass_lab", "--no-predict", "--ncu"}, {{"WORKBOOK_NCU", ncu.string()}});
   CHECK(r.exit_code == 2);
@@ -91,7 +91,7 @@ TEST_CASE("e2e: no counter access, or no ncu, is exit 2 with what to do", "[prof
 }
 
 TEST_CASE("e2e: --sanitize turns the sanitizer's errors into a failed check (exit 1)", "[profile][e2e]") {
-  Course c;
+  FixtureCourse c;
   const fs::path bad = fake_tool(c.tmp.path, "cs-bad", wbtest::profile_fixture_path("sanitizer_memcheck_atomic.txt"));
   CommandResult r = c.run({"run", "module01/pass_lab", "--no-predict", "--json", "--sanitize"},
                           {{"WORKBOOK_COMPUTE_SANITIZER", bad.string()}});

@@ -39,7 +39,7 @@ bool any_line_has(const std::vector<std::string>& lines, const std::string& text
   return std::any_of(lines.begin(), lines.end(), [&](const std::string& l) { return l.find(text) != std::string::npos; });
 }
 
-MetricSpec metric(const std::string& name, const std::string& tool = "", bool graded = true) {
+MetricSpec metric_spec(const std::string& name, const std::string& tool = "", bool graded = true) {
   MetricSpec m;
   m.name = name;
   if (graded) m.expected = ExpectedRange{"0", "1e9", "", 0, "", 0, FailSide::both, ""};
@@ -69,8 +69,9 @@ PredictionSpec prediction(const std::string& id, const std::string& metric_name,
 LabSpec sample_lab() {
   LabSpec lab;
   lab.id = "module99/sample";
-  lab.metrics = {metric("row_ms"), metric("launches", "trace"), metric("row_sectors", "ncu"), metric("col_sectors", "ncu")};
-  MetricSpec speed = metric("speed"), ratio = metric("sect_ratio"), per_launch = metric("per_launch");
+  lab.metrics = {metric_spec("row_ms"), metric_spec("launches", "trace"), metric_spec("row_sectors", "ncu"),
+                 metric_spec("col_sectors", "ncu")};
+  MetricSpec speed = metric_spec("speed"), ratio = metric_spec("sect_ratio"), per_launch = metric_spec("per_launch");
   speed.expr = "row_ms * 2";
   ratio.expr = "col_sectors / row_sectors";
   per_launch.expr = "row_ms / launches";

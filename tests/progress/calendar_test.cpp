@@ -5,19 +5,21 @@
 #include "learn/clock.hpp"
 #include "progress/calendar.hpp"
 
+#include "../support/day_number.hpp"
 #include "../support/temp_dir.hpp"
 #include "../support/test_paths.hpp"
 
 using namespace workbook;
-using namespace workbook::progress;
+using wbtest::day_number;
+using workbook::progress::AssignmentState;
+using workbook::progress::AssignmentStatus;
+using workbook::progress::CalendarPlan;
+using workbook::progress::deadlines;
+using workbook::progress::Phase;
+using workbook::progress::plan_for;
+using workbook::progress::to_string;
 
 namespace {
-
-long long day(const std::string& date) {
-  auto d = learn::day_of_date(date);
-  REQUIRE(d);
-  return *d;
-}
 
 Course workbook_course() {
   wbtest::TempDir ws;
@@ -48,7 +50,7 @@ TEST_CASE("deadlines come in date order with the presentation's two days", "[cal
 }
 
 TEST_CASE("before the first assignment", "[calendar]") {
-  const CalendarPlan p = plan_for(workbook_course(), {5, 6}, day("2026-10-20"));
+  const CalendarPlan p = plan_for(workbook_course(), {5, 6}, day_number("2026-10-20"));
   CHECK(p.phase == Phase::before_first);
   REQUIRE(p.next);
   CHECK(p.next->id == "a1");
@@ -64,7 +66,7 @@ TEST_CASE("before the first assignment", "[calendar]") {
 
 TEST_CASE("between deadlines: an assignment past due with modules open is behind", "[calendar]") {
   std::set<int> done{5, 6, 7, 8, 9, 12, 13};
-  const CalendarPlan p = plan_for(workbook_course(), done, day("2026-12-01"));
+  const CalendarPlan p = plan_for(workbook_course(), done, day_number("2026-12-01"));
   CHECK(p.phase == Phase::under_way);
   REQUIRE(p.next);
   CHECK(p.next->id == "a3");
@@ -79,7 +81,7 @@ TEST_CASE("between deadlines: an assignment past due with modules open is behind
   // presentation 2027-01-08 is 39 days on, counted inclusively: 6 weeks
   CHECK(p.weeks_left == 6);
   done.insert({14, 15});
-  const CalendarPlan caught_up = plan_for(workbook_course(), done, day("2026-12-01"));
+  const CalendarPlan caught_up = plan_for(workbook_course(), done, day_number("2026-12-01"));
   CHECK(caught_up.behind.empty());
   REQUIRE(caught_up.focus);
   CHECK(caught_up.focus->id == "a3");
@@ -87,7 +89,7 @@ TEST_CASE("between deadlines: an assignment past due with modules open is behind
 }
 
 TEST_CASE("on a due day", "[calendar]") {
-  const CalendarPlan p = plan_for(workbook_course(), {16}, day("2026-12-04"));
+  const CalendarPlan p = plan_for(workbook_course(), {16}, day_number("2026-12-04"));
   CHECK(p.phase == Phase::due_today);
   REQUIRE(p.next);
   CHECK(p.next->id == "a3");
@@ -95,14 +97,14 @@ TEST_CASE("on a due day", "[calendar]") {
   CHECK(status(p, "a3").state == AssignmentState::due_today);
   CHECK(status(p, "a3").days_left == 0);
   // the presentation's second day is still a deadline day
-  const CalendarPlan talk = plan_for(workbook_course(), {}, day("2027-01-08"));
+  const CalendarPlan talk = plan_for(workbook_course(), {}, day_number("2027-01-08"));
   CHECK(talk.phase == Phase::due_today);
   REQUIRE(talk.next);
   CHECK(talk.next->kind == "presentation");
 }
 
 TEST_CASE("after the presentation the course is over", "[calendar]") {
-  const CalendarPlan p = plan_for(workbook_course(), {}, day("2027-01-09"));
+  const CalendarPlan p = plan_for(workbook_course(), {}, day_number("2027-01-09"));
   CHECK(p.phase == Phase::over);
   CHECK_FALSE(p.next);
   CHECK(p.weeks_left == 0);
@@ -114,12 +116,12 @@ TEST_CASE("overridden dates move the plan", "[calendar]") {
   ws.write("course.yaml", "format_version: 1\nassignments:\n  - {id: a3, due: 2026-12-11}\n");
   auto course = load_course(WORKBOOK_SOURCE_DIR, ws.path);
   REQUIRE(course);
-  const CalendarPlan p = plan_for(*course, {}, day("2026-12-05"));
+  const CalendarPlan p = plan_for(*course, {}, day_number("2026-12-05"));
   REQUIRE(p.next);
   CHECK(p.next->id == "a3");
   CHECK(p.days_to_next == 6);
   CHECK(status(p, "a3").state == AssignmentState::open);
-  const CalendarPlan default_plan = plan_for(workbook_course(), {}, day("2026-12-05"));
+  const CalendarPlan default_plan = plan_for(workbook_course(), {}, day_number("2026-12-05"));
   CHECK(status(default_plan, "a3").state == AssignmentState::behind);
 }
 
@@ -140,20 +142,20 @@ TEST_CASE("the assignment due next is the focus, once none is due, the earliest 
   };
   for (const auto& d : days) {
     INFO(d.date);
-    const CalendarPlan p = plan_for(workbook_course(), {}, day(d.date));
+    const CalendarPlan p = plan_for(workbook_course(), {}, day_number(d.date));
     REQUIRE(p.focus);
     CHECK(p.focus->id == d.focus);
     CHECK(p.behind == d.behind);
   }
-  const CalendarPlan jan6 = plan_for(workbook_course(), {}, day("2027-01-06"));
+  const CalendarPlan jan6 = plan_for(workbook_course(), {}, day_number("2027-01-06"));
   REQUIRE(jan6.previous);
-  CHECK(jan6.previous->kind == "report");  // the report's day is past: said, not hidden
+  CHECK(jan6.previous->kind == "report");  // the report's day_number is past: said, not hidden
   REQUIRE(jan6.next);
   CHECK(jan6.next->kind == "presentation");
 }
 
 TEST_CASE("an assignment marked handed in is done and never behind", "[calendar]") {
-  const CalendarPlan p = plan_for(workbook_course(), {}, day("2026-12-01"), {"a1", "a2"});
+  const CalendarPlan p = plan_for(workbook_course(), {}, day_number("2026-12-01"), {"a1", "a2"});
   CHECK(p.behind.empty());
   CHECK(status(p, "a1").state == AssignmentState::handed_in);
   CHECK(status(p, "a1").open.empty());
@@ -161,7 +163,7 @@ TEST_CASE("an assignment marked handed in is done and never behind", "[calendar]
   REQUIRE(p.focus);
   CHECK(p.focus->id == "a3");
   // After its due date too, and with no assignment left to do there is no focus.
-  const CalendarPlan late = plan_for(workbook_course(), {}, day("2027-01-09"), {"a1", "a2", "a3", "a4"});
+  const CalendarPlan late = plan_for(workbook_course(), {}, day_number("2027-01-09"), {"a1", "a2", "a3", "a4"});
   CHECK(late.behind.empty());
   CHECK_FALSE(late.focus);
 }

@@ -12,7 +12,16 @@
 #include "../support/test_paths.hpp"
 
 using namespace workbook;
-using namespace workbook::progress;
+using workbook::progress::calibrate;
+using workbook::progress::LearnerRecord;
+using workbook::progress::ModuleContent;
+using workbook::progress::ModuleProgress;
+using workbook::progress::next_lab;
+using workbook::progress::next_steps;
+using workbook::progress::NextPlan;
+using workbook::progress::plan_report;
+using workbook::progress::ProgressReport;
+using workbook::progress::summarize;
 
 namespace {
 
@@ -145,7 +154,7 @@ TEST_CASE("calibration: bands, direction, per module and over time", "[progress]
       {3, "module07/b", "t", "2026-11-10T10:00:00Z", "", 11, 10, 1.1},   // close
       {4, "module07/b", "t", "2026-11-11T10:00:00Z", "", 8, 10, 1.25},   // a little low
   };
-  Calibration c = calibrate(outcomes);
+  progress::Calibration c = calibrate(outcomes);
   CHECK(c.overall.n == 4);
   CHECK(c.overall.within_1_25 == 2);
   CHECK(c.overall.within_4 == 2);

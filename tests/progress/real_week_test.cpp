@@ -13,7 +13,12 @@
 #include "../support/test_paths.hpp"
 
 using namespace workbook;
-using namespace workbook::progress;
+using workbook::progress::gather_progress;
+using workbook::progress::next_lab;
+using workbook::progress::next_steps;
+using workbook::progress::NextPlan;
+using workbook::progress::NextStep;
+using workbook::progress::ProgressReport;
 
 namespace {
 

@@ -10,7 +10,7 @@ using namespace workbook;
 
 namespace {
 
-MetricRow metric(const std::string& name, const std::string& unit, double v) {
+MetricRow metric_row(const std::string& name, const std::string& unit, double v) {
   MetricRow m;
   m.name = name;
   m.unit = unit;
@@ -39,9 +39,9 @@ TEST_CASE("metric_stem strips the unit's suffix", "[report]") {
 }
 
 TEST_CASE("kernels_of pairs a FLOP rate with the byte rate or intensity of its kernel", "[report]") {
-  const RunKernels k = kernels_of({metric("tiled_gflops", "GFLOP/s", 800), metric("tiled_gbps", "GB/s", 100),
-                                   metric("naive_gflops", "GFLOP/s", 50), metric("wmma_tflops", "TFLOP/s", 2),
-                                   metric("wmma_intensity", "FLOP/byte", 40), metric("tiled_ms", "ms", 3)});
+  const RunKernels k = kernels_of({metric_row("tiled_gflops", "GFLOP/s", 800), metric_row("tiled_gbps", "GB/s", 100),
+                                   metric_row("naive_gflops", "GFLOP/s", 50), metric_row("wmma_tflops", "TFLOP/s", 2),
+                                   metric_row("wmma_intensity", "FLOP/byte", 40), metric_row("tiled_ms", "ms", 3)});
   REQUIRE(k.placed.size() == 2);
   CHECK(k.placed[0].stem == "tiled");
   CHECK(k.placed[0].intensity == Approx(8));
@@ -53,13 +53,13 @@ TEST_CASE("kernels_of pairs a FLOP rate with the byte rate or intensity of its k
   CHECK(k.not_placed[0].find("naive_gflops: no bytes reported") != std::string::npos);
 
   // The run's only intensity figure goes with its only rate (vecadd_roofline's shape).
-  const RunKernels v = kernels_of({metric("achieved_gflops", "GFLOP/s", 30), metric("intensity", "FLOP/byte", 1.0 / 12)});
+  const RunKernels v = kernels_of({metric_row("achieved_gflops", "GFLOP/s", 30), metric_row("intensity", "FLOP/byte", 1.0 / 12)});
   REQUIRE(v.placed.size() == 1);
   CHECK(v.placed[0].intensity == Approx(1.0 / 12));
   // Missing or non-positive values place nothing.
-  MetricRow missing = metric("x_gflops", "GFLOP/s", 0);
+  MetricRow missing = metric_row("x_gflops", "GFLOP/s", 0);
   missing.value.reset();
-  CHECK(kernels_of({missing, metric("y_gflops", "GFLOP/s", 0)}).placed.empty());
+  CHECK(kernels_of({missing, metric_row("y_gflops", "GFLOP/s", 0)}).placed.empty());
 }
 
 TEST_CASE("run_to_show: the latest pass, else the latest finished run", "[report]") {
@@ -136,7 +136,7 @@ TEST_CASE("render_markdown: figures, predictions, explanations, machine line, ro
   e.run.params = R"({"N":1024})";
   e.run.started_at = "2026-11-30T09:00:00.000Z";
   e.runs_total = 3;
-  MetricRow speed = metric("speedup", "x", 1.52);
+  MetricRow speed = metric_row("speedup", "x", 1.52);
   speed.lo = 1.2;
   speed.hi = 4;
   speed.status = "in range";
@@ -251,7 +251,7 @@ TEST_CASE("render_markdown: what the learner typed and what a lab reported is es
   e.lab = "module14/tiled_gemm";
   e.run = run(3, "pass");
   e.run.params = "{}";
-  e.metrics = {metric("ms<img src=x onerror=alert(1)>", "ms", 1)};
+  e.metrics = {metric_row("ms<img src=x onerror=alert(1)>", "ms", 1)};
   PredictionRow p;
   p.id = "speedup";
   p.answer = "[click](javascript:alert(1)) | <b>";

@@ -18,7 +18,7 @@ std::string value(Journal& j, const std::string& sql) {
   return s.next() ? (s.null(0) ? "NULL" : s.text(0)) : "(no row)";
 }
 
-long long open_run(Journal& j) {
+long long open_pass_lab_run(Journal& j) {
   return j.begin_run({"module01/pass_lab", "starter", "/ws/labs/module01/pass_lab.cpp", "{}", 1, "", "sm_75"});
 }
 
@@ -27,7 +27,7 @@ long long open_run(Journal& j) {
 TEST_CASE("journal: a run that has ended is not finished or graded again", "[slurm][journal]") {
   wbtest::TempDir tmp;
   Journal j(tmp.path / "journal.db");
-  const long long run = open_run(j);
+  const long long run = open_pass_lab_run(j);
   j.finish_run(run, Verdict::interrupted, -1, "cancelled on the login node (Slurm job 9, scancel)");
   try {  // what the compute node does when its lab ends after that
     j.finish_run(run, Verdict::pass, 0, "");
@@ -43,7 +43,7 @@ TEST_CASE("journal: a run that has ended is not finished or graded again", "[slu
   CHECK(value(j, "SELECT detail FROM runs WHERE id=" + std::to_string(run)).find("login node") != std::string::npos);
   CHECK(value(j, "SELECT COUNT(*) FROM checks WHERE run_id=" + std::to_string(run)) == "0");
 
-  const long long open = open_run(j);  // an open run is graded and finished as before
+  const long long open = open_pass_lab_run(j);  // an open run is graded and finished as before
   j.record_grade(open, g);
   j.finish_run(open, Verdict::pass, 0, "");
   CHECK(value(j, "SELECT verdict FROM runs WHERE id=" + std::to_string(open)) == "pass");
@@ -52,7 +52,7 @@ TEST_CASE("journal: a run that has ended is not finished or graded again", "[slu
 TEST_CASE("slurm journal: the row exists before sbatch, its id after, and Slurm's verdict settles the run", "[slurm]") {
   wbtest::TempDir tmp;
   Journal j(tmp.path / "journal.db");
-  const long long run = open_run(j);
+  const long long run = open_pass_lab_run(j);
   record_slurm_submission(j, {run, "", "gpu", "gpu:1", "10", "", "/ws/job.sh", "", "", "", "", "", "", ""});
   REQUIRE(slurm_job_of(j, run));  // what the compute node looks for first
   CHECK(slurm_job_of(j, run)->job_id.empty());
@@ -66,7 +66,7 @@ TEST_CASE("slurm journal: the row exists before sbatch, its id after, and Slurm'
   CHECK(end->verdict == std::optional<std::string>("timeout"));
   CHECK(end->detail == "the job reached its --time 10");
 
-  const long long refused = open_run(j);
+  const long long refused = open_pass_lab_run(j);
   record_slurm_submission(j, {refused, "", "", "", "", "", "/ws/job.sh", "", "", "", "", "", "", ""});
   forget_slurm_submission(j, refused);
   CHECK_FALSE(slurm_job_of(j, refused));

@@ -9,15 +9,11 @@
 #include "run/slurm_outcome.hpp"
 #include "util/error.hpp"
 
+#include "../support/files.hpp"
 #include "../support/temp_dir.hpp"
 
 using namespace workbook;
-
-namespace {
-
-void write(const std::filesystem::path& p, const std::string& text) { std::ofstream(p) << text; }
-
-}  // namespace
+using wbtest::write_file;
 
 TEST_CASE("slurm settings: flags over slurm.yaml over defaults, a CUDA lab asks for a GPU", "[slurm]") {
   wbtest::TempDir tmp;
@@ -27,9 +23,9 @@ TEST_CASE("slurm settings: flags over slurm.yaml over defaults, a CUDA lab asks 
   CHECK(none.gres.empty());
   CHECK(resolve_slurm_settings(ws, {}, true).gres == "gpu:1");
 
-  write(tmp.path / "slurm.yaml",
-        "partition: gpu\ngres: gpu:1g.10gb:1\ntime: 30\naccount: course\nsetup: [\"module load cuda/12.4\"]\n"
-        "sbatch: [\"--mem=16G\"]\npoll_s: 2\n");
+  write_file(tmp.path / "slurm.yaml",
+             "partition: gpu\ngres: gpu:1g.10gb:1\ntime: 30\naccount: course\nsetup: [\"module load cuda/12.4\"]\n"
+             "sbatch: [\"--mem=16G\"]\npoll_s: 2\n");
   SlurmSettings file = resolve_slurm_settings(ws, {}, true);
   CHECK(file.partition == "gpu");
   CHECK(file.gres == "gpu:1g.10gb:1");
@@ -64,9 +60,9 @@ TEST_CASE("slurm settings: values that would break the script or that sbatch ref
     f.time = ok;
     CHECK_NOTHROW(resolve_slurm_settings(ws, f, false));
   }
-  write(tmp.path / "slurm.yaml", "partiton: gpu\n");  // a typo is named, not ignored
+  write_file(tmp.path / "slurm.yaml", "partiton: gpu\n");  // a typo is named, not ignored
   CHECK_THROWS_AS(resolve_slurm_settings(ws, {}, false), ContentError);
-  write(tmp.path / "slurm.yaml", "sbatch: [\"mem=16G\"]\n");
+  write_file(tmp.path / "slurm.yaml", "sbatch: [\"mem=16G\"]\n");
   CHECK_THROWS_AS(resolve_slurm_settings(ws, {}, false), UsageError);
 }
 

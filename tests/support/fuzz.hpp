@@ -21,11 +21,13 @@
 #include <vector>
 
 #include "util/error.hpp"
+#include "files.hpp"
 #include "test_paths.hpp"
 
 namespace wbfuzz {
 
 namespace fs = std::filesystem;
+using wbtest::read_file;
 using workbook::Error;
 
 inline long env_number(const char* name, long fallback) {
@@ -87,13 +89,6 @@ inline std::string mutate(std::string text, Rng& rng) {
     }
   }
   return text;
-}
-
-inline std::string read_file(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
 }
 
 inline std::vector<std::string> seeds(const std::string& folder, const std::string& suffix) {

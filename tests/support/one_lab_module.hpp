@@ -8,6 +8,7 @@
 #include <string>
 
 #include "content/manifest_load.hpp"
+#include "problems.hpp"
 #include "temp_dir.hpp"
 
 namespace wbtest {
@@ -25,13 +26,6 @@ inline workbook::Module read_one_lab_module(const TempDir& root, const std::stri
          "  - id: lab\n    title: \"A\"\n    goal: \"G\"\n    source: lab.cu\n    steps: [\"Run it.\"]\n"
       << lab_keys;
   return workbook::read_module(root.path / "modules/module05/module.yaml", 5, root.path, p);
-}
-
-// Every problem on its own line, for INFO.
-inline std::string problems_text(const workbook::Problems& p) {
-  std::string s;
-  for (const auto& l : p.list()) s += l + "\n";
-  return s;
 }
 
 }  // namespace wbtest

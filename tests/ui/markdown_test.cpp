@@ -23,7 +23,7 @@ bool has_line(const std::string& text, const std::string& line) {
   return false;
 }
 
-const char* const kReading =
+const char* const kStreamsReading =
     "# Module 16 · Streams\n"
     "\n"
     "Modules 8 and 15 measured the uncomfortable fact: for a vector add, the trips over PCIe cost far\n"
@@ -48,7 +48,7 @@ const char* const kReading =
 }  // namespace
 
 TEST_CASE("render_markdown wraps prose and list items to the width, never code", "[markdown]") {
-  const std::string out = render_markdown(kReading, 60, Style(false));
+  const std::string out = render_markdown(kStreamsReading, 60, Style(false));
   INFO(out);
   for (const auto& l : lines_of(out)) {
     if (l.find("off = k") != std::string::npos || l.rfind("|", 0) == 0) continue;
@@ -80,7 +80,7 @@ TEST_CASE("render_markdown wraps prose and list items to the width, never code",
 }
 
 TEST_CASE("render_markdown marks headings: underlined rules without colour, bold and underline with", "[markdown]") {
-  const std::string plain = render_markdown(kReading, 80, Style(false));
+  const std::string plain = render_markdown(kStreamsReading, 80, Style(false));
   CHECK(plain.find('\x1b') == std::string::npos);
   const auto lines = lines_of(plain);
   REQUIRE(lines.size() > 2);
@@ -89,7 +89,7 @@ TEST_CASE("render_markdown marks headings: underlined rules without colour, bold
   CHECK(has_line(plain, "After this module you can"));
   CHECK(has_line(plain, std::string(25, '-')));
   CHECK(plain.find("# ") == std::string::npos);
-  const std::string coloured = render_markdown(kReading, 80, Style(true));
+  const std::string coloured = render_markdown(kStreamsReading, 80, Style(true));
   CHECK(coloured.find("\x1b[1m\x1b[4mModule 16 · Streams") != std::string::npos);
   CHECK(coloured.find("allocate \x1b[1mpinned\x1b[0m memory") != std::string::npos);
   CHECK(plain.find("**") == std::string::npos);

@@ -13,17 +13,8 @@
 
 using workbook::wrap_text;
 
+using wbtest::columns;
 using wbtest::lines_of;
-
-namespace {
-
-std::size_t code_points(const std::string& s) {
-  std::size_t n = 0;
-  for (unsigned char c : s) n += (c & 0xC0) != 0x80;
-  return n;
-}
-
-}  // namespace
 
 TEST_CASE("wrap_text breaks at spaces, within the width, never inside a word", "[wrap]") {
   const std::string text =
@@ -35,7 +26,7 @@ TEST_CASE("wrap_text breaks at spaces, within the width, never inside a word", "
   std::string rejoined;
   for (const auto& l : lines) {
     INFO(l);
-    CHECK(code_points(l) <= 40);
+    CHECK(columns(l) <= 40);
     CHECK(l.rfind("  ", 0) == 0);
     CHECK(l.back() != ' ');
     rejoined += (rejoined.empty() ? "" : " ") + l.substr(2);

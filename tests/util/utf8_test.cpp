@@ -6,13 +6,12 @@
 
 #include "util/utf8.hpp"
 
+#include "../support/text_checks.hpp"
+
 using workbook::is_valid_utf8;
 using workbook::make_valid_utf8;
 using workbook::valid_utf8;
-
-namespace {
-const std::string kFFFD = "\xEF\xBF\xBD";
-}
+using wbtest::kFFFD;
 
 TEST_CASE("valid_utf8 keeps valid text and replaces each invalid byte with U+FFFD", "[utf8]") {
   CHECK(valid_utf8("") == "");

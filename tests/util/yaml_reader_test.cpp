@@ -13,28 +13,18 @@
 #include "util/yaml_reader.hpp"
 #include "util/error.hpp"
 
+#include "../support/problems.hpp"
 #include "../support/temp_dir.hpp"
 
 namespace fs = std::filesystem;
 using workbook::MapReader;
 using workbook::Problems;
+using wbtest::has_problem;
+using wbtest::problems_text;
 
 namespace {
 
 using wbtest::TempDir;
-
-// True when some problem contains every one of the given substrings.
-bool has_problem(const Problems& p, std::initializer_list<std::string> parts) {
-  return std::any_of(p.list().begin(), p.list().end(), [&](const std::string& line) {
-    return std::all_of(parts.begin(), parts.end(), [&](const std::string& s) { return line.find(s) != std::string::npos; });
-  });
-}
-
-std::string all(const Problems& p) {
-  std::string s;
-  for (const auto& l : p.list()) s += l + "\n";
-  return s;
-}
 
 }  // namespace
 
@@ -89,7 +79,7 @@ TEST_CASE("unknown keys of a nested map carry the field path", "[yaml_reader]") 
   CHECK(lab.str("id", true) == std::optional<std::string>("a"));
   lab.finish();
   top.finish();
-  INFO(all(p));
+  INFO(problems_text(p));
   REQUIRE(p.list().size() == 1);
   CHECK(has_problem(p, {"f.yaml:3: labs[0].tilte: unknown key"}));
 }
@@ -115,7 +105,7 @@ TEST_CASE("values of the wrong type are reported, each on its own line", "[yaml_
   CHECK(r.str_list("items", true) == std::vector<std::string>{"fine"});
   CHECK(r.boolean("ok", true) == std::optional<bool>(true));
   r.finish();
-  INFO(all(p));
+  INFO(problems_text(p));
   CHECK(p.list().size() == 6);
   CHECK(has_problem(p, {"f.yaml:1: lab.title: must be a single value"}));
   CHECK(has_problem(p, {"f.yaml:2: lab.size: must be a number, got 'abc'"}));
@@ -151,7 +141,7 @@ TEST_CASE("a missing required key is reported at the map's line, an optional one
   CHECK(r.str_list("steps", false).empty());
   CHECK(r.integer("inner", true) == std::optional<long long>(1));
   r.finish();
-  INFO(all(p));
+  INFO(problems_text(p));
   REQUIRE(p.list().size() == 1);
   CHECK(has_problem(p, {"f.yaml:2: outer.name: is required"}));
 }
@@ -171,7 +161,7 @@ TEST_CASE("a map that is a list or absent is one problem, and reads on it are qu
     CHECK(r.str_list("x", true).empty());
     r.finish();
   }
-  INFO(all(p));
+  INFO(problems_text(p));
   REQUIRE(p.list().size() == 2);
   CHECK(has_problem(p, {"f.yaml:1: labs[0]: must be a mapping"}));
   CHECK(has_problem(p, {"g.yaml: (top level): is missing or empty"}));

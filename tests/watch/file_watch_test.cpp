@@ -7,21 +7,21 @@
 #include <fstream>
 #include <thread>
 
+#include "../support/files.hpp"
 #include "../support/temp_dir.hpp"
 #include "watch/file_watch.hpp"
 
 using namespace workbook;
 using namespace std::chrono_literals;
 namespace fs = std::filesystem;
+using wbtest::write_file;
 
 namespace {
-
-void write(const fs::path& p, const std::string& text) { std::ofstream(p, std::ios::binary) << text; }
 
 // Saves `text` as an editor that writes a new file and renames it over the old one.
 void save_by_rename(const fs::path& p, const std::string& text) {
   const fs::path tmp = p.parent_path() / (".tmp-" + p.filename().string());
-  write(tmp, text);
+  write_file(tmp, text);
   fs::rename(tmp, p);
 }
 
@@ -45,7 +45,7 @@ TEST_CASE("file_watch: a save by writing in place and a save by rename are each 
     CHECK(watch.polling() == poll);
     CHECK(watch.wait(300ms) == WatchEvent::timed_out);  // nothing saved yet
 
-    write(file, "v2, longer\n");
+    write_file(file, "v2, longer\n");
     CHECK(watch.wait(3s) == WatchEvent::saved);
     CHECK(watch.wait(400ms) == WatchEvent::timed_out);  // that save is reported once
 
@@ -64,7 +64,7 @@ TEST_CASE("file_watch: several quick writes while waiting make one event", "[wat
     std::thread editor([&] {
       for (int i = 0; i < 4; ++i) {
         std::this_thread::sleep_for(40ms);  // closer together than the debounce time
-        write(file, "v" + std::string(static_cast<std::size_t>(i + 2), '+') + "\n");
+        write_file(file, "v" + std::string(static_cast<std::size_t>(i + 2), '+') + "\n");
       }
     });
     const auto t0 = std::chrono::steady_clock::now();
@@ -81,12 +81,12 @@ TEST_CASE("file_watch: other files, a deletion and an unchanged file are not sav
   wbtest::TempDir dir;
   const fs::path file = dir.write("lab.cpp", "v1\n");
   FileWatch watch(file, fast(false));
-  write(dir.path / "other.cpp", "x\n");
+  write_file(dir.path / "other.cpp", "x\n");
   save_by_rename(dir.path / "lab.cpp.orig", "y\n");
   CHECK(watch.wait(400ms) == WatchEvent::timed_out);
   fs::remove(file);
   CHECK(watch.wait(400ms) == WatchEvent::timed_out);
-  write(file, "back\n");  // written again: a save
+  write_file(file, "back\n");  // written again: a save
   CHECK(watch.wait(3s) == WatchEvent::saved);
 }
 
@@ -101,7 +101,7 @@ TEST_CASE("file_watch: WORKBOOK_WATCH_POLL and a missing folder mean polling", "
   FileWatch missing(dir.path / "not-yet" / "lab.cpp", fast(false));
   CHECK(missing.polling());
   fs::create_directories(dir.path / "not-yet");
-  write(dir.path / "not-yet" / "lab.cpp", "made\n");
+  write_file(dir.path / "not-yet" / "lab.cpp", "made\n");
   CHECK(missing.wait(3s) == WatchEvent::saved);
 }
 

@@ -13,6 +13,8 @@
 #include "workspace/home.hpp"
 #include "workspace/workspace.hpp"
 
+#include "../support/files.hpp"
+#include "../support/scoped_env.hpp"
 #include "../support/temp_dir.hpp"
 
 namespace fs = std::filesystem;
@@ -20,21 +22,12 @@ using workbook::Catalog;
 using workbook::LabSpec;
 using workbook::RestoreResult;
 using workbook::Workspace;
+using wbtest::read_file;
+using wbtest::ScopedEnv;
 using wbtest::TempDir;
+using wbtest::write_file;
 
 namespace {
-
-std::string read(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-void write(const fs::path& p, const std::string& text) {
-  fs::create_directories(p.parent_path());
-  std::ofstream(p, std::ios::binary) << text;
-}
 
 // A content root with one starter, labs/module01/demo.cpp, and an empty workspace.
 struct Setup {
@@ -46,7 +39,7 @@ struct Setup {
   Setup() {
     lab.id = "module01/demo";
     lab.source = "demo.cpp";
-    write(catalog.starter_path(lab), "// starter\n");
+    write_file(catalog.starter_path(lab), "// starter\n");
     copy = ws.lab_copy(lab);
   }
 };
@@ -59,47 +52,47 @@ TEST_CASE("restore_starter keeps every edited copy as a new numbered backup and 
   RestoreResult r0 = s.ws.restore_starter(s.catalog, s.lab);
   CHECK(r0.kind == RestoreResult::Kind::created);
   CHECK(r0.backup.empty());
-  CHECK(read(s.copy) == "// starter\n");
+  CHECK(read_file(s.copy) == "// starter\n");
 
-  write(s.copy, "// attempt 1\n");
+  write_file(s.copy, "// attempt 1\n");
   CHECK(s.ws.next_backup(s.lab) == fs::path(s.copy.string() + ".bak"));
   RestoreResult r1 = s.ws.restore_starter(s.catalog, s.lab);
   CHECK(r1.kind == RestoreResult::Kind::restored);
   CHECK(r1.backup == fs::path(s.copy.string() + ".bak"));
-  CHECK(read(s.copy) == "// starter\n");
-  CHECK(read(s.copy.string() + ".bak") == "// attempt 1\n");
+  CHECK(read_file(s.copy) == "// starter\n");
+  CHECK(read_file(s.copy.string() + ".bak") == "// attempt 1\n");
 
   // The copy is the starter: nothing is written, the backup stays.
   RestoreResult r2 = s.ws.restore_starter(s.catalog, s.lab);
   CHECK(r2.kind == RestoreResult::Kind::unchanged);
   CHECK(r2.backup.empty());
-  CHECK(read(s.copy.string() + ".bak") == "// attempt 1\n");
+  CHECK(read_file(s.copy.string() + ".bak") == "// attempt 1\n");
   CHECK_FALSE(fs::exists(s.copy.string() + ".bak.1"));
 
-  write(s.copy, "// attempt 2\n");
+  write_file(s.copy, "// attempt 2\n");
   CHECK(s.ws.next_backup(s.lab) == fs::path(s.copy.string() + ".bak.1"));
   RestoreResult r3 = s.ws.restore_starter(s.catalog, s.lab);
   CHECK(r3.kind == RestoreResult::Kind::restored);
   CHECK(r3.backup == fs::path(s.copy.string() + ".bak.1"));
-  CHECK(read(s.copy.string() + ".bak") == "// attempt 1\n");
-  CHECK(read(s.copy.string() + ".bak.1") == "// attempt 2\n");
+  CHECK(read_file(s.copy.string() + ".bak") == "// attempt 1\n");
+  CHECK(read_file(s.copy.string() + ".bak.1") == "// attempt 2\n");
 
   // A copy that equals an existing backup is not written again; that backup is named.
-  write(s.copy, "// attempt 1\n");
+  write_file(s.copy, "// attempt 1\n");
   RestoreResult r4 = s.ws.restore_starter(s.catalog, s.lab);
   CHECK(r4.kind == RestoreResult::Kind::restored);
   CHECK(r4.already_kept);
   CHECK(r4.backup == fs::path(s.copy.string() + ".bak"));
   CHECK_FALSE(fs::exists(s.copy.string() + ".bak.2"));
-  CHECK(read(s.copy) == "// starter\n");
+  CHECK(read_file(s.copy) == "// starter\n");
 
   // After a backup the learner deleted, the numbers still go up: the newest is the highest.
   fs::remove(s.copy.string() + ".bak");
-  write(s.copy, "// attempt 3\n");
+  write_file(s.copy, "// attempt 3\n");
   RestoreResult r5 = s.ws.restore_starter(s.catalog, s.lab);
   CHECK(r5.backup == fs::path(s.copy.string() + ".bak.2"));
-  CHECK(read(s.copy.string() + ".bak.2") == "// attempt 3\n");
-  CHECK(read(s.copy.string() + ".bak.1") == "// attempt 2\n");
+  CHECK(read_file(s.copy.string() + ".bak.2") == "// attempt 3\n");
+  CHECK(read_file(s.copy.string() + ".bak.1") == "// attempt 2\n");
   CHECK_FALSE(fs::exists(s.copy.string() + ".bak"));
 }
 
@@ -110,14 +103,14 @@ TEST_CASE("prune_runs keeps the newest results files and nothing else is touched
   const auto now = fs::file_time_type::clock::now();
   for (int i = 1; i <= 12; ++i) {
     fs::path f = ws.runs_dir() / ("run-" + std::to_string(i) + ".jsonl");
-    write(f, "{}\n");
+    write_file(f, "{}\n");
     fs::last_write_time(f, now - std::chrono::minutes(100 - i));  // run-12 the newest
   }
-  write(ws.runs_dir() / "probe-calibrate-77.jsonl", "{}\n");
+  write_file(ws.runs_dir() / "probe-calibrate-77.jsonl", "{}\n");
   fs::last_write_time(ws.runs_dir() / "probe-calibrate-77.jsonl", now - std::chrono::minutes(500));
-  write(ws.runs_dir() / "keep-me.txt", "mine\n");
+  write_file(ws.runs_dir() / "keep-me.txt", "mine\n");
   fs::create_directories(ws.runs_dir() / "run-folder-of-mine");
-  write(ws.journal_path(), "not really a journal\n");
+  write_file(ws.journal_path(), "not really a journal\n");
 
   CHECK(ws.prune_runs(5) == 8);  // 12 runs + 1 probe, 5 kept
   for (int i = 1; i <= 12; ++i) {
@@ -127,7 +120,7 @@ TEST_CASE("prune_runs keeps the newest results files and nothing else is touched
   CHECK_FALSE(fs::exists(ws.runs_dir() / "probe-calibrate-77.jsonl"));
   CHECK(fs::exists(ws.runs_dir() / "keep-me.txt"));
   CHECK(fs::is_directory(ws.runs_dir() / "run-folder-of-mine"));
-  CHECK(read(ws.journal_path()) == "not really a journal\n");
+  CHECK(read_file(ws.journal_path()) == "not really a journal\n");
   CHECK(ws.prune_runs(5) == 0);
 
   // No runs folder at all: nothing to do, no error.
@@ -141,7 +134,7 @@ TEST_CASE("prune_runs removes a pruned run's trace, ncu CSV and sanitizer log wi
   ws.ensure();
   const auto now = fs::file_time_type::clock::now();
   auto put = [&](const std::string& name, int minutes_ago) {
-    write(ws.runs_dir() / name, "x\n");
+    write_file(ws.runs_dir() / name, "x\n");
     fs::last_write_time(ws.runs_dir() / name, now - std::chrono::minutes(minutes_ago));
   };
   for (int i = 1; i <= 6; ++i) put("run-" + std::to_string(i) + ".jsonl", 100 - i);  // run-6 the newest
@@ -176,25 +169,6 @@ TEST_CASE("prune_runs removes a pruned run's trace, ncu CSV and sanitizer log wi
   CHECK(fs::exists(ws.runs_dir() / "run-2.ncu.csv"));
   CHECK_FALSE(fs::exists(ws.runs_dir() / "run-7.sanitizer.txt"));
 }
-
-namespace {
-
-// Sets an environment variable (or unsets it, with nullopt) for one scope.
-struct ScopedEnv {
-  std::string name;
-  std::optional<std::string> old;
-  ScopedEnv(std::string n, const std::optional<std::string>& value) : name(std::move(n)) {
-    if (const char* v = std::getenv(name.c_str())) old = v;
-    if (value) ::setenv(name.c_str(), value->c_str(), 1);
-    else ::unsetenv(name.c_str());
-  }
-  ~ScopedEnv() {
-    if (old) ::setenv(name.c_str(), old->c_str(), 1);
-    else ::unsetenv(name.c_str());
-  }
-};
-
-}  // namespace
 
 TEST_CASE("home_folder: a relative HOME is refused, an unset one falls back to the account's home", "[workspace][home]") {
   ScopedEnv no_workspace("WORKBOOK_WORKSPACE", std::nullopt);
