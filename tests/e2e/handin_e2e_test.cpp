@@ -12,6 +12,7 @@ using e2e::run_workbook;
 using e2e::TempDir;
 using e2e::write_file;
 using nlohmann::json;
+using Catch::Matchers::Contains;  // CHECK_THAT prints the whole text when a part is missing
 namespace fs = std::filesystem;
 
 namespace {
@@ -37,25 +38,20 @@ struct RealContent {
   }
 };
 
-bool stdout_has(const CommandResult& r, const std::string& part) {
-  INFO("stdout:\n" << r.out << "\nstderr:\n" << r.err);
-  return r.out.find(part) != std::string::npos;
-}
-
 }  // namespace
 
 TEST_CASE("e2e: on Dec 1 with an empty journal, next points at modules 16-19", "[e2e][real-week]") {
   RealContent c;
   CommandResult next = c.run({"next"});
   CHECK(next.exit_code == 0);
-  CHECK(stdout_has(next, "  workbook run module16/streams_pipeline\n"));
-  CHECK(stdout_has(next, "why: Assignment 3 is due 2026-12-04 (in 3 days): module 16 is its first open"));
-  CHECK(stdout_has(next, "  workbook handin a1 a2\n"));
+  CHECK_THAT(next.out, Contains("  workbook run module16/streams_pipeline\n"));
+  CHECK_THAT(next.out, Contains("why: Assignment 3 is due 2026-12-04 (in 3 days): module 16 is its first open"));
+  CHECK_THAT(next.out, Contains("  workbook handin a1 a2\n"));
   CommandResult progress = c.run({"progress"});
-  CHECK(stdout_has(progress, "Next:    Assignment 3, 2026-12-04 (in 3 days)"));
-  CHECK(stdout_has(progress, "Focus:   Assignment 3: 0 of 4 modules done; open: 16 17 18 19"));
-  CHECK(stdout_has(progress, "Behind:  Assignment 1 was due 2026-11-06 (25 days ago)"));
-  CHECK(stdout_has(progress, "Handed in already? Mark them done: workbook handin a1 a2"));
+  CHECK_THAT(progress.out, Contains("Next:    Assignment 3, 2026-12-04 (in 3 days)"));
+  CHECK_THAT(progress.out, Contains("Focus:   Assignment 3: 0 of 4 modules done; open: 16 17 18 19"));
+  CHECK_THAT(progress.out, Contains("Behind:  Assignment 1 was due 2026-11-06 (25 days ago)"));
+  CHECK_THAT(progress.out, Contains("Handed in already? Mark them done: workbook handin a1 a2"));
 }
 
 TEST_CASE("e2e: next across the real week (Nov 10 to Jan 6)", "[e2e][real-week]") {
@@ -69,27 +65,27 @@ TEST_CASE("e2e: next across the real week (Nov 10 to Jan 6)", "[e2e][real-week]"
   json jan6 = c.next("2027-01-06");
   CHECK(jan6["next"]["why"].get<std::string>().find("the project report was due 2027-01-05") != std::string::npos);
   CommandResult p = c.run({"progress"}, "2027-01-06");
-  CHECK(stdout_has(p, "Next:    Project presentation, 2027-01-07 (tomorrow)"));
-  CHECK(stdout_has(p, "Past:    Project report, 2027-01-05 (yesterday)"));
+  CHECK_THAT(p.out, Contains("Next:    Project presentation, 2027-01-07 (tomorrow)"));
+  CHECK_THAT(p.out, Contains("Past:    Project report, 2027-01-05 (yesterday)"));
 }
 
 TEST_CASE("e2e: handin marks assignments and modules done, --undo takes a mark back", "[e2e][real-week][handin]") {
   RealContent c;
   CommandResult mark = c.run({"handin", "a1", "A2"});
   CHECK(mark.exit_code == 0);
-  CHECK(stdout_has(mark, "Marked handed in: Assignment 1 (a1), Assignment 2 (a2)"));
-  CHECK(stdout_has(mark, "Undo: workbook handin --undo a1 a2"));
-  CHECK(stdout_has(mark, "`workbook next` and `workbook progress` count them done.\n"));
+  CHECK_THAT(mark.out, Contains("Marked handed in: Assignment 1 (a1), Assignment 2 (a2)"));
+  CHECK_THAT(mark.out, Contains("Undo: workbook handin --undo a1 a2"));
+  CHECK_THAT(mark.out, Contains("`workbook next` and `workbook progress` count them done.\n"));
   CommandResult again = c.run({"handin", "a1"});
-  CHECK(stdout_has(again, "Already marked handed in: Assignment 1 (a1)"));
-  CHECK(stdout_has(again, "`workbook next` and `workbook progress` count it done.\n"));
+  CHECK_THAT(again.out, Contains("Already marked handed in: Assignment 1 (a1)"));
+  CHECK_THAT(again.out, Contains("`workbook next` and `workbook progress` count it done.\n"));
 
   json n = c.next("2026-12-01");
   CHECK(n["next"]["command"] == "workbook run module16/streams_pipeline");
   for (const auto& a : n["also"]) CHECK(a["kind"] != "handin");  // nothing behind any more
   CommandResult progress = c.run({"progress"});
-  CHECK_FALSE(stdout_has(progress, "Behind:"));
-  CHECK(stdout_has(progress, "a1 handed in  a2 handed in  a3 0/4 due 12-04"));
+  CHECK_THAT(progress.out, !Contains("Behind:"));
+  CHECK_THAT(progress.out, Contains("a1 handed in  a2 handed in  a3 0/4 due 12-04"));
   json pj = json::parse(c.run({"progress", "--json"}).out);
   CHECK(find_by(pj["calendar"]["assignments"], "id", "a1")["state"] == "handed in");
   CHECK(find_by(pj["modules"], "id", "module05")["handed_in"] == true);
@@ -101,20 +97,20 @@ TEST_CASE("e2e: handin marks assignments and modules done, --undo takes a mark b
   CHECK(c.next("2026-12-01")["next"]["module"] == 17);
 
   CommandResult undo = c.run({"handin", "--undo", "a2", "module16"});
-  CHECK(stdout_has(undo, "No longer marked handed in: Assignment 2 (a2), module 16"));
-  CHECK(stdout_has(undo, "`workbook next` and `workbook progress` count them by your record again, not done.\n"));
+  CHECK_THAT(undo.out, Contains("No longer marked handed in: Assignment 2 (a2), module 16"));
+  CHECK_THAT(undo.out, Contains("`workbook next` and `workbook progress` count them by your record again, not done.\n"));
   CHECK(c.next("2026-12-01")["next"]["module"] == 16);
-  CHECK(stdout_has(c.run({"progress"}), "Behind:  Assignment 2 was due 2026-11-20"));
+  CHECK_THAT(c.run({"progress"}).out, Contains("Behind:  Assignment 2 was due 2026-11-20"));
   CommandResult list = c.run({"handin"});
-  CHECK(stdout_has(list, "Marked handed in:\n  a1 "));
+  CHECK_THAT(list.out, Contains("Marked handed in:\n  a1 "));
 
   CommandResult bad = c.run({"handin", "a9"});
   CHECK(bad.exit_code == 2);
   CHECK(bad.err.find("'a9' is neither an assignment of the course calendar (a1, a2, a3, a4) nor a module") !=
         std::string::npos);
   CommandResult help = c.run({"handin", "--help"});
-  CHECK(stdout_has(help, "workbook handin a1 a2"));
-  CHECK(stdout_has(help, "--undo"));
+  CHECK_THAT(help.out, Contains("workbook handin a1 a2"));
+  CHECK_THAT(help.out, Contains("--undo"));
 }
 
 TEST_CASE("e2e: hand-in marks travel with journal export/import", "[e2e][handin][journal]") {
@@ -126,7 +122,7 @@ TEST_CASE("e2e: hand-in marks travel with journal export/import", "[e2e][handin]
   CHECK(in.exit_code == 0);
   CHECK(cluster.run({"journal", "import", file.string()}).exit_code == 0);  // twice is once
   CHECK(json::parse(cluster.run({"handin", "--json"}).out)["handed_in"].size() == 2);
-  CHECK_FALSE(stdout_has(cluster.run({"progress"}), "Behind:"));
+  CHECK_THAT(cluster.run({"progress"}).out, !Contains("Behind:"));
 }
 
 TEST_CASE("e2e: the workspace's course.yaml as a learner writes it", "[e2e][progress-e2e][course]") {
