@@ -331,6 +331,23 @@ TEST_CASE("Ctrl-C to the runner kills the child's group and is reported", "[proc
   CHECK(sh("exit 0").exited_ok());
 }
 
+TEST_CASE("a Ctrl-C after the child exited is still reported while its output drains", "[process]") {
+  struct sigaction before {};
+  sigaction(SIGINT, nullptr, &before);
+  // The child exits at once; a descendant that left its group and dropped the token (so
+  // nothing kills it) keeps stdout open, and sends the Ctrl-C 0.3 s later, while the
+  // runner drains the output of a child that has already exited. That Ctrl-C was lost
+  // before: the login node of a Slurm run then waited on a job nobody cancelled.
+  auto r = sh("setsid env -i sh -c \"sleep 0.3; kill -INT $PPID; sleep 1\" & exit 0", 30);
+  CHECK(r.interrupted);
+  CHECK(r.interrupt_signal == SIGINT);
+  CHECK(r.exit_code == 0);
+  CHECK(workbook::describe(r) == "interrupted (Ctrl-C)");
+  struct sigaction after {};
+  sigaction(SIGINT, nullptr, &after);
+  CHECK(after.sa_handler == before.sa_handler);
+}
+
 TEST_CASE("describe covers every ending", "[process]") {
   ProcessResult r;
   r.timed_out = true;

@@ -183,7 +183,7 @@ class SignalForwarding {
         installed_[i] = true;
       }
     }
-    for (std::size_t i = 0; i < kForwardedCount; ++i) start_[i] = g_signal_count[i].load();
+    for (std::size_t i = 0; i < kForwardedCount; ++i) absorbed_[i] = start_[i] = g_signal_count[i].load();
   }
   SignalForwarding(const SignalForwarding&) = delete;
   SignalForwarding& operator=(const SignalForwarding&) = delete;
@@ -194,6 +194,12 @@ class SignalForwarding {
         if (!installed_[i]) continue;
         sigaction(kForwarded[i], &previous_[i], nullptr);
         installed_[i] = false;
+      }
+      // A signal that came after the run's last look at its counters was neither forwarded
+      // to the child nor reported: raise it again for the disposition it was meant for, now
+      // restored, so that a Ctrl-C is never lost between a child's exit and this point.
+      for (std::size_t i = 0; i < kForwardedCount; ++i) {
+        if (g_signal_count[i].load() != absorbed_[i]) ::raise(kForwarded[i]);
       }
     }
   }
@@ -207,6 +213,10 @@ class SignalForwarding {
     }
     return 0;
   }
+  // Every signal so far is this run's: forwarded to its child or reported in its result.
+  void absorb() const {
+    for (std::size_t i = 0; i < kForwardedCount; ++i) absorbed_[i] = g_signal_count[i].load();
+  }
 
  private:
   static inline std::mutex mutex_;
@@ -214,6 +224,7 @@ class SignalForwarding {
   static inline bool installed_[kForwardedCount] = {};
   static inline struct sigaction previous_[kForwardedCount] = {};
   unsigned start_[kForwardedCount] = {};
+  mutable unsigned absorbed_[kForwardedCount] = {};
 };
 
 // ---- descendants that left the child's process group --------------------------------
@@ -756,7 +767,15 @@ class Supervision {
   ProcessResult finish() {
     if (abandoned_) kill_escaped(token_entry_, pid_, escaped_);
     result_.escaped = static_cast<int>(escaped_.size());
-    signals_.fired();  // a SIGTERM or SIGHUP while the output drained is remembered too
+    // A signal after the child's exit (while its output drained) still interrupts the run:
+    // the caller sees what the user asked for instead of a Ctrl-C that went nowhere.
+    // A SIGTERM or SIGHUP is also remembered for termination_signal().
+    const int late = signals_.fired();
+    if (late != 0 && !result_.interrupted && !result_.timed_out) {
+      result_.interrupted = true;
+      result_.interrupt_signal = late;
+    }
+    signals_.absorb();
     finish_capture(out_, o_);
     finish_capture(err_, o_);
     if (reaped_) {
