@@ -332,13 +332,18 @@ TEST_CASE("Ctrl-C to the runner kills the child's group and is reported", "[proc
 }
 
 TEST_CASE("a Ctrl-C after the child exited is still reported while its output drains", "[process]") {
+  TempDir tmp;
+  const std::string ready = (tmp.path / "ready").string();
   struct sigaction before {};
   sigaction(SIGINT, nullptr, &before);
-  // The child exits at once; a descendant that left its group and dropped the token (so
-  // nothing kills it) keeps stdout open, and sends the Ctrl-C 0.3 s later, while the
-  // runner drains the output of a child that has already exited. That Ctrl-C was lost
-  // before: the login node of a Slurm run then waited on a job nobody cancelled.
-  auto r = sh("setsid env -i sh -c \"sleep 0.3; kill -INT $PPID; sleep 1\" & exit 0", 30);
+  // A descendant leaves the child's group and drops the token, so nothing kills it, and
+  // keeps stdout open. The child waits until it runs, then exits; the descendant waits
+  // until the child is reaped, then sends the Ctrl-C: the runner is draining the output
+  // of a child that has already ended. That Ctrl-C was lost before, and the login node
+  // of a Slurm run then waited on a job nobody cancelled.
+  auto r = sh("setsid env -i sh -c \"touch '" + ready + "'; while kill -0 $$ 2>/dev/null; do sleep 0.01; done; "
+              "kill -INT $PPID; sleep 1\" & while [ ! -e '" + ready + "' ]; do sleep 0.01; done; exit 0",
+              30);
   CHECK(r.interrupted);
   CHECK(r.interrupt_signal == SIGINT);
   CHECK(r.exit_code == 0);
