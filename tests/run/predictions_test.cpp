@@ -9,34 +9,12 @@
 #include "run/predictions.hpp"
 #include "util/error.hpp"
 
+#include "../support/ncu_prediction_lab.hpp"
+
 using namespace workbook;
+using wbtest::lab_with_ncu_prediction;
 
 namespace {
-
-// A lab with a timing prediction and one graded on an ncu figure through a derived ratio.
-LabSpec lab_with_ncu_prediction() {
-  LabSpec lab;
-  lab.id = "module14/tiled_gemm";
-  MetricSpec ms;
-  ms.name = "tiled_ms";
-  MetricSpec reads;
-  reads.name = "naive_reads";
-  reads.source = MetricSource{};
-  reads.source->tool = "ncu";
-  lab.metrics = {ms, reads};
-  MetricSpec ratio;
-  ratio.name = "read_ratio";
-  ratio.expr = "naive_reads / 1e6";
-  lab.derived = {ratio};
-  PredictionSpec speed;
-  speed.id = "speedup";
-  speed.metric = "tiled_ms";
-  PredictionSpec dram;
-  dram.id = "read_ratio";
-  dram.metric = "read_ratio";
-  lab.predictions = {speed, dram};
-  return lab;
-}
 
 std::pair<std::string, std::string> usage_error(const LabSpec& view, const LabSpec* whole, const std::string& flag) {
   try {

@@ -1,4 +1,4 @@
-// Tests for util/text: trimming, learner numbers, choices and NAME=VALUE pairs.
+// Tests for util/text: trimming, learner numbers, choices, NAME=VALUE pairs and whole names.
 #include <catch2/catch.hpp>
 
 #include <string>
@@ -7,6 +7,7 @@
 #include "util/text.hpp"
 
 using workbook::match_choice;
+using workbook::names_word;
 using workbook::parse_learner_number;
 using workbook::split_assignment;
 using workbook::trim;
@@ -97,4 +98,16 @@ TEST_CASE("first and last non-blank lines, trimmed", "[text]") {
   CHECK(workbook::last_nonblank_line("only") == "only");
   CHECK(workbook::first_nonblank_line("") == "");
   CHECK(workbook::last_nonblank_line(" \n\n") == "");
+}
+
+TEST_CASE("names_word finds a name only where it stands whole", "[text]") {
+  CHECK(names_word("dram", "dram"));
+  CHECK(names_word("naive_reads / 1e6", "naive_reads"));
+  CHECK(names_word("a+dram*2", "dram"));
+  CHECK(names_word("dram_ratio dram", "dram"));  // a later whole occurrence counts
+  CHECK_FALSE(names_word("dram_ratio", "dram"));
+  CHECK_FALSE(names_word("xdram", "dram"));
+  CHECK_FALSE(names_word("dram2", "dram"));
+  CHECK_FALSE(names_word("", "dram"));
+  CHECK_FALSE(names_word("dram", ""));
 }

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 
+#include "util/text.hpp"
+
 namespace workbook {
 
 const std::vector<std::string>& trace_groups() {
@@ -81,5 +83,14 @@ std::optional<MetricSource> read_metric_source(MapReader& metric) {
 }
 
 bool measured_by(const MetricSpec& m, const std::string& tool) { return m.source && m.source->tool == tool; }
+
+std::string prediction_tool(const LabSpec& lab, const PredictionSpec& p) {
+  std::string uses = p.metric + " " + p.answer_expr;
+  for (const auto& d : lab.derived)
+    if (d.name == p.metric) uses += " " + d.expr;
+  for (const auto& m : lab.metrics)
+    if (m.source && names_word(uses, m.name)) return m.source->tool;
+  return "";
+}
 
 }  // namespace workbook

@@ -23,4 +23,9 @@ std::optional<MetricSource> read_metric_source(MapReader& metric);
 // True when the metric is measured by `tool` ("trace", "ncu").
 bool measured_by(const MetricSpec& m, const std::string& tool);
 
+// The profiler ("ncu", "trace") whose figure prediction `p` is graded on, following one
+// derived metric; "" when it needs none. Such a prediction is asked only in a run under
+// that profiler.
+std::string prediction_tool(const LabSpec& lab, const PredictionSpec& p);
+
 }  // namespace workbook

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <map>
 
+#include "content/metric_source.hpp"
 #include "run/expected_table.hpp"
 #include "ui/table.hpp"
 #include "ui/units.hpp"
@@ -94,7 +95,10 @@ std::string lab_page_text(const LabPage& page, const Style& s, std::size_t width
   if (!lab.predictions.empty()) {
     out += "\nYou will be asked to predict:\n";
     Table t{{{"id"}, {"question", false, true}}, {}, "  ", false};
-    for (const auto& p : lab.predictions) t.rows.push_back({p.id, p.prompt});
+    for (const auto& p : lab.predictions) {
+      const std::string tool = prediction_tool(lab, p);
+      t.rows.push_back({p.id, tool.empty() ? p.prompt : p.prompt + " " + s.dim("(asked in a run with --" + tool + ")")});
+    }
     out += render_table(t, width, s);
   }
   out += expected_figures_text(page.expected, page.device, s, width);
@@ -121,7 +125,9 @@ nlohmann::json lab_page_json(const LabPage& page) {
     params.push_back({{"name", p.name}, {"default", p.default_value}, {"quick", p.quick ? nlohmann::json(*p.quick) : nlohmann::json()}, {"doc", p.doc}});
   }
   for (const auto& p : lab.predictions) {
-    preds.push_back({{"id", p.id}, {"kind", to_string(p.kind)}, {"prompt", p.prompt}, {"unit", p.unit}, {"choices", p.choices}});
+    const std::string tool = prediction_tool(lab, p);  // the profiler whose run asks it; null: every run
+    preds.push_back({{"id", p.id}, {"kind", to_string(p.kind)}, {"prompt", p.prompt}, {"unit", p.unit}, {"choices", p.choices},
+                     {"tool", tool.empty() ? nlohmann::json() : nlohmann::json(tool)}});
   }
   for (const auto& r : page.expected) {
     exp.push_back({{"metric", r.name}, {"unit", r.unit}, {"derived", r.derived},

@@ -7,6 +7,7 @@
 #include <cctype>
 #include <csignal>
 
+#include "content/metric_source.hpp"
 #include "ui/prompt.hpp"
 #include "util/error.hpp"
 #include "util/quantity.hpp"
@@ -20,31 +21,12 @@ bool answered(const std::vector<RecordedPrediction>& answers, const std::string&
   return std::any_of(answers.begin(), answers.end(), [&](const RecordedPrediction& r) { return r.id == id; });
 }
 
-bool names_word(const std::string& text, const std::string& word) {
-  auto is_word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
-  for (std::size_t at = text.find(word); at != std::string::npos; at = text.find(word, at + 1)) {
-    const std::size_t end = at + word.size();
-    if ((at == 0 || !is_word(text[at - 1])) && (end == text.size() || !is_word(text[end]))) return true;
-  }
-  return false;
-}
-
-// The profiler ("ncu", "trace") whose figure prediction p is graded on, following one
-// derived metric; empty when it needs none.
-std::string tool_of(const LabSpec& lab, const PredictionSpec& p) {
-  std::string uses = p.metric + " " + p.answer_expr;
-  for (const auto& d : lab.derived)
-    if (d.name == p.metric) uses += " " + d.expr;
-  for (const auto& m : lab.metrics)
-    if (m.source && names_word(uses, m.name)) return m.source->tool;
-  return "";
-}
 
 [[noreturn]] void throw_unknown_prediction(const LabSpec& lab, const LabSpec* whole, const std::string& id) {
   const auto& all = whole ? whole->predictions : lab.predictions;
   auto spec = std::find_if(all.begin(), all.end(), [&](const PredictionSpec& p) { return p.id == id; });
   if (spec != all.end()) {
-    const std::string tool = tool_of(*whole, *spec);
+    const std::string tool = prediction_tool(*whole, *spec);
     const std::string flag = tool.empty() ? "its profiler's option" : "--" + tool;
     throw UsageError(fmt::format("{}'s prediction '{}' is graded on a profiler's figure, so only a run under {} takes it",
                                  lab.id, id, tool.empty() ? "that profiler" : flag),

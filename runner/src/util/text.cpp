@@ -78,4 +78,14 @@ std::string format_number(double v) {
   return fmt::format("{:.4g}", v);
 }
 
+bool names_word(const std::string& text, const std::string& word) {
+  if (word.empty()) return false;
+  auto is_word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (std::size_t at = text.find(word); at != std::string::npos; at = text.find(word, at + 1)) {
+    const std::size_t end = at + word.size();
+    if ((at == 0 || !is_word(text[at - 1])) && (end == text.size() || !is_word(text[end]))) return true;
+  }
+  return false;
+}
+
 }  // namespace workbook

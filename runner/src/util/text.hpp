@@ -33,6 +33,10 @@ std::optional<double> parse_learner_number(const std::string& text);
 // Returns the choice the text names: its exact text (case-insensitive) or its 1-based number.
 std::optional<std::string> match_choice(const std::string& text, const std::vector<std::string>& choices);
 
+// True when `word` occurs in `text` as a whole identifier: not inside a longer name
+// ("dram" is named in "dram / 2", not in "dram_ratio").
+bool names_word(const std::string& text, const std::string& word);
+
 // Splits "NAME=VALUE"; nullopt if there is no '=' or the name is empty.
 std::optional<std::pair<std::string, std::string>> split_assignment(const std::string& text);
 
