@@ -102,3 +102,17 @@ TEST_CASE("progress text: sentences are wrapped to the width, the table keeps it
     }
   }
 }
+
+TEST_CASE("progress text: a topic's mark never starts a line of its own", "[progress][progress-text]") {
+  ProgressReport r = sample();
+  r.topics = {{14, "tiling", 0, 0}, {20, "Tensor Cores", 1, 1}, {21, "BF16", 1, 0}, {22, "cuBLAS", 0, 0}};
+  // At 80 columns "cuBLAS -" used to be cut after "cuBLAS", leaving "-" alone below it.
+  for (std::size_t width : {60, 70, 80}) {
+    const std::string s = screen(r, width);
+    INFO(s);
+    CHECK_THAT(s, Contains("cuBLAS\u00a0-"));
+    CHECK_THAT(s, Contains("Cores\u00a0✓✓"));
+    CHECK_THAT(s, !Contains("\n               -\n"));
+    CHECK_THAT(s, !Contains("\n               ✓"));
+  }
+}

@@ -172,7 +172,8 @@ std::string route(const ProgressReport& r, const Style& s, std::size_t w) {
   std::string topics;
   for (const auto& t : r.topics) {
     measured += t.measured > 0 ? 1 : 0;
-    topics += (topics.empty() ? "" : ", ") + t.topic + (t.measured ? (t.explained ? " ✓✓" : " ✓") : " -");
+    // A no-break space (U+00A0) keeps each mark on the line of its topic when the line wraps.
+    topics += (topics.empty() ? "" : ", ") + t.topic + (t.measured ? (t.explained ? "\u00a0✓✓" : "\u00a0✓") : "\u00a0-");
   }
   out += route_line("Topics", fmt::format("{} of {} needed measured: {}", measured, p.topics_needed,
                                           topics.empty() ? "-" : topics), w);
