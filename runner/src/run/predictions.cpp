@@ -4,7 +4,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cctype>
 #include <csignal>
 
 #include "content/metric_source.hpp"
@@ -20,7 +19,6 @@ namespace {
 bool answered(const std::vector<RecordedPrediction>& answers, const std::string& id) {
   return std::any_of(answers.begin(), answers.end(), [&](const RecordedPrediction& r) { return r.id == id; });
 }
-
 
 [[noreturn]] void throw_unknown_prediction(const LabSpec& lab, const LabSpec* whole, const std::string& id) {
   const auto& all = whole ? whole->predictions : lab.predictions;
