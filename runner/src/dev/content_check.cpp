@@ -20,6 +20,7 @@
 #include "dev/build_lines.hpp"
 #include "dev/exercised.hpp"
 #include "dev/starter_leaks.hpp"
+#include "dev/stray_files.hpp"
 #include "specs/gpu_specs.hpp"
 #include "specs/measured_refs.hpp"
 #include "ui/units.hpp"
@@ -109,6 +110,10 @@ void validate_content(const Catalog& catalog, std::vector<Module>& modules, std:
     problems.insert(problems.end(), e.problems().begin(), e.problems().end());
   }
   problems.insert(problems.end(), p.list().begin(), p.list().end());
+  std::map<std::string, std::set<std::string>> sources;
+  for (const auto& m : modules)
+    for (const auto& lab : m.labs) sources[lab.id.substr(0, lab.id.find('/'))].insert(lab.source);
+  for (auto& stray : stray_file_problems(catalog.root(), sources)) problems.push_back(std::move(stray));
   // Every starter's and solution's header gives a build line for itself.
   for (const auto& m : modules) {
     for (const auto& lab : m.labs) {
