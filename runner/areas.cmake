@@ -39,7 +39,7 @@ workbook_area(dev       PUBLIC content run PRIVATE build specs ui)
 # lab's page, the solution, dev check, the written report, a journal's export and import).
 workbook_area(present   PUBLIC content dev diff grade journal report run ui PRIVATE plot profile)
 # Progress, next and history.
-workbook_area(progress  PUBLIC content journal ui workspace PRIVATE learn report)
+workbook_area(progress  PUBLIC content journal ui workspace PRIVATE grade learn report)
 workbook_area(watch     PUBLIC content journal ui workspace PRIVATE exec present progress run)
 workbook_area(experiment PUBLIC content exec grade journal plot profile run ui workspace PRIVATE build device model report)
 # The commands sit on top: one file per subcommand.

@@ -109,12 +109,34 @@ TEST_CASE("experiment run: predictions first, variants measured, show side by si
   CHECK(c.run_json({"experiment", "show", "cmp", "--json"})["run_id"] == j["run_id"]);
   CHECK(c.run({"experiment", "show", "nope"}).exit_code == 2);
 
-  // A second run: its predictions are marked as made after a measurement.
+  // A second run: the first prediction stays the scored one (issue 36), shown with its run.
+  const json first_run = j["run_id"];
   j = c.run_json({"experiment", "run", "cmp", "--no-predict", "--json"}, &r);
   CHECK(r.exit_code == 0);
-  CHECK(j["predictions"][0]["answer"].is_null());
+  CHECK(j["predictions"][0]["answer"] == "1.5");
+  CHECK(j["predictions"][0]["answer_run_id"] == first_run);
+  CHECK(j["explanations"].empty());  // the first run's explanation stays with the first run
+  // A third with -p for it: not asked, kept as a later answer, never scored.
+  r = c.run({"experiment", "run", "cmp", "-p", "speedup=9", "--explain", "measured first"});
+  SHOW(r);
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("speedup=9: kept as a later answer") != std::string::npos);
+  CHECK(r.out.find("predicted 1.5, measured 2") != std::string::npos);
+  CHECK(r.out.find("later answer with this run: 9 (not scored)") != std::string::npos);
   j = c.run_json({"experiment", "list", "--json"});
-  CHECK(j["runs"].size() == 2);
+  CHECK(j["runs"].size() == 3);
+  // An explanation added to the first run after it ended: a new record, the run unchanged.
+  const std::string ended = journal_value(c.journal(), "SELECT finished_at FROM experiment_runs WHERE id=" + first_run.dump());
+  r = c.run({"experiment", "explain", "cmp", "--run", first_run.dump(), "the steps halve: half the work"});
+  SHOW(r);
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("Kept with experiment run #" + first_run.dump()) != std::string::npos);
+  CHECK(journal_value(c.journal(), "SELECT finished_at FROM experiment_runs WHERE id=" + first_run.dump()) == ended);
+  j = c.run_json({"experiment", "show", "cmp", "--run", first_run.dump(), "--json"});
+  REQUIRE(j["explanations"].size() == 2);
+  CHECK(j["explanations"][1]["text"] == "the steps halve: half the work");
+  CHECK(c.run({"experiment", "explain", "cmp", "--run", "999", "x"}).exit_code == 2);
+  CHECK(c.run({"experiment", "explain", "cmp"}).exit_code == 2);  // no text and no terminal to ask on
 }
 
 TEST_CASE("experiment run: a failing variant, a hang past the limit, nothing, garbage", "[e2e][experiment]") {
@@ -168,7 +190,10 @@ TEST_CASE("experiment run: a failing variant, a hang past the limit, nothing, ga
 TEST_CASE("experiment: the report shows it with an SVG loss curve per variant", "[e2e][experiment][report]") {
   FixtureCourse c;
   write_experiment(c, "cmp", experiment_yaml("", 1));
-  REQUIRE(c.run({"experiment", "run", "cmp", "-p", "speedup=2", "--explain", "fewer bytes"}).exit_code == 0);
+  REQUIRE(c.run({"experiment", "run", "cmp", "-p", "speedup=4", "--explain", "fewer bytes"}).exit_code == 0);
+  // A re-run after the measurement: the report keeps the first, blind prediction and the
+  // first run's explanation with the first run's figures (issue 36).
+  REQUIRE(c.run({"experiment", "run", "cmp", "-p", "speedup=2", "--explain", "now I know"}).exit_code == 0);
   const fs::path out = c.tmp.path / "report";
   CommandResult r = c.run({"report", "--out", out.string()});
   SHOW(r);
@@ -177,7 +202,12 @@ TEST_CASE("experiment: the report shows it with an SVG loss curve per variant", 
   CHECK(md.find("## Experiments") != std::string::npos);
   CHECK(md.find("### cmp: fixture") != std::string::npos);
   CHECK(md.find("fast / slow") != std::string::npos);
-  CHECK(md.find("Explanation: fewer bytes") != std::string::npos);
+  CHECK(md.find("predicted 4 (made ") != std::string::npos);
+  CHECK(md.find("with run #1, before any measurement)") != std::string::npos);
+  CHECK(md.find("later answer with this run: 2 (not scored)") != std::string::npos);
+  CHECK(md.find("Explanation given with run #2:\n\n> now I know") != std::string::npos);
+  CHECK(md.find("#### cmp: run #1") != std::string::npos);
+  CHECK(md.find("Explanation given with run #1:\n\n> fewer bytes") != std::string::npos);
   CHECK(md.find("![experiment-cmp-train_loss.svg](experiment-cmp-train_loss.svg)") != std::string::npos);
   const std::string svg = e2e::read_file(out / "experiment-cmp-train_loss.svg");
   CHECK(svg.find("data-series=\"slow\"") != std::string::npos);

@@ -137,6 +137,15 @@ TEST_CASE("e2e: before any attempt, run --variant is gated like --solution: noth
   CHECK(r.exit_code == 2);
   CHECK(contains(r.err, "has no variant 'nope'"));  // said before the gate asks anything
 
+  // A Slurm dry run checks the request by preparing the run, which writes the variant's
+  // source: it passes the gate too (issue 36).
+  r = c.run({"run", "module01/fail_lab", "--variant", "miscounted", "--no-predict", "--slurm-dry-run"});
+  SHOW(r);
+  CHECK(r.exit_code == 2);
+  CHECK(contains(r.err, "--variant miscounted --yes"));
+  CHECK_FALSE(fs::exists(written));
+  CHECK(views(c).empty());
+
   r = c.run({"run", "module01/fail_lab", "--variant", "miscounted", "--yes", "--no-predict", "--json"});
   SHOW(r);
   CHECK(r.exit_code == 5);

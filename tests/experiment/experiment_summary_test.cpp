@@ -81,7 +81,8 @@ TEST_CASE("experiment store: a run round-trips and its predictions cannot change
   REQUIRE(row->results.size() == 6);
   CHECK(row->results[5].outcome == RepeatOutcome::failed);
   CHECK(row->results[0].readings.at("ms") == std::vector<double>{101, 103, 102});
-  CHECK(row->explanation == "bf16 halves the bytes each step moves");
+  REQUIRE(row->explanations.size() == 1);
+  CHECK(row->explanations[0].text == "bf16 halves the bytes each step moves");
   CHECK(latest_experiment_run(j, "cmp")->id == id);
   CHECK(experiment_runs(j).size() == 1);
   sqlite3* db = j.store_connection();
@@ -103,7 +104,7 @@ TEST_CASE("experiment store: runs travel with journal export and import", "[expe
   const auto row = load_experiment_run(b, runs[0].id);
   CHECK(row->results.size() == 6);
   CHECK(row->predictions.size() == 1);
-  CHECK(row->explanation);
+  CHECK(row->explanations.size() == 1);
 }
 
 TEST_CASE("experiment summary: medians, spreads, ratios, curves, predictions", "[experiment]") {
@@ -134,7 +135,7 @@ TEST_CASE("experiment summary: medians, spreads, ratios, curves, predictions", "
   CHECK_FALSE(s.predictions[1].answer);
   const nlohmann::json j2 = summary_json(s);
   CHECK(j2["variants"][1]["figures"]["ms"]["ratio_to_baseline"].get<double>() == Approx(52.5 / 103));
-  CHECK(j2["explanation"] == "bf16 halves the bytes each step moves");
+  CHECK(j2["explanations"][0]["text"] == "bf16 halves the bytes each step moves");
   const auto rows = kernel_rows(s);
   REQUIRE(rows.size() == 2);
   CHECK(rows[0].name == "fp32_gemm");
@@ -150,8 +151,9 @@ TEST_CASE("experiment report: a section with a curve per per-step metric", "[exp
   CHECK(sec.markdown.find("## Experiments") == 0);
   CHECK(sec.markdown.find("| ms | 103 ms") != std::string::npos);
   CHECK(sec.markdown.find("0.51x") != std::string::npos);
-  CHECK(sec.markdown.find("predicted 2, measured 1.96 x — within 1.25x") != std::string::npos);
-  CHECK(sec.markdown.find("Explanation: bf16 halves") != std::string::npos);
+  CHECK(sec.markdown.find("predicted 2 (made ") != std::string::npos);
+  CHECK(sec.markdown.find(" with this run, before any measurement), measured 1.96 x — within 1.25x") != std::string::npos);
+  CHECK(sec.markdown.find("Explanation given with run #1:\n\n> bf16 halves") != std::string::npos);
   REQUIRE(sec.svgs.size() == 2);  // loss and ms; val is once
   CHECK(sec.svgs[0].name == "experiment-cmp-loss.svg");
   CHECK(sec.markdown.find("![experiment-cmp-loss.svg](experiment-cmp-loss.svg)") != std::string::npos);

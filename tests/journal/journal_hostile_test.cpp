@@ -131,7 +131,7 @@ TEST_CASE("an import that adds a prediction to a run already here is refused, al
   INFO(e.what());
   CHECK(contains(e.what(), "predictions row 2"));
   CHECK(contains(e.what(), run_uid));
-  CHECK(contains(e.what(), "fixed once it started"));
+  CHECK(contains(e.what(), "imported whole with its rows or not at all"));
   CHECK(single(b, "SELECT COUNT(*) FROM predictions") == "1");
   CHECK(single(b, "SELECT COUNT(*) FROM runs") == "1");  // the new run was not kept either
 

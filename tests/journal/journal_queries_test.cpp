@@ -15,8 +15,10 @@ using namespace workbook;
 
 namespace {
 
-// One run of `lab`: a metric `t` measured at 10 ms, a prediction `t_guess` of `guess`.
-long long add_run(Journal& j, const std::string& lab, const std::string& variant, Verdict verdict, double guess) {
+// One run of `lab`: a metric `t` measured at 10 ms, a prediction `t_guess` of `guess`;
+// ended unless `end` is false (an ended run takes no more rows: journal/schema.cpp).
+long long add_run(Journal& j, const std::string& lab, const std::string& variant, Verdict verdict, double guess,
+                  bool end = true) {
   RunRecord rec{lab, variant, "src", "{\"N\": 4}", 7, "Tesla T4", "sm_75"};
   const long long id = j.begin_run(rec);
   j.record_prediction(id, lab, {"t_guess", std::to_string(guess), guess});
@@ -40,7 +42,7 @@ long long add_run(Journal& j, const std::string& lab, const std::string& variant
   p.max_score = 3;
   g.predictions.push_back(p);
   j.record_grade(id, g);
-  j.finish_run(id, verdict, 0, "");
+  if (end) j.finish_run(id, verdict, 0, "");
   return id;
 }
 
@@ -91,7 +93,7 @@ TEST_CASE("a run's machine: recorded with the run, read back, older runs have no
   wbtest::TempDir dir;
   Journal j(dir.path / "journal.db");
   const long long old_run = add_run(j, "module04/vector_add", "starter", Verdict::pass, 10);
-  const long long run = add_run(j, "module04/vector_add", "starter", Verdict::pass, 10);
+  const long long run = add_run(j, "module04/vector_add", "starter", Verdict::pass, 10, false);
   ProfileReport p;
   GpuClocks before;
   before.sm_mhz = 1980;
@@ -107,6 +109,7 @@ TEST_CASE("a run's machine: recorded with the run, read back, older runs have no
   p.clocks_after = after;
   p.machine = {"580.159.04", "13.0", "13.0", ""};
   record_gpu_state(j, run, p);
+  j.finish_run(run, Verdict::pass, 0, "");
 
   const RunMachine m = machine_of_run(j, run);
   CHECK(m.recorded);
@@ -128,16 +131,18 @@ TEST_CASE("a run's machine: recorded with the run, read back, older runs have no
   CHECK(none.driver.empty());
 
   // Nothing to say (a machine without nvidia-smi, nvcc or power supplies): no row.
+  const long long bare = add_run(j, "module04/vector_add", "starter", Verdict::pass, 10, false);
   ProfileReport empty;
-  record_gpu_state(j, old_run, empty);
-  CHECK_FALSE(machine_of_run(j, old_run).recorded);
+  record_gpu_state(j, bare, empty);
+  CHECK_FALSE(machine_of_run(j, bare).recorded);
 }
 
 TEST_CASE("predictions of a run: every recorded one, or only the graded ones", "[journal][progress]") {
   wbtest::TempDir dir;
   Journal j(dir.path / "journal.db");
-  const long long id = add_run(j, "module05/a", "starter", Verdict::pass, 12);
+  const long long id = add_run(j, "module05/a", "starter", Verdict::pass, 12, false);
   j.record_prediction(id, "module05/a", {"why", "memory", std::nullopt});  // recorded, never graded
+  j.finish_run(id, Verdict::pass, 0, "");
   const auto all = predictions_of_run(j, id);
   REQUIRE(all.size() == 2);
   CHECK(all[0].id == "t_guess");
@@ -163,13 +168,15 @@ TEST_CASE("prediction outcomes stay linear in the journal: 20,000 graded runs an
     // every run predicted and graded (the bench: scripts/bench/journal_scale.sh).
     sql::exec(j.store_connection(), "BEGIN");
     sql::exec(j.store_connection(), "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 20000) "
-           "INSERT INTO runs(lab, variant, source, params, seed, device, arch, started_at, finished_at, verdict) "
+           "INSERT INTO runs(lab, variant, source, params, seed, device, arch, started_at, verdict) "
            "SELECT 'module0' || (6 + i % 4) || '/lab', 'starter', 'src', '{}', i, 'Tesla T4', 'sm_75', "
-           "'2026-11-02T00:00:00.000Z', '2026-11-02T00:01:00.000Z', 'pass' FROM n");
+           "'2026-11-02T00:00:00.000Z', 'pass' FROM n");
     sql::exec(j.store_connection(), "INSERT INTO predictions(run_id, lab, prediction, answer, number, recorded_at) "
            "SELECT id, lab, 't_guess', '8', 8.0, started_at FROM runs WHERE id > 1");
     sql::exec(j.store_connection(), "INSERT INTO prediction_grades(run_id, prediction, measured, factor, band, score, max_score, prediction_uid) "
            "SELECT run_id, prediction, 10, 1.25, 'within 1.25x', 3, 3, uid FROM predictions WHERE run_id > 1");
+    // Ended after their rows: the schema refuses a row of an ended run.
+    sql::exec(j.store_connection(), "UPDATE runs SET finished_at='2026-11-02T00:01:00.000Z' WHERE id > 1");
     sql::exec(j.store_connection(), "COMMIT");
   }
   const auto t0 = std::chrono::steady_clock::now();

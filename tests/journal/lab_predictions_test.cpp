@@ -16,6 +16,7 @@
 #include "learn/journal_merge.hpp"
 
 #include "../support/temp_dir.hpp"
+#include "../support/undo_migrations.hpp"
 
 using namespace workbook;
 using wbtest::TempDir;
@@ -159,12 +160,13 @@ TEST_CASE("a version-8 journal gains after_measurement and prediction_uid, an ex
     j.record_prediction(run, kPredictedLab, {"t_guess", "20", 20.0});
     j.record_grade(run, grade_of(20));
     REQUIRE(sqlite3_exec(j.store_connection(),
+                         (wbtest::undo_migrations_after_13() +  // versions 15 and 14
                          "DROP INDEX predictions_first; DROP INDEX prediction_grades_by_run; DROP INDEX prediction_grades_by_uid; "  // version 13
  "DROP TABLE learn_nudges; ALTER TABLE explanations DROP COLUMN feedback; "  // version 12
                          "DROP TABLE experiment_explanations; DROP TABLE experiment_results; DROP TABLE experiment_predictions; "  // version 11
                          "DROP TABLE experiment_runs; DROP TABLE handins; DROP INDEX predictions_by_lab; ALTER TABLE predictions DROP COLUMN after_measurement; "
                          "ALTER TABLE prediction_grades DROP COLUMN prediction_uid; "
-                         "UPDATE meta SET value='8' WHERE key='schema_version';",
+                         "UPDATE meta SET value='8' WHERE key='schema_version';").c_str(),
                          nullptr, nullptr, nullptr) == SQLITE_OK);
   }
   {

@@ -18,6 +18,7 @@
 #include "util/file_text.hpp"
 
 #include "../support/temp_dir.hpp"
+#include "../support/undo_migrations.hpp"
 #include "../support/test_paths.hpp"
 
 namespace fs = std::filesystem;
@@ -107,7 +108,7 @@ TEST_CASE("a version-1 journal is upgraded and keeps every row, each with a new 
     // The version-1 columns and the uid, without the columns later versions add.
     std::string columns;
     for (const auto& c : rows(db, std::string("SELECT name FROM pragma_table_info('") + t +
-                                      "') WHERE name NOT IN ('after_measurement', 'prediction_uid', 'feedback')")) {
+                                      "') WHERE name NOT IN ('after_measurement', 'prediction_uid', 'feedback', 'entered')")) {
       columns += (columns.empty() ? "" : ", ") + c;
     }
     for (auto& r : rows(db, "SELECT " + columns + " FROM " + t + " ORDER BY rowid")) {
@@ -213,7 +214,8 @@ TEST_CASE("a journal of the version before add_run_machine is upgraded: old cloc
     sqlite3* db = j.store_connection();
     // (and every later migration: add_handins, version 9; add_experiments, version 11)
     REQUIRE(sqlite3_exec(db,
-                         ("DROP INDEX predictions_first; DROP INDEX prediction_grades_by_run; DROP INDEX prediction_grades_by_uid; "  // version 13
+                         (wbtest::undo_migrations_after_13() +  // versions 15 and 14
+                          "DROP INDEX predictions_first; DROP INDEX prediction_grades_by_run; DROP INDEX prediction_grades_by_uid; "  // version 13
  "DROP TABLE learn_nudges; ALTER TABLE explanations DROP COLUMN feedback; "  // version 12
                           "DROP TABLE experiment_explanations; DROP TABLE experiment_results; "
                           "DROP TABLE experiment_predictions; DROP TABLE experiment_runs; DROP TABLE handins; DROP TABLE run_machine; ALTER TABLE run_gpu_state DROP COLUMN power_limit_w; "

@@ -410,3 +410,18 @@ TEST_CASE("answer_check: known units convert, unknown or wrong ones are refused 
   CHECK(check_answer("1000 threads", {num("n", 1000, 0.5, "threads")}).all_ok());
   CHECK(check_answer("1000", {num("n", 1000, 0.5, "threads")}).all_ok());
 }
+
+TEST_CASE("answer_check: numbers given alone are read in the order asked, never moved to fit (issue 36)",
+          "[learn][answer]") {
+  // module 16's worked example asks for the two copy times in this order: H2D, then D2H.
+  const std::vector<NumericAnswer> expected = {num("h2d_ms", 44, std::nullopt, "ms"), num("d2h_ms", 22, std::nullopt, "ms")};
+  CHECK(check_answer("44 ms, 22 ms", expected).all_ok());
+  CHECK(check_answer("44 and 22", expected).all_ok());
+  const auto swapped = check_answer("22 ms, 44 ms", expected);
+  CHECK(swapped.correct() == 0);  // the same values with names are wrong too:
+  CHECK(check_answer("h2d_ms=22 ms, d2h_ms=44 ms", expected).correct() == 0);
+  REQUIRE(swapped.numbers[0].given);
+  CHECK(*swapped.numbers[0].given == Approx(22));
+  // In sentences the numbers may come in another order and are still found.
+  CHECK(check_answer("the copy back takes 22 ms while the copy in needs 44 ms", expected).all_ok());
+}

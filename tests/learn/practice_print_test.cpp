@@ -91,7 +91,8 @@ TEST_CASE("practice print: exercises as text", "[learn][practice]") {
         "Skipped 2 items not due yet (the next on 2026-12-03): `workbook exercises 16 --all` asks them too.\n"
         "Answer first, then compare with the model answer and grade yourself.\n");
   CHECK(stdout_of([&] { p->exercises_end(o); }) ==
-        "\nAnswered 3 items: again 1, good 2.\nEnd of input: stopped; every answer given is kept.\n");
+        "\nAnswered 2 items (3 answers: an item rated again is asked again): again 1, good 2.\n"
+        "End of input: stopped; every answer given is kept.\n");
 
   ExercisesOutcome none;
   none.plan.module = 16;
@@ -128,6 +129,7 @@ TEST_CASE("practice print: exercises as JSON only at the end", "[learn][practice
                                {"mode", "scale"},
                                {"items", items_json(o.results)},
                                {"answered", 3},
+                               {"items_answered", 2},
                                {"asked", 2},
                                {"skipped", {{{"item", "later"}, {"due", "2026-12-09"}}, {{"item", "sooner"}, {"due", "2026-12-03"}}}},
                                {"stopped", "end of input"},
@@ -161,7 +163,7 @@ TEST_CASE("practice print: review as text and as JSON", "[learn][review]") {
   const auto as_json = practice_printer(kJson);
   CHECK(stdout_of([&] { as_json->review_start(o.plan); }).empty());
   const nlohmann::json want = {{"date", "2026-12-01"}, {"due", 4},       {"new", 2},          {"new_available", 30},
-                               {"items", items_json(o.results)}, {"answered", 1}, {"stopped", "quit"}, {"next_due", "2026-12-02"}};
+                               {"items", items_json(o.results)}, {"answered", 1}, {"items_answered", 1}, {"stopped", "quit"}, {"next_due", "2026-12-02"}};
   CHECK(stdout_of([&] { as_json->review_end(o); }) == pretty(want));
   CHECK(nlohmann::json::parse(stdout_of([&] { as_json->review_end(nothing); }))["next_due"].is_null());
 }

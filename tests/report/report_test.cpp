@@ -165,8 +165,12 @@ TEST_CASE("render_markdown: figures, predictions, explanations, machine line, ro
   later.recorded_at = "2026-11-30T08:59:00.000Z";
   later.after_measurement = true;
   e.predictions = {p, choice, later};
-  e.explanations = {{"Tiling cuts global loads by T.\nSo the time falls.", "2026-11-30T09:05:00Z", 12, ""},
-                    {"From the sweep.", "2026-11-30T08:00:00Z", 11, ""}};
+  e.explanations = {{"Tiling cuts global loads by T.\nSo the time falls.", "2026-11-30T09:05:00Z", 12, "names T"}};
+  RunRow explained;  // an out-of-range run of the lab with its own explanation: named, never shown here
+  explained.id = 11;
+  explained.verdict = "out_of_range";
+  explained.started_at = "2026-11-30T08:00:00.000Z";
+  e.explained_elsewhere = {explained};
   d.labs.push_back(e);
   MachineLine m;
   m.gpu = "NVIDIA H200";
@@ -185,8 +189,11 @@ TEST_CASE("render_markdown: figures, predictions, explanations, machine line, ro
   CHECK(md.find("| speedup | 3 | 2026-11-29, before any measurement | 1.52 | within 2x, off by 1.97x (2/3) |") != std::string::npos);
   CHECK(md.find("| reason | compute | 2026-11-29, after a measurement was seen |  | wrong (it was memory) |") != std::string::npos);
   CHECK(md.find("| speedup | 1.5 | 2026-11-30, after a measurement was seen |  | a later answer: not scored") != std::string::npos);
-  CHECK(md.find("Explanation (2026-11-30T09:05):") != std::string::npos);
-  CHECK(md.find("Explanation (2026-11-30T08:00, given with run #11):") != std::string::npos);
+  CHECK(md.find("Explanation given with run #12 (2026-11-30T09:05):") != std::string::npos);
+  CHECK(md.find("What an examiner would say (checked against run #12's figures above):\n\n- names T") != std::string::npos);
+  CHECK(md.find("Other runs of this lab with an explanation, each with its own figures in `workbook history "
+                "module14/tiled_gemm`: #11 (out_of_range, 2026-11-30).") != std::string::npos);
+  CHECK(md.find("From the sweep.") == std::string::npos);
   CHECK(md.find("> Tiling cuts global loads by T.\n> So the time falls.\n") != std::string::npos);
   CHECK(md.find("![Roofline of NVIDIA H200](roofline-nvidia-h200.svg)") != std::string::npos);
   CHECK(md.find("ridge at 12.5 FLOP/byte") != std::string::npos);

@@ -6,7 +6,10 @@
 
 #include "util/text.hpp"
 
+using workbook::choice_index;
+using workbook::ChoiceInput;
 using workbook::match_choice;
+using workbook::other_reading_of_choice;
 using workbook::names_word;
 using workbook::parse_learner_number;
 using workbook::split_assignment;
@@ -69,10 +72,35 @@ TEST_CASE("match_choice matches the text case-insensitively or the 1-based numbe
   CHECK_FALSE(match_choice("1", {}));
 }
 
-TEST_CASE("match_choice: when choices are numbers, the exact text wins over the position", "[text]") {
+TEST_CASE("match_choice (a --predict flag): when choices are numbers, the exact text wins over the position; #N is "
+          "always the position",
+          "[text]") {
   std::vector<std::string> c{"4", "1", "2"};
   CHECK(match_choice("1", c) == std::optional<std::string>("1"));
   CHECK(match_choice("3", c) == std::optional<std::string>("2"));
+  CHECK(match_choice("#1", c) == std::optional<std::string>("4"));
+  CHECK(match_choice("# 3", c) == std::optional<std::string>("2"));
+  CHECK_FALSE(match_choice("#4", c));
+}
+
+TEST_CASE("choice_index at a prompt that asks for a number: the number is the option's position", "[text]") {
+  // module16/streams_pipeline's options: typing 2 means the second option, 4.
+  const std::vector<std::string> c{"2", "4", "8", "16"};
+  CHECK(choice_index("2", c, ChoiceInput::prompt) == std::optional<std::size_t>(1));
+  CHECK(choice_index(" 4 ", c, ChoiceInput::prompt) == std::optional<std::size_t>(3));
+  CHECK(choice_index("16", c, ChoiceInput::prompt) == std::optional<std::size_t>(3));  // not a position: its text
+  CHECK(choice_index("2", c, ChoiceInput::flag) == std::optional<std::size_t>(0));
+  const std::vector<std::string> words{"memory", "compute"};
+  CHECK(choice_index("Compute", words, ChoiceInput::prompt) == std::optional<std::size_t>(1));
+  CHECK_FALSE(choice_index("3", words, ChoiceInput::prompt));
+}
+
+TEST_CASE("other_reading_of_choice finds an answer that is one option's text and another's number", "[text]") {
+  const std::vector<std::string> c{"2", "4", "8"};
+  CHECK(other_reading_of_choice("2", c) == std::optional<std::size_t>(1));  // option 1's text, option 2's number
+  CHECK_FALSE(other_reading_of_choice("8", c));                              // no option 8
+  CHECK_FALSE(other_reading_of_choice("memory", {"memory", "compute"}));
+  CHECK_FALSE(other_reading_of_choice("1", {"1", "5"}));                     // its own position: no doubt
 }
 
 TEST_CASE("split_assignment splits NAME=VALUE at the first '=' and trims both", "[text]") {

@@ -1,4 +1,4 @@
-// `workbook experiment new|run|show|list`: predict -> measure -> explain for any command
+// `workbook experiment new|run|show|explain|list`: predict -> measure -> explain for any command
 // (experiment/*: the file, the runs, the journal, the summary).
 #include <fmt/format.h>
 #include <unistd.h>
@@ -13,6 +13,7 @@
 #include "ui/prompt.hpp"
 #include "ui/wrap.hpp"
 #include "util/error.hpp"
+#include "util/text.hpp"
 
 namespace workbook {
 
@@ -36,6 +37,23 @@ void print_summary(Journal& journal, long long run_id, const Output& out) {
   print_result(out, s, summary_json, [](const ExperimentSummary& x, const Style& st) {
     for (const auto& line : summary_lines(x, st, text_width())) fmt::print("{}\n", line);
   });
+}
+
+// The run `id` of experiment `name`, or its latest with results when id is 0.
+long long experiment_run_of(Journal& journal, const std::string& name, long long id) {
+  if (id == 0) {
+    const auto latest = latest_experiment_run(journal, name);
+    if (!latest) {
+      throw UsageError(fmt::format("experiment '{}' has no run with results yet", name),
+                       fmt::format("run it: workbook experiment run {}", name));
+    }
+    return latest->id;
+  }
+  if (const auto row = load_experiment_run(journal, id); !row || row->experiment != name) {
+    throw UsageError(fmt::format("run #{} is not a run of experiment '{}'", id, name),
+                     "`workbook experiment list` lists the runs");
+  }
+  return id;
 }
 
 // After the runs: the explanation (--explain, or asked on a terminal), then the summary.
@@ -87,7 +105,7 @@ void run_experiment(CommandContext& ctx, ExperimentOptions& o) {
   if (f.partition || f.gres || f.time || f.account)
     throw UsageError("--partition, --gres, --time and --account go with --slurm (or --slurm-dry-run)");
   const Experiment e = load_workspace_experiment(ws, req.name);
-  const std::vector<RecordedPrediction> predictions = collect_experiment_predictions(e, req, style);
+  const std::vector<RecordedPrediction> predictions = collect_experiment_predictions(ws, e, req, style);
   ws.ensure();
   long long id = 0;
   std::string status;
@@ -158,21 +176,48 @@ void add_show(CLI::App* parent, CommandContext& ctx) {
   cmd->callback([&ctx, o] {
     const Workspace ws = ctx.global.open_workspace();
     Journal journal(ws.journal_path());
-    long long id = o->run_id;
-    if (id == 0) {
-      const auto latest = latest_experiment_run(journal, o->req.name);
-      if (!latest) {
-        throw UsageError(fmt::format("experiment '{}' has no run with results yet", o->req.name),
-                         fmt::format("run it: workbook experiment run {}", o->req.name));
-      }
-      id = latest->id;
-    } else if (const auto row = load_experiment_run(journal, id); !row || row->experiment != o->req.name) {
-      throw UsageError(fmt::format("run #{} is not a run of experiment '{}'", id, o->req.name),
-                       "`workbook experiment list` lists the runs");
-    }
-    print_summary(journal, id, ctx.global.output(o->json));
+    print_summary(journal, experiment_run_of(journal, o->req.name, o->run_id), ctx.global.output(o->json));
     ctx.exit_code = 0;
   });
+}
+
+void explain_run(CommandContext& ctx, const ExperimentOptions& o, std::string text) {
+  const Workspace ws = ctx.global.open_workspace();
+  Journal journal(ws.journal_path());
+  const long long id = experiment_run_of(journal, o.req.name, o.run_id);
+  const Style style = ctx.global.style();
+  if (trim(text).empty() && !o.json && interactive_terminal()) {
+    fmt::print("{}\n", style.bold(fmt::format("Explain run #{} of {} with a model (roofline, occupancy, Amdahl)", id,
+                                              o.req.name)));
+    text = ask_line("> ").value_or("");
+  }
+  if (trim(text).empty()) {
+    throw UsageError("no explanation given",
+                     fmt::format("give it as an argument: workbook experiment explain {} \"...\"", o.req.name));
+  }
+  record_experiment_explanation(journal, id, text);
+  print_result(ctx.global.output(o.json), nlohmann::json{{"run_id", id}, {"experiment", o.req.name}, {"text", text}},
+               [](const nlohmann::json& j) { return j; },
+               [&](const nlohmann::json&, const Style& st) {
+                 fmt::print("{}\n", st.dim(fmt::format("Kept with experiment run #{}; the run itself is unchanged "
+                                                       "(its figures: workbook experiment show {} --run {}).",
+                                                       id, o.req.name, id)));
+               });
+  ctx.exit_code = 0;
+}
+
+void add_explain(CLI::App* parent, CommandContext& ctx) {
+  auto* cmd = parent->add_subcommand("explain", "Add an explanation to a run that has ended (the run is not changed)");
+  auto o = std::make_shared<ExperimentOptions>();
+  auto text = std::make_shared<std::string>();
+  cmd->add_option("name", o->req.name, "The experiment")->required();
+  cmd->add_option("text", *text, "Your explanation (asked on a terminal when not given)");
+  cmd->add_option("--run", o->run_id, "The run it explains (an id from `experiment list`; default: the latest)");
+  cmd->add_flag("--json", o->json, "Print one JSON object");
+  cmd->footer("Examples:\n  workbook experiment explain llm_bf16 \"BF16 halves the bytes moved ...\"\n"
+              "  workbook experiment explain llm_bf16 --run 3 \"...\"\n"
+              "Each explanation is a new record kept with its run and shown with that run's figures.");
+  cmd->callback([&ctx, o, text] { explain_run(ctx, *o, *text); });
 }
 
 void add_list(CLI::App* parent, CommandContext& ctx) {
@@ -205,11 +250,13 @@ void setup_experiment(CLI::App& app, CommandContext& ctx) {
   workbook experiment new llm_bf16
   workbook experiment run llm_bf16
   workbook experiment show llm_bf16
+  workbook experiment explain llm_bf16 "..."
   workbook experiment list
 An experiment is experiments/NAME.yaml in the workspace (docs/experiment.md).)");
   add_new(cmd, ctx);
   add_run(cmd, ctx);
   add_show(cmd, ctx);
+  add_explain(cmd, ctx);
   add_list(cmd, ctx);
 }
 

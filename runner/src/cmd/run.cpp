@@ -89,8 +89,8 @@ void run_several(CommandContext& ctx, const RunOptions& o, const RunRequest& req
       std::fflush(stdout);
     });
     std::string feedback;
-    if (o.explain && !o.explain->empty() && !r.runs.empty() && r.runs.front().run_id)
-      feedback = record_explained(opened.journal, r.runs.front(), *o.explain);
+    if (const RunReport* graded = explained_point(r); o.explain && !o.explain->empty() && graded)
+      feedback = record_explained(opened.journal, *graded, *o.explain);
     print_result(out, r, sweep_json, [&](const SweepResult& x, const Style& st) {
       print_sweep(x, st);
       print_feedback(feedback, st);
@@ -341,8 +341,10 @@ void setup_run(CLI::App& app, CommandContext& ctx) {
     req.verbose = !o->json;
     const SlurmFlags& f = o->slurm_run.flags;
     const bool on_slurm = o->slurm || o->slurm_run.dry_run || o->slurm_continue != 0 || f.partition || f.gres || f.time || f.account;
-    // The compute node's side and a dry run pass no gate: the login node asked, or nothing runs.
-    if (o->slurm_continue == 0 && !o->slurm_run.dry_run && !pass_gate_if_any(ctx, *o, req)) return;
+    // Every path that writes or shows the reference passes the gate, a dry run too (its check
+    // of the request writes a variant's source into the workspace); the compute node's side
+    // passes none: the login node asked.
+    if (o->slurm_continue == 0 && !pass_gate_if_any(ctx, *o, req)) return;
     if (!o->sweep.empty()) refuse_swept_param(o->sweep, req.params);
     if (!o->sweep.empty() || o->compare) {
       if (on_slurm) throw UsageError("--sweep and --compare run on this machine: they do not go with the Slurm options");

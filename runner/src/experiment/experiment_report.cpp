@@ -9,6 +9,7 @@
 #include "experiment/experiment_show.hpp"
 #include "experiment/experiment_store.hpp"
 #include "ui/units.hpp"
+#include "util/error.hpp"
 
 namespace workbook {
 
@@ -83,16 +84,29 @@ void kernels_table(const ExperimentSummary& s, std::string& md) {
   }
 }
 
+// A run's explanations, each with its date, under that run's own figures.
+void explanations_md(const ExperimentRunRow& run, std::string& md) {
+  if (run.explanations.empty()) {
+    md += fmt::format("\nExplanation: none given with run #{} (`workbook experiment explain {} --run {} \"...\"`)\n\n",
+                      run.id, run.experiment, run.id);
+    return;
+  }
+  md += fmt::format("\nExplanation given with run #{}:\n\n", run.id);
+  for (const auto& x : run.explanations) md += fmt::format("> {} ({})\n>\n", cell(x.text), x.recorded_at.substr(0, 10));
+  md += "\n";
+}
+
 void predictions_list(const ExperimentSummary& s, std::string& md) {
   if (s.predictions.empty()) return;
-  md += "\nPredictions (recorded before the run):\n\n";
+  md += "\nPredictions (the first of each, recorded before its run, is the scored one):\n\n";
   for (const auto& p : s.predictions) {
     md += fmt::format("- **{}** ({}): ", p.spec.spec.id, cell(p.spec.spec.prompt));
     md += p.answer ? "predicted " + cell(p.answer->answer.text) : std::string("no prediction");
+    if (p.answer) md += " (" + scored_answer_origin(s, *p.answer) + ")";
     if (p.measured) md += fmt::format(", measured {}", p.spec.spec.unit.empty() ? fmt::format("{:.4g}", *p.measured)
                                                                                  : format_quantity(*p.measured, p.spec.spec.unit));
     if (!p.band.empty()) md += " — " + p.band;
-    if (p.answer && p.answer->after_measurement) md += " (made after an earlier run was measured)";
+    if (p.later) md += "; later answer with this run: " + cell(p.later->answer.text) + " (not scored)";
     md += "\n";
   }
 }
@@ -111,10 +125,24 @@ std::string experiment_markdown(const ExperimentSummary& s, const std::vector<Ex
   md += "\n";
   kernels_table(s, md);
   predictions_list(s, md);
-  md += "\nExplanation: " + (s.run.explanation ? cell(*s.run.explanation) : std::string("none recorded yet")) + "\n\n";
+  explanations_md(s.run, md);
   for (const auto& svg : svgs) md += fmt::format("![{}]({})\n\n", svg.name, svg.name);
   return md;
 }
+
+namespace {
+
+// An earlier run of an experiment that was explained: its figures and its explanations.
+std::string earlier_run_markdown(const ExperimentSummary& s) {
+  std::string md = fmt::format("#### {}: run #{}, started {}, {}\n\n", s.experiment.name, s.run.id, s.run.started_at,
+                               s.run.status.empty() ? "unfinished" : s.run.status);
+  md += "Machine: " + cell(experiment_machine_text(s.run.gpu, s.run.machine)) + "\n\n";
+  figures_table(s, md);
+  explanations_md(s.run, md);
+  return md;
+}
+
+}  // namespace
 
 ExperimentsSection experiments_section(Journal& journal) {
   ExperimentsSection out;
@@ -132,6 +160,15 @@ ExperimentsSection experiments_section(Journal& journal) {
       svgs.push_back({fmt::format("experiment-{}-{}.svg", name, m.name), plot::render_svg(chart)});
     }
     out.markdown += experiment_markdown(s, svgs);
+    for (const auto& earlier : explained_experiment_runs(journal, name, run->id)) {  // each explanation with its run
+      try {
+        out.markdown += earlier_run_markdown(summarize_experiment(earlier));
+      } catch (const Error&) {  // its kept file no longer parses: its explanation alone
+        std::string md = fmt::format("#### {}: run #{}\n", name, earlier.id);
+        explanations_md(earlier, md);
+        out.markdown += md;
+      }
+    }
     out.svgs.insert(out.svgs.end(), svgs.begin(), svgs.end());
     nlohmann::json j = summary_json(s);
     j["svgs"] = nlohmann::json::array();

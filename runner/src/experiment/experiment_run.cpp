@@ -40,11 +40,49 @@ Experiment load_workspace_experiment(const Workspace& workspace, const std::stri
   return load_experiment(file, "experiments/" + file.filename().string());
 }
 
-std::vector<RecordedPrediction> collect_experiment_predictions(const Experiment& e, const ExperimentRequest& req,
-                                                               const Style& style) {
-  const LabSpec lab = prediction_lab(e);
-  std::vector<RecordedPrediction> answers = predictions_from_flags(lab, req.predict);
-  if (req.no_predict || answers.size() >= lab.predictions.size()) return answers;
+namespace {
+
+// The experiment's scored predictions (none when the workspace has no journal yet).
+std::vector<ExperimentPredictionRow> standing_of(const Workspace& workspace, const std::string& name) {
+  std::error_code ec;
+  if (!fs::exists(workspace.journal_path(), ec)) return {};
+  Journal journal(workspace.journal_path());
+  return scored_experiment_predictions(journal, name);
+}
+
+// Drops from `lab` the predictions that stand, saying so when echoing.
+void show_standing(LabSpec& lab, const std::vector<ExperimentPredictionRow>& standing, const ExperimentRequest& req,
+                   const Style& style) {
+  for (const auto& s : standing) {
+    auto spec = std::find_if(lab.predictions.begin(), lab.predictions.end(),
+                             [&](const PredictionSpec& p) { return p.id == s.answer.id; });
+    if (spec == lab.predictions.end()) continue;
+    if (req.echo) {
+      fmt::print("{}\n", style.dim(fmt::format("{} your prediction (made {} with run #{}, {}): {}", spec->prompt,
+                                               s.recorded_at.substr(0, 10), s.run_id,
+                                               s.after_measurement ? "after a measurement was seen" : "before any measurement",
+                                               s.answer.text)));
+      for (const auto& given : req.predict)
+        if (given.rfind(s.answer.id + "=", 0) == 0)
+          fmt::print("{}\n", style.dim(fmt::format("{}: kept as a later answer; your first stays the scored one", given)));
+    }
+    lab.predictions.erase(spec);
+  }
+}
+
+}  // namespace
+
+std::vector<RecordedPrediction> collect_experiment_predictions(const Workspace& workspace, const Experiment& e,
+                                                               const ExperimentRequest& req, const Style& style) {
+  const LabSpec whole = prediction_lab(e);
+  std::vector<RecordedPrediction> answers = predictions_from_flags(whole, req.predict);
+  LabSpec lab = whole;
+  show_standing(lab, standing_of(workspace, e.name), req, style);
+  std::size_t asked_given = 0;  // answers given for the predictions still asked
+  for (const auto& a : answers)
+    if (std::any_of(lab.predictions.begin(), lab.predictions.end(), [&](const PredictionSpec& p) { return p.id == a.id; }))
+      ++asked_given;
+  if (req.no_predict || asked_given >= lab.predictions.size()) return answers;
   if (!req.interactive) {
     std::string missing;
     for (const auto& p : lab.predictions)

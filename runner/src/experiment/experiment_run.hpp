@@ -42,10 +42,13 @@ std::filesystem::path experiment_path(const Workspace& workspace, const std::str
 // Loads it; UsageError naming `experiment list` and `experiment new` when it is missing.
 Experiment load_workspace_experiment(const Workspace& workspace, const std::string& name);
 
-// The predictions given and asked (run/predictions.hpp's prompts and checks). Throws
-// UsageError when some are missing, stdin is no terminal and --no-predict is not set.
-std::vector<RecordedPrediction> collect_experiment_predictions(const Experiment& e, const ExperimentRequest& req,
-                                                               const Style& style);
+// The predictions given and asked (run/predictions.hpp's prompts and checks). As for a
+// lab, the experiment's first prediction of each id is its scored one: it is shown (when
+// echoing), not asked again, and one given with -p for such an id is kept as a later
+// answer. Throws UsageError when some are missing, stdin is no terminal and --no-predict
+// is not set.
+std::vector<RecordedPrediction> collect_experiment_predictions(const Workspace& workspace, const Experiment& e,
+                                                               const ExperimentRequest& req, const Style& style);
 
 // Opens the run and records the predictions (before anything runs); returns its id.
 long long open_experiment_run(Journal& journal, const Experiment& e, const std::vector<RecordedPrediction>& predictions,

@@ -80,10 +80,20 @@ void add_kernels(const ExperimentSummary& s, const Style& style, std::size_t wid
   for (const auto& line : split_lines(render_table(t, width, style))) out.push_back(line);
 }
 
+}  // namespace
+
+std::string scored_answer_origin(const ExperimentSummary& s, const ExperimentPredictionRow& a) {
+  return fmt::format("made {}{}, {}", a.recorded_at.substr(0, 10),
+                     a.run_id == s.run.id ? " with this run" : fmt::format(" with run #{}", a.run_id),
+                     a.after_measurement ? "after an earlier run was measured" : "before any measurement");
+}
+
+namespace {
+
 void add_predictions(const ExperimentSummary& s, const Style& style, std::vector<std::string>& out) {
   if (s.predictions.empty()) return;
   out.push_back("");
-  out.push_back(style.bold("Your predictions (recorded before the run)"));
+  out.push_back(style.bold("Your predictions (the first of each is the scored one)"));
   for (const auto& p : s.predictions) {
     const std::string& unit = p.spec.spec.unit;
     std::string line = fmt::format("  {:<16} ", p.spec.spec.id);
@@ -91,8 +101,9 @@ void add_predictions(const ExperimentSummary& s, const Style& style, std::vector
     if (p.measured) line += fmt::format(", measured {}", unit.empty() ? fmt::format("{:.4g}", *p.measured) : format_quantity(*p.measured, unit));
     if (!p.band.empty()) line += ": " + p.band;
     if (!p.measured && p.answer) line += " (" + p.note + ")";
-    if (p.answer && p.answer->after_measurement) line += style.dim(" [made after an earlier run was measured]");
     out.push_back(line);
+    if (p.answer) out.push_back(style.dim("    " + scored_answer_origin(s, *p.answer)));
+    if (p.later) out.push_back(style.dim(fmt::format("    later answer with this run: {} (not scored)", p.later->answer.text)));
   }
 }
 
@@ -114,10 +125,10 @@ std::vector<std::string> summary_lines(const ExperimentSummary& s, const Style& 
       for (const auto& line : split_lines(p)) out.push_back(line.rfind("    |", 0) == 0 ? line : style.dim("  " + v.name + ": ") + line);
   add_kernels(s, style, width, out);
   add_predictions(s, style, out);
-  if (s.run.explanation) {
+  if (!s.run.explanations.empty()) {
     out.push_back("");
-    out.push_back(style.bold("Your explanation"));
-    out.push_back("  " + *s.run.explanation);
+    out.push_back(style.bold(fmt::format("Your explanation (given with run #{})", s.run.id)));
+    for (const auto& x : s.run.explanations) out.push_back(fmt::format("  {}  {}", style.dim(x.recorded_at.substr(0, 10)), x.text));
   }
   return out;
 }

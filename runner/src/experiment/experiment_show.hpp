@@ -19,6 +19,9 @@ namespace workbook {
 // The lines of the summary (each without its newline), for a terminal `width` wide.
 std::vector<std::string> summary_lines(const ExperimentSummary& s, const Style& style, std::size_t width);
 
+// Where a scored prediction came from: "made 2026-12-02 with run #1, before any measurement".
+std::string scored_answer_origin(const ExperimentSummary& s, const ExperimentPredictionRow& a);
+
 // A figure and its spread: "118 ms ±2.1% (3 runs)".
 std::string figure_text(const Spread& s, const std::string& unit);
 

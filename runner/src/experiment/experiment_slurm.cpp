@@ -71,7 +71,7 @@ long long submit_experiment(const Workspace& workspace, const Style& style, cons
     throw UsageError("--slurm needs Slurm's sbatch, squeue and scancel, and they are not on PATH",
                      "run it on the cluster's login node, or see the batch script with --slurm-dry-run");
   }
-  const std::vector<RecordedPrediction> predictions = collect_experiment_predictions(e, req, style);
+  const std::vector<RecordedPrediction> predictions = collect_experiment_predictions(workspace, e, req, style);
   workspace.ensure();
   long long id = 0;
   std::string job;

@@ -3,6 +3,7 @@
 
 #include "journal/sqlite_statement.hpp"
 #include "util/error.hpp"
+#include "util/utf8.hpp"
 
 namespace workbook {
 
@@ -41,8 +42,9 @@ void record_experiment_prediction(Journal& journal, long long run_id, const std:
                                   const RecordedPrediction& p, bool after_measurement) {
   Statement(journal.store_connection(),
             "INSERT INTO experiment_predictions(experiment_run_id, experiment, prediction, answer, number, "
-            "after_measurement, recorded_at) VALUES(?,?,?,?,?,?,?)")
-      .bind(run_id).bind(experiment).bind(p.id).bind(p.text).bind(p.number).bind(after_measurement).bind(utc_now()).run();
+            "after_measurement, recorded_at, entered) VALUES(?,?,?,?,?,?,?,?)")
+      .bind(run_id).bind(experiment).bind(p.id).bind(valid_utf8(p.text)).bind(p.number).bind(after_measurement)
+      .bind(utc_now()).bind(p.entered.empty() ? std::optional<std::string>() : valid_utf8(p.entered)).run();
 }
 
 void record_experiment_machine(Journal& journal, long long run_id, const std::string& gpu, const nlohmann::json& machine) {
@@ -99,15 +101,31 @@ ExperimentRunRow run_row(const Statement& s) {
   return r;
 }
 
-void load_children(sqlite3* db, ExperimentRunRow& r) {
-  Statement p(db, "SELECT prediction, answer, number, after_measurement, recorded_at FROM experiment_predictions "
-                  "WHERE experiment_run_id=? ORDER BY id");
-  p.bind(r.id);
+constexpr const char* kPredictionColumns =
+    "SELECT p.prediction, p.answer, p.number, p.after_measurement, p.recorded_at, p.experiment_run_id, "
+    "COALESCE(p.entered, '') FROM experiment_predictions p ";
+
+std::vector<ExperimentPredictionRow> prediction_rows(Statement& p) {
+  std::vector<ExperimentPredictionRow> out;
   while (p.next()) {
     std::optional<double> number;
     if (!p.null(2)) number = p.real(2);
-    r.predictions.push_back({{p.text(0), p.text(1), number}, p.integer(3) != 0, p.text(4)});
+    out.push_back({{p.text(0), p.learner_text(1), number, p.learner_text(6)}, p.integer(3) != 0, p.text(4), p.integer(5)});
   }
+  return out;
+}
+
+void load_children(sqlite3* db, ExperimentRunRow& r) {
+  Statement p(db, (std::string(kPredictionColumns) + "WHERE p.experiment_run_id=? ORDER BY p.id").c_str());
+  p.bind(r.id);
+  r.predictions = prediction_rows(p);
+  Statement first(db, (std::string(kPredictionColumns) +
+                       "WHERE p.experiment = ?1 AND p.experiment_run_id <= ?2 AND p.id = (SELECT MIN(q.id) FROM "
+                       "experiment_predictions q WHERE q.experiment = p.experiment AND q.prediction = p.prediction) "
+                       "ORDER BY p.id")
+                          .c_str());
+  first.bind(r.experiment).bind(r.id);
+  r.scored = prediction_rows(first);
   Statement q(db, "SELECT variant, repeat, outcome, exit_code, wall_s, detail, readings, kernels FROM experiment_results "
                   "WHERE experiment_run_id=? ORDER BY id");
   q.bind(r.id);
@@ -129,9 +147,9 @@ void load_children(sqlite3* db, ExperimentRunRow& r) {
     if (!x.kernels.is_array()) x.kernels = nlohmann::json::array();
     r.results.push_back(std::move(x));
   }
-  Statement e(db, "SELECT text FROM experiment_explanations WHERE experiment_run_id=? ORDER BY recorded_at DESC, id DESC LIMIT 1");
+  Statement e(db, "SELECT text, recorded_at FROM experiment_explanations WHERE experiment_run_id=? ORDER BY id");
   e.bind(r.id);
-  if (e.next()) r.explanation = e.text(0);
+  while (e.next()) r.explanations.push_back({e.learner_text(0), e.text(1)});
 }
 
 }  // namespace
@@ -174,6 +192,28 @@ bool experiment_measured(Journal& journal, const std::string& name) {
               "WHERE r.experiment=? AND x.outcome='ok' LIMIT 1");
   s.bind(name);
   return s.next();
+}
+
+std::vector<ExperimentPredictionRow> scored_experiment_predictions(Journal& journal, const std::string& name) {
+  Statement s(journal.store_connection(),
+              (std::string(kPredictionColumns) +
+               "WHERE p.experiment = ?1 AND p.id = (SELECT MIN(q.id) FROM experiment_predictions q WHERE "
+               "q.experiment = p.experiment AND q.prediction = p.prediction) ORDER BY p.id")
+                  .c_str());
+  s.bind(name);
+  return prediction_rows(s);
+}
+
+std::vector<ExperimentRunRow> explained_experiment_runs(Journal& journal, const std::string& name, long long except) {
+  Statement s(journal.store_connection(),
+              "SELECT DISTINCT r.id FROM experiment_runs r JOIN experiment_explanations x ON x.experiment_run_id = r.id "
+              "WHERE r.experiment = ? AND r.id <> ? ORDER BY r.id");
+  s.bind(name).bind(except);
+  std::vector<ExperimentRunRow> out;
+  while (s.next()) {
+    if (auto row = load_experiment_run(journal, s.integer(0))) out.push_back(std::move(*row));
+  }
+  return out;
 }
 
 }  // namespace workbook

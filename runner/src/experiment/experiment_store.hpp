@@ -36,6 +36,11 @@ struct ExperimentPredictionRow {
   RecordedPrediction answer;
   bool after_measurement = false;
   std::string recorded_at;
+  long long run_id = 0;  // the run it was given with
+};
+
+struct ExperimentExplanationRow {
+  std::string text, recorded_at;
 };
 
 struct ExperimentRunRow {
@@ -43,9 +48,12 @@ struct ExperimentRunRow {
   std::string experiment, file_text, started_at, finished_at, status, detail, gpu, slurm_job;
   bool traced = false;
   nlohmann::json machine = nlohmann::json::object();  // report/machine_line's machine_json, or {}
-  std::vector<ExperimentPredictionRow> predictions;
+  std::vector<ExperimentPredictionRow> predictions;  // given with this run
+  // The experiment's scored prediction of each id (the first this journal received, as for
+  // a lab: journal/lab_predictions.hpp), where it came with this run or an earlier one.
+  std::vector<ExperimentPredictionRow> scored;
   std::vector<RepeatResult> results;
-  std::optional<std::string> explanation;  // the latest
+  std::vector<ExperimentExplanationRow> explanations;  // given with this run, oldest first
 };
 
 long long begin_experiment_run(Journal& journal, const Experiment& e, bool traced);
@@ -66,5 +74,12 @@ std::optional<ExperimentRunRow> load_experiment_run(Journal& journal, long long 
 std::optional<ExperimentRunRow> latest_experiment_run(Journal& journal, const std::string& name);
 // True when a run of the experiment has recorded a result: later predictions are made after it.
 bool experiment_measured(Journal& journal, const std::string& name);
+
+// The scored prediction of each id of experiment `name` (the first this journal received).
+std::vector<ExperimentPredictionRow> scored_experiment_predictions(Journal& journal, const std::string& name);
+
+// The runs of `name` other than `except` that have an explanation, oldest first, each with
+// its children (load_experiment_run).
+std::vector<ExperimentRunRow> explained_experiment_runs(Journal& journal, const std::string& name, long long except);
 
 }  // namespace workbook

@@ -80,8 +80,13 @@ VariantSummary summarize_variant(const Experiment& e, const std::string& name, c
 PredictionView view_prediction(const ExperimentSummary& s, const ExperimentPrediction& p) {
   PredictionView view;
   view.spec = p;
-  for (const auto& a : s.run.predictions)
+  for (const auto& a : s.run.scored)
     if (a.answer.id == p.spec.id) view.answer = a;
+  for (const auto& a : s.run.predictions) {
+    if (a.answer.id != p.spec.id) continue;
+    if (!view.answer) view.answer = a;  // (a journal whose first row of the id is not readable here)
+    else if (a.recorded_at != view.answer->recorded_at || a.run_id != view.answer->run_id) view.later = a;
+  }
   if (p.measured.empty()) {
     view.note = "not measured by the runner (no `measured:` in the file)";
     return view;
@@ -108,6 +113,12 @@ nlohmann::json spread_json(const Spread& s) {
 }
 
 nlohmann::json opt(const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(); }
+
+nlohmann::json explanations_json(const std::vector<ExperimentExplanationRow>& xs) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& x : xs) out.push_back({{"text", x.text}, {"recorded_at", x.recorded_at}});
+  return out;
+}
 
 }  // namespace
 
@@ -139,7 +150,10 @@ nlohmann::json summary_json(const ExperimentSummary& s) {
     nlohmann::json j{{"name", p.spec.spec.id}, {"question", p.spec.spec.prompt}, {"unit", p.spec.spec.unit},
                      {"measured", opt(p.measured)}, {"factor", opt(p.factor)}, {"band", p.band}, {"note", p.note}};
     j["answer"] = p.answer ? nlohmann::json(p.answer->answer.text) : nlohmann::json();
+    j["answer_run_id"] = p.answer ? nlohmann::json(p.answer->run_id) : nlohmann::json();
+    j["answer_recorded_at"] = p.answer ? nlohmann::json(p.answer->recorded_at) : nlohmann::json();
     j["after_measurement"] = p.answer && p.answer->after_measurement;
+    j["later_answer"] = p.later ? nlohmann::json(p.later->answer.text) : nlohmann::json();
     predictions.push_back(j);
   }
   nlohmann::json metrics = nlohmann::json::array();
@@ -150,7 +164,7 @@ nlohmann::json summary_json(const ExperimentSummary& s) {
           {"detail", s.run.detail}, {"baseline", s.experiment.baseline}, {"repeats", s.experiment.repeats},
           {"traced", s.run.traced}, {"gpu", s.run.gpu}, {"machine", s.run.machine}, {"slurm_job", s.run.slurm_job},
           {"metrics", metrics}, {"variants", variants}, {"predictions", predictions},
-          {"explanation", s.run.explanation ? nlohmann::json(*s.run.explanation) : nlohmann::json()}};
+          {"explanations", explanations_json(s.run.explanations)}};
 }
 
 }  // namespace workbook

@@ -1,6 +1,8 @@
 // Grading (see grade.hpp).
 #include "grade/grade.hpp"
 
+#include "util/text.hpp"
+
 #include "grade/decide.hpp"
 
 #include <fmt/format.h>
@@ -302,6 +304,10 @@ PredictionGrade grade_prediction(const PredictionSpec& spec, const RecordedPredi
     }
     return p;
   }
+  if (!rec->unclear.empty()) {  // an older row whose answer may not be what was meant
+    p.note = rec->unclear;
+    return p;
+  }
   std::string right = spec.answer;
   if (!spec.answer_expr.empty()) {
     try {
@@ -415,8 +421,11 @@ void require_graded_figures(const LabSpec& lab, Grade& g) {
                       "the lab did not report " + list + " as a finite number", false});
 }
 
-// Every reported figure shown without its range (GradeBasis::ranges_not_graded).
+// Every reported figure shown without its range (GradeBasis::ranges_not_graded), and no
+// prediction scored: a prediction is of the lab at the parameters its ranges are for (a
+// sweep's other points would each score it against another figure).
 void drop_ranges(const std::string& why, Grade& g) {
+  g.predictions.clear();
   for (auto& m : g.metrics) {
     if (m.status == RangeStatus::missing) continue;
     m.lo.reset();
@@ -430,6 +439,16 @@ void drop_ranges(const std::string& why, Grade& g) {
 }
 
 }  // namespace
+
+std::string unclear_choice_note(const std::vector<std::string>& choices, const std::string& answer,
+                                const std::string& entered) {
+  if (!entered.empty()) return {};  // this workbook recorded what was typed: no doubt
+  const auto other = other_reading_of_choice(answer, choices);
+  if (!other) return {};
+  return fmt::format("recorded as '{}' by an older workbook, which read a number typed at the prompt as an option's "
+                     "text: you may have meant option {} ('{}'); not scored",
+                     answer, *other + 1, choices[*other]);
+}
 
 bool outside_range(const MetricGrade& m) { return m.status == RangeStatus::below || m.status == RangeStatus::above; }
 

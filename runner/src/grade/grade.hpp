@@ -89,9 +89,18 @@ inline constexpr double kReferenceMargin = 0.2;
 // What the learner answered before the run.
 struct RecordedPrediction {
   std::string id;
-  std::string text;                 // as typed
-  std::optional<double> number;     // number predictions
+  std::string text;                 // the answer: a choice's text, "yes"/"no", or the number as typed
+  std::optional<double> number;     // number predictions, in the prediction's unit
+  std::string entered = {};         // what the learner typed for it ('' in rows older workbooks wrote)
+  std::string unclear = {};         // why an older row's answer may not be what was meant: not scored
 };
+
+// Why a choice answer recorded without what was typed (by an older workbook, whose prompt
+// read a number as an option's text first) may not be what the learner meant: its text is
+// also another option's number. '' when it is clear. Such an answer is shown with this
+// note and never scored.
+std::string unclear_choice_note(const std::vector<std::string>& choices, const std::string& answer,
+                                const std::string& entered);
 
 struct PredictionGrade {
   std::string id;

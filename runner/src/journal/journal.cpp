@@ -91,9 +91,12 @@ long long Journal::begin_run(const RunRecord& r) {
 
 std::string Journal::record_prediction(long long run_id, const std::string& lab, const RecordedPrediction& p,
                                        bool after_measurement) {
-  Stmt(db_, "INSERT INTO predictions(run_id, lab, prediction, answer, number, recorded_at, after_measurement) "
-            "VALUES(?,?,?,?,?,?,?)")
-      .bind(run_id).bind(lab).bind(p.id).bind(valid_utf8(p.text)).bind(p.number).bind(utc_now()).bind(after_measurement).run();
+  std::optional<std::string> entered;
+  if (!p.entered.empty()) entered = valid_utf8(p.entered);
+  Stmt(db_, "INSERT INTO predictions(run_id, lab, prediction, answer, number, recorded_at, after_measurement, entered) "
+            "VALUES(?,?,?,?,?,?,?,?)")
+      .bind(run_id).bind(lab).bind(p.id).bind(valid_utf8(p.text)).bind(p.number).bind(utc_now()).bind(after_measurement)
+      .bind(entered).run();
   Stmt uid(db_, "SELECT uid FROM predictions WHERE id=?");
   uid.bind(static_cast<long long>(sqlite3_last_insert_rowid(db_)));
   return uid.next() ? uid.text(0) : std::string();

@@ -119,17 +119,58 @@ long long parent_id(sqlite3* db, const SyncedTable& t, const json& uid, const Ro
   return s.integer(0);
 }
 
+// The tables whose rows belong to one run: an import adds them only with their run. An
+// explanation is a record of its own (given after the run, never changing it), so one may
+// arrive for a run this journal holds.
+bool part_of_a_run(const SyncedTable& t) {
+  return (t.parent_table == "runs" || t.parent_table == "experiment_runs") && t.name != "explanations" &&
+         t.name != "experiment_explanations";
+}
+
+// The highest id each run table had before the import: runs up to it were here already.
+struct RunsBefore {
+  long long runs = 0, experiment_runs = 0;
+  long long of(const std::string& table) const { return table == "runs" ? runs : experiment_runs; }
+};
+
+RunsBefore runs_before(sqlite3* db) {
+  RunsBefore out;
+  Stmt s(db, "SELECT (SELECT COALESCE(MAX(id), 0) FROM runs), (SELECT COALESCE(MAX(id), 0) FROM experiment_runs)");
+  if (s.next()) out = {s.integer(0), s.integer(1)};
+  return out;
+}
+
+// A new row of a run this journal held before the import (a figure, a check, a grade, a
+// prediction, a result): a run is imported whole or not at all, so the whole import is
+// refused. (The schema refuses it too, once the run has ended: schema.cpp.)
+[[noreturn]] void refuse_row_of_held_run(sqlite3* db, const SyncedTable& t, long long parent, const RowPlace& at) {
+  Stmt s(db, fmt::format("SELECT uid, started_at FROM {} WHERE id = ?", t.parent_table).c_str());
+  s.bind(parent);
+  std::string uid = "?", started = "?";
+  if (s.next()) {
+    uid = s.text(0);
+    started = s.text(1);
+  }
+  throw Error(Exit::usage,
+              fmt::format("{}: {} row {}: adds to the run {} (started {}), which this journal already holds; a run "
+                          "is imported whole with its rows or not at all, so nothing was imported",
+                          at.file, at.table, at.index + 1, uid, started),
+              "import an unedited export (workbook journal export FILE on the machine the run came from)");
+}
+
 // Inserts one row unless its uid is here already; true when it was added.
 bool import_row(sqlite3* db, const SyncedTable& t, const std::map<std::string, Column>& cols, const json& row,
-                const RowPlace& at) {
+                const RunsBefore& before, const RowPlace& at) {
+  long long parent = 0;
   if (!row.is_object()) bad_row(at, "should be an object but is " + kind_of(row));
   if (!row.contains("uid") || !is_uid(row["uid"])) bad_row(at, "has no uid (32 lowercase hex digits)");
   std::vector<std::string> names;
   std::vector<std::pair<Affinity, json>> values;
   for (const auto& [key, value] : row.items()) {
     if (!t.parent_table.empty() && key == t.parent_uid_key()) {
+      parent = parent_id(db, t, value, at);
       names.push_back(t.parent_column);
-      values.emplace_back(Affinity::integer, parent_id(db, t, value, at));
+      values.emplace_back(Affinity::integer, parent);
       continue;
     }
     auto c = cols.find(key);
@@ -151,6 +192,7 @@ bool import_row(sqlite3* db, const SyncedTable& t, const std::map<std::string, C
   Stmt insert(db, fmt::format("INSERT INTO {}({}) VALUES({})", t.name, list, marks).c_str());
   for (std::size_t i = 0; i < names.size(); ++i) bind_value(insert, values[i].first, values[i].second, at, names[i]);
   if (exists.next()) return false;  // checked after the row was found well-formed
+  if (part_of_a_run(t) && parent <= before.of(t.parent_table)) refuse_row_of_held_run(db, t, parent, at);
   try {
     insert.run();
   } catch (const Error&) {
@@ -196,19 +238,12 @@ std::string read_import_text(const std::filesystem::path& file) {
   return std::move(*text);
 }
 
-// A row of `predictions` just added for a run this journal held before the import: a
-// run's predictions are fixed once it started, so the import is refused (all of it).
-void refuse_late_prediction(sqlite3* db, const json& row, long long last_run_before, const RowPlace& at) {
-  Stmt s(db, "SELECT r.id, r.uid, r.lab, r.started_at, p.prediction FROM predictions p JOIN runs r ON r.id = p.run_id "
-             "WHERE p.uid = ?");
-  s.bind(row["uid"].get<std::string>());
-  if (!s.next() || s.integer(0) > last_run_before) return;
-  throw Error(Exit::usage,
-              fmt::format("{}: {} row {}: adds prediction '{}' to the run {} ({}, started {}), which this journal "
-                          "already holds; a run's predictions are fixed once it started, so nothing was imported",
-                          at.file, at.table, at.index + 1, s.learner_text(4), s.text(1), s.text(2), s.text(3)),
-              "import an unedited export (workbook journal export FILE on the machine the run came from)");
-}
+// A run imported with an end is added open (finished_at NULL), so that its own rows may
+// follow it past the schema's guard on ended runs (schema.cpp), and ended afterwards.
+struct RunEnding {
+  std::string table, uid;
+  json finished_at;
+};
 
 // One export, read: the document without its rows (each table an empty array), and each
 // table's rows as compact JSON text, parsed one at a time when imported. A parsed row
@@ -317,25 +352,33 @@ ImportSummary import_journal_files(Journal& journal, const std::vector<std::file
   for (const auto& t : synced_tables()) summary.tables.push_back({t.name, 0, 0});
   sqlite3* db = journal.store_connection();
   sql::Transaction transaction(db);
-  const long long last_run_before = [db] {  // runs up to this id were here before the import
-    Stmt s(db, "SELECT COALESCE(MAX(id), 0) FROM runs");
-    return s.next() ? s.integer(0) : 0LL;
-  }();
+  const RunsBefore before = runs_before(db);
+  std::vector<RunEnding> endings;
   for (std::size_t f = 0; f < docs.size(); ++f) {
     for (std::size_t i = 0; i < synced_tables().size(); ++i) {
       const SyncedTable& t = synced_tables()[i];
       const auto found = docs[f].rows.find(t.name);
       if (found == docs[f].rows.end()) continue;
       const auto cols = columns_of(db, t.name);
+      const bool run_table = t.name == "runs" || t.name == "experiment_runs";
       const std::vector<std::string>& rows = found->second;
       for (std::size_t r = 0; r < rows.size(); ++r) {
         const RowPlace at{summary.files[f].path, t.name, r};
-        const json row = json::parse(rows[r]);  // its own dump: valid JSON
-        const bool added = import_row(db, t, cols, row, at);
-        if (added && t.name == "predictions") refuse_late_prediction(db, row, last_run_before, at);
+        json row = json::parse(rows[r]);  // its own dump: valid JSON
+        json finished_at;
+        if (run_table && row.is_object() && row.contains("finished_at") && row["finished_at"].is_string())
+          std::swap(finished_at, row["finished_at"]);
+        const bool added = import_row(db, t, cols, row, before, at);
+        if (added && !finished_at.is_null()) endings.push_back({t.name, row["uid"].get<std::string>(), finished_at});
         ++(added ? summary.tables[i].added : summary.tables[i].skipped);
       }
     }
+  }
+  for (const auto& e : endings) {
+    Stmt(db, fmt::format("UPDATE {} SET finished_at=? WHERE uid=?", e.table).c_str())
+        .bind(e.finished_at.get<std::string>())
+        .bind(e.uid)
+        .run();
   }
   if (before_commit) before_commit(summary);
   transaction.commit();

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "journal/hint_log.hpp"
+#include "journal/lab_predictions.hpp"
 
 #include "journal/sqlite_statement.hpp"
 
@@ -81,10 +82,8 @@ namespace {
 constexpr const char* kGradeOf =
     "(g.prediction_uid = p.uid OR (g.prediction_uid IS NULL AND g.run_id = p.run_id AND g.prediction = p.prediction))";
 
-// p is its lab's first prediction of its id.
-constexpr const char* kIsFirst =
-    "p.id = (SELECT q.id FROM predictions q WHERE q.lab = p.lab AND q.prediction = p.prediction "
-    "ORDER BY q.recorded_at, q.id LIMIT 1)";
+// p is its lab's scored prediction of its id (journal/lab_predictions.hpp).
+const std::string kIsFirst = std::string("p.id = ") + kScoredPredictionId;
 
 }  // namespace
 
@@ -94,7 +93,7 @@ std::vector<PredictionRow> predictions_of_run(Journal& journal, long long run_id
   const std::string sql = fmt::format(
       "SELECT p.prediction, p.answer, p.number, g.run_id IS NOT NULL, g.measured, g.factor, COALESCE(g.band, ''), "
       "COALESCE(g.right_answer, ''), COALESCE(g.score, 0), COALESCE(g.max_score, 0), g.correct, p.run_id, "
-      "p.recorded_at, {1}, p.after_measurement "
+      "p.recorded_at, {1}, p.after_measurement, COALESCE(p.entered, '') "
       "FROM runs r JOIN predictions p ON p.lab = r.lab JOIN runs pr ON pr.id = p.run_id "
       "LEFT JOIN prediction_grades g ON g.run_id = r.id AND {0} "
       "WHERE r.id = ?1 AND (p.run_id = r.id OR ({1} AND (pr.started_at < r.started_at OR "
@@ -123,6 +122,7 @@ std::vector<PredictionRow> predictions_of_run(Journal& journal, long long run_id
     p.recorded_at = s.text(12);
     p.first = s.integer(13) != 0;
     p.after_measurement = s.integer(14) != 0;
+    p.entered = s.learner_text(15);
     out.push_back(p);
   }
   return out;
@@ -208,7 +208,7 @@ namespace {
 std::string first_graded_sql(const char* columns, const char* grade_is, const char* prediction_is) {
   return fmt::format(
       "WITH firsts AS (SELECT p.id, p.run_id, p.prediction, p.uid FROM (SELECT id, run_id, prediction, uid, "
-      "after_measurement, number, ROW_NUMBER() OVER (PARTITION BY lab, prediction ORDER BY recorded_at, id) AS rn "
+      "after_measurement, number, ROW_NUMBER() OVER (PARTITION BY lab, prediction ORDER BY id) AS rn "
       "FROM predictions) p WHERE p.rn = 1 AND p.after_measurement = 0 AND {2}), "
       "candidates AS (SELECT f.id AS pid, g.rowid AS grow, gr.started_at AS t, gr.id AS rid FROM firsts f "
       "JOIN prediction_grades g ON g.prediction_uid = f.uid JOIN runs gr ON gr.id = g.run_id WHERE {1} "
@@ -238,10 +238,12 @@ std::vector<PredictionOutcome> prediction_outcomes(Journal& journal) {
 
 std::vector<ChoiceOutcome> choice_outcomes(Journal& journal) {
   const std::string sql =
-      first_graded_sql("g.run_id, p.lab, p.prediction, p.recorded_at, g.correct", "g.correct IS NOT NULL", "1");
+      first_graded_sql("g.run_id, p.lab, p.prediction, p.recorded_at, g.correct, p.answer, COALESCE(p.entered, '')",
+                       "g.correct IS NOT NULL", "1");
   Stmt s(journal.store_connection(), sql.c_str());
   std::vector<ChoiceOutcome> out;
-  while (s.next()) out.push_back({s.integer(0), s.text(1), s.text(2), s.text(3), s.integer(4) != 0});
+  while (s.next())
+    out.push_back({s.integer(0), s.text(1), s.text(2), s.text(3), s.integer(4) != 0, s.learner_text(5), s.learner_text(6)});
   return out;
 }
 

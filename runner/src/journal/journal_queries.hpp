@@ -52,6 +52,8 @@ struct PredictionRow {
   std::string band, right_answer;
   int score = 0, max_score = 0;
   std::optional<bool> correct;
+  std::string entered;                         // what was typed ('' in rows older workbooks wrote)
+  std::string unclear;                         // set by a reader that knows the lab: see grade.hpp
 };
 
 struct ExplanationRow {
@@ -130,6 +132,7 @@ struct ChoiceOutcome {
   long long run_id = 0;
   std::string lab, prediction, recorded_at;
   bool correct = false;
+  std::string answer, entered;  // as recorded; entered '' in rows older workbooks wrote
 };
 // Every graded choice or yes/no prediction, oldest first.
 std::vector<ChoiceOutcome> choice_outcomes(Journal& journal);

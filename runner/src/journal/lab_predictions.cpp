@@ -7,13 +7,15 @@ namespace workbook {
 
 std::vector<LabPrediction> first_predictions(Journal& journal, const std::string& lab) {
   sql::Statement s(journal.store_connection(),
-                   "SELECT p.prediction, p.answer, p.number, p.run_id, p.uid, p.recorded_at, p.after_measurement "
-                   "FROM predictions p WHERE p.lab = ?1 AND p.id = (SELECT q.id FROM predictions q WHERE q.lab = ?1 "
-                   "AND q.prediction = p.prediction ORDER BY q.recorded_at, q.id LIMIT 1) ORDER BY p.recorded_at, p.id");
+                   (std::string("SELECT p.prediction, p.answer, p.number, p.run_id, p.uid, p.recorded_at, "
+                                "p.after_measurement, COALESCE(p.entered, '') FROM predictions p WHERE p.lab = ?1 "
+                                "AND p.id = ") + kScoredPredictionId + " ORDER BY p.id")
+                       .c_str());
   s.bind(lab);
   std::vector<LabPrediction> out;
   while (s.next()) {
-    out.push_back({{s.text(0), s.text(1), s.real_or_null(2)}, s.integer(3), s.text(4), s.text(5), s.integer(6) != 0});
+    out.push_back({{s.text(0), s.text(1), s.real_or_null(2), s.text(7)}, s.integer(3), s.text(4), s.text(5),
+                   s.integer(6) != 0});
   }
   return out;
 }

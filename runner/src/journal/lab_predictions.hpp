@@ -20,7 +20,15 @@ struct LabPrediction {
   bool after_measurement = false;
 };
 
-// The first prediction of each id of `lab`, oldest first.
+// The id of the scored prediction of p's lab and id (SQL, p aliasing predictions): the first
+// this journal received. Arrival, not recorded_at: a prediction an import brings that was
+// dated earlier on another machine does not take over from one this journal already
+// holds (and may have scored); it is kept as a later answer. Every query of "the first
+// prediction" (history, ledger, report, the run) uses this one definition.
+inline constexpr const char* kScoredPredictionId =
+    "(SELECT MIN(q.id) FROM predictions q WHERE q.lab = p.lab AND q.prediction = p.prediction)";
+
+// The first prediction of each id of `lab` (kScoredPredictionId), in the order they arrived.
 std::vector<LabPrediction> first_predictions(Journal& journal, const std::string& lab);
 
 // Whether a figure of `lab` has been measured: a run of it recorded a metric value.

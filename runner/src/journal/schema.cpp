@@ -339,6 +339,77 @@ CREATE INDEX IF NOT EXISTS prediction_grades_by_uid ON prediction_grades(predict
 )sql");
 }
 
+// A row of `table` (column `run`) may join a run only while the run is open: once a run
+// of `parent` has a finished_at, nothing is added to it by any writer, the importer
+// included (journal_import.cpp opens the runs it adds and ends them after their rows).
+std::string refuse_rows_of_ended_run(const char* table, const char* parent, const char* run) {
+  return fmt::format(
+      "CREATE TRIGGER {0}_of_ended_run BEFORE INSERT ON {0} "
+      "WHEN (SELECT finished_at FROM {1} WHERE id = NEW.{2}) IS NOT NULL "
+      "BEGIN SELECT RAISE(ABORT, 'the run has ended: its record cannot change'); END;\n",
+      table, parent, run);
+}
+
+std::string refuse_changes(const char* table) {
+  return fmt::format(
+      "CREATE TRIGGER {0}_are_kept_u BEFORE UPDATE ON {0} "
+      "BEGIN SELECT RAISE(ABORT, 'a run''s figures are part of the record: they cannot be changed'); END;\n"
+      "CREATE TRIGGER {0}_are_kept_d BEFORE DELETE ON {0} "
+      "BEGIN SELECT RAISE(ABORT, 'a run''s figures are part of the record: they cannot be deleted'); END;\n",
+      table);
+}
+
+// Migration "ended runs are kept" (version 14). What was typed for a prediction (entered;
+// NULL in rows older workbooks wrote), and triggers that keep an ended run as it ended: no
+// row joins it, its checks, figures, grades and results are never changed or deleted, and
+// the run itself is not changed once it has a finished_at. The one exception is a Slurm
+// job's end (run/slurm_journal.hpp): when Slurm killed the job, the login node's verdict
+// replaces the "interrupted" or "runtime_error" the dying node wrote, once Slurm's state
+// is recorded for the run.
+void add_ended_run_guards(sqlite3* db) {
+  std::string sql = R"sql(
+ALTER TABLE predictions ADD COLUMN entered TEXT;
+ALTER TABLE experiment_predictions ADD COLUMN entered TEXT;
+CREATE TRIGGER runs_ended_are_kept BEFORE UPDATE ON runs
+  WHEN OLD.finished_at IS NOT NULL AND NOT (OLD.verdict IN ('interrupted', 'runtime_error')
+    AND EXISTS (SELECT 1 FROM slurm_jobs j WHERE j.run_id = OLD.id AND j.state IS NOT NULL))
+  BEGIN SELECT RAISE(ABORT, 'the run has ended: its record cannot change'); END;
+CREATE TRIGGER runs_are_kept_d BEFORE DELETE ON runs
+  BEGIN SELECT RAISE(ABORT, 'runs are part of the record: they cannot be deleted'); END;
+CREATE TRIGGER experiment_runs_ended_are_kept BEFORE UPDATE ON experiment_runs WHEN OLD.finished_at IS NOT NULL
+  BEGIN SELECT RAISE(ABORT, 'the run has ended: its record cannot change'); END;
+CREATE TRIGGER experiment_runs_are_kept_d BEFORE DELETE ON experiment_runs
+  BEGIN SELECT RAISE(ABORT, 'runs are part of the record: they cannot be deleted'); END;
+)sql";
+  for (const char* t : {"predictions", "checks", "metrics", "prediction_grades", "run_gpu_state", "run_machine",
+                        "slurm_jobs"}) {
+    sql += refuse_rows_of_ended_run(t, "runs", "run_id");
+  }
+  for (const char* t : {"experiment_predictions", "experiment_results"}) {
+    sql += refuse_rows_of_ended_run(t, "experiment_runs", "experiment_run_id");
+  }
+  for (const char* t : {"checks", "metrics", "prediction_grades", "experiment_results"}) sql += refuse_changes(t);
+  sql::exec(db, sql.c_str());
+}
+
+// Migration "lab references" (version 15, journal/lab_references.hpp): a GPU's own
+// measured figures of each lab, made by `workbook device --calibrate --labs`. Never
+// changed: a new calibration adds rows.
+void add_lab_references(sqlite3* db) {
+  sql::exec(db, R"sql(
+CREATE TABLE lab_references(
+  id INTEGER PRIMARY KEY, gpu_name TEXT NOT NULL, gpu_uuid TEXT NOT NULL, driver TEXT NOT NULL,
+  toolkit TEXT NOT NULL, lab TEXT NOT NULL, source_hash TEXT NOT NULL, params TEXT NOT NULL, sm_clock_mhz REAL,
+  power_source TEXT NOT NULL, runs INTEGER NOT NULL, figures TEXT NOT NULL, basis TEXT NOT NULL,
+  measured_at TEXT NOT NULL, uid TEXT NOT NULL UNIQUE DEFAULT (lower(hex(randomblob(16)))));
+CREATE INDEX lab_references_by_gpu ON lab_references(gpu_name, id);
+CREATE TRIGGER lab_references_are_kept_u BEFORE UPDATE ON lab_references
+  BEGIN SELECT RAISE(ABORT, 'lab references are part of the record: calibrate again to add newer ones'); END;
+CREATE TRIGGER lab_references_are_kept_d BEFORE DELETE ON lab_references
+  BEGIN SELECT RAISE(ABORT, 'lab references are part of the record: calibrate again to add newer ones'); END;
+)sql");
+}
+
 using Migration = void (*)(sqlite3*);
 
 // migrations[i] brings a journal from version i to version i + 1.
@@ -356,6 +427,8 @@ const Migration kMigrations[] = {
     add_experiments,
     add_explanation_feedback,
     add_first_prediction_indexes,
+    add_ended_run_guards,
+    add_lab_references,
 };
 static_assert(static_cast<int>(std::size(kMigrations)) == kSchemaVersion, "one migration per version");
 
@@ -402,6 +475,7 @@ const std::vector<SyncedTable>& synced_tables() {
       {"experiment_results", "experiment_runs", "experiment_run_id"},
       {"experiment_explanations", "experiment_runs", "experiment_run_id"},
       {"learn_nudges", "", ""},
+      {"lab_references", "", ""},
   };
   return tables;
 }

@@ -528,7 +528,7 @@ void record(NumberCheck& c, const Judged& j) {
 // allows, then any right one given out of order, and the others (with `fill`) the next
 // unused result between their neighbours' (shown as the learner's value, wrong).
 void assign(const std::vector<NumericAnswer>& expected, const std::vector<Result>& results, AnswerCheck& out,
-            bool fill = true) {
+            bool fill = true, bool any_order = true) {
   const std::size_t n = expected.size(), m = results.size();
   std::vector<std::vector<Judged>> judged(n, std::vector<Judged>(m));
   for (std::size_t a = 0; a < n; ++a) {
@@ -558,7 +558,7 @@ void assign(const std::vector<NumericAnswer>& expected, const std::vector<Result
   for (const auto& b : match) {
     if (b) used[*b] = true;
   }
-  for (std::size_t a = 0; a < n; ++a) {
+  for (std::size_t a = 0; a < n && any_order; ++a) {
     for (std::size_t b = 0; b < m && !match[a]; ++b) {
       if (!used[b] && judged[a][b].ok) {
         match[a] = b;
@@ -725,6 +725,27 @@ int AnswerCheck::correct() const {
   return static_cast<int>(std::count_if(numbers.begin(), numbers.end(), [](const NumberCheck& n) { return n.ok; }));
 }
 
+// True when the answer is its numbers and nothing else ("22 ms, 44 ms", "3 and 5"): then
+// their order is what says which is which, as the prompt asks ("the numbers alone in this
+// order"), and a number is not moved to another place because it fits there.
+bool numbers_alone(const std::string& text, const std::vector<Result>& results) {
+  std::string rest = text;
+  std::size_t from = 0;
+  for (const auto& r : results) {
+    const std::size_t at = r.text.empty() ? std::string::npos : rest.find(r.text, from);
+    if (at == std::string::npos) return false;
+    rest.replace(at, r.text.size(), " ");
+    from = at + 1;
+    if (r.unit_text.empty() || r.text.find(r.unit_text) != std::string::npos) continue;
+    const std::size_t unit = rest.find(r.unit_text, from);  // "22 ms" where the number's text is "22"
+    if (unit != std::string::npos && rest.find_first_not_of(' ', from) == unit) rest.replace(unit, r.unit_text.size(), " ");
+  }
+  for (const char* word : {" and ", " then "}) {
+    for (std::size_t at = rest.find(word); at != std::string::npos; at = rest.find(word)) rest.replace(at, std::strlen(word), " ");
+  }
+  return std::all_of(rest.begin(), rest.end(), [](unsigned char c) { return std::isspace(c) || c == ',' || c == ';' || c == '/'; });
+}
+
 std::vector<double> extract_numbers(const std::string& text) {
   std::vector<double> out;
   for (const auto& r : read_answer(text).results) out.push_back(r.value);
@@ -759,7 +780,12 @@ AnswerCheck check_answer(const std::string& answer, const std::vector<NumericAns
     results = std::move(r.results);
     out.notes = std::move(r.errors);
   }
-  assign(expected, results, out);
+  if (expected.size() > 1 && results.size() == expected.size() && numbers_alone(" " + text + " ", results)) {
+    // The numbers alone, as many as asked: the i-th is the i-th asked, right or wrong.
+    for (std::size_t i = 0; i < expected.size(); ++i) record(out.numbers[i], judge(expected[i], results[i]));
+    return out;
+  }
+  assign(expected, results, out, true, expected.size() < 2 || !numbers_alone(" " + text + " ", results));
   return out;
 }
 

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <utility>
 
 #include "learn/clock.hpp"
@@ -36,7 +37,16 @@ std::pair<int, int> points_covered(const std::vector<DrillResult>& results) {
 
 // --- text ---------------------------------------------------------------------------
 
-// "Answered 3 items: again 1, good 2." and how the session stopped, if early.
+// The items a session's answers are of: an item rated "again" is asked again in the same
+// session, so one item may have two answers.
+std::size_t items_answered(const std::vector<ItemResult>& results) {
+  std::set<std::pair<int, std::string>> items;
+  for (const auto& r : results) items.insert({r.module, r.item});
+  return items.size();
+}
+
+// "Answered 3 items: again 1, good 2." ("Answered 5 items, one of them twice (6 answers):
+// ..." when an item came back) and how the session stopped, if early.
 void print_summary(const Style& style, const std::vector<ItemResult>& results, Stop stop) {
   std::map<int, int> by;
   for (const auto& r : results) ++by[static_cast<int>(r.rating)];
@@ -44,7 +54,10 @@ void print_summary(const Style& style, const std::vector<ItemResult>& results, S
   for (const auto& [rating, n] : by) {
     counts += (counts.empty() ? "" : ", ") + fmt::format("{} {}", fsrs::to_string(static_cast<fsrs::Rating>(rating)), n);
   }
-  fmt::print("\n{}\n", style.bold(fmt::format("Answered {} item{}{}{}.", results.size(), plural(results.size()),
+  const std::size_t items = items_answered(results);
+  const std::string again =
+      items == results.size() ? "" : fmt::format(" ({} answers: an item rated again is asked again)", results.size());
+  fmt::print("\n{}\n", style.bold(fmt::format("Answered {} item{}{}{}{}.", items, plural(items), again,
                                               counts.empty() ? "" : ": ", counts)));
   if (stop == Stop::interrupted) {
     fmt::print("Interrupted (Ctrl-C): every answer given before it is kept in the journal.\n");
@@ -159,6 +172,7 @@ class JsonPrinter final : public PracticePrinter {
                         {"mode", o.plan.pass_fail ? "pass-fail" : "scale"},
                         {"items", array_of(o.results)},
                         {"answered", o.results.size()},
+                        {"items_answered", items_answered(o.results)},
                         {"asked", o.plan.asked},
                         {"skipped", skipped},
                         {"stopped", to_string(o.stop)}};
@@ -171,7 +185,7 @@ class JsonPrinter final : public PracticePrinter {
     nlohmann::json j = {{"date", date_of_day(o.plan.today)}, {"due", o.plan.due},
                         {"new", o.plan.fresh},               {"new_available", o.plan.fresh_available},
                         {"items", array_of(o.results)},      {"answered", o.results.size()},
-                        {"stopped", to_string(o.stop)}};
+                        {"items_answered", items_answered(o.results)}, {"stopped", to_string(o.stop)}};
     j["next_due"] = o.next_due_day ? nlohmann::json(date_of_day(*o.next_due_day)) : nlohmann::json(nullptr);
     print_json(j);
   }

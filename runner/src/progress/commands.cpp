@@ -3,8 +3,12 @@
 
 #include <fmt/format.h>
 
+#include <map>
+#include <optional>
+
 #include "content/course.hpp"
 #include "content/lab_id.hpp"
+#include "grade/grade.hpp"
 #include "learn/clock.hpp"
 #include "progress/history.hpp"
 #include "progress/next_step.hpp"
@@ -52,13 +56,21 @@ int show_history(const CommandInputs& in, const std::string& lab, int limit, boo
     return 0;
   }
   HistoryReport report = gather_history(in.journal, id, limit);
-  for (const auto& r : report.runs) {
-    if (report.hint_totals.count(r.lab)) continue;
-    try {
-      report.hint_totals[r.lab] = static_cast<int>(in.catalog.find_lab(parse_lab_ref_or_throw(r.lab)).hints.size());
-    } catch (const Error&) {
-      report.hint_totals[r.lab] = 0;  // a lab no longer in the content: its runs stay in the record
+  std::map<std::string, std::optional<LabSpec>> labs;  // each lab read once
+  for (auto& r : report.runs) {
+    if (!labs.count(r.lab)) {
+      try {
+        labs[r.lab] = in.catalog.find_lab(parse_lab_ref_or_throw(r.lab));
+      } catch (const Error&) {
+        labs[r.lab] = std::nullopt;  // a lab no longer in the content: its runs stay in the record
+      }
+      report.hint_totals[r.lab] = labs[r.lab] ? static_cast<int>(labs[r.lab]->hints.size()) : 0;
     }
+    if (!labs[r.lab]) continue;
+    for (auto& p : r.predictions)
+      for (const auto& spec : labs[r.lab]->predictions)
+        if (spec.id == p.id && spec.kind == PredictionKind::choice)
+          p.unclear = unclear_choice_note(spec.choices, p.answer, p.entered);
   }
   print_result(in.out, report, [](const HistoryReport& r) { return to_json(r); },
                [](const HistoryReport& r, const Style& s) { fmt::print("{}", format_history(r, s)); });

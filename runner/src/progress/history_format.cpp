@@ -35,7 +35,7 @@ json run_json(const RunDetail& r, int hints_total) {
                            {"score", p.score}, {"max_score", p.max_score},
                            {"correct", p.correct ? json(*p.correct) : json(nullptr)}, {"graded", p.graded},
                            {"first", p.first}, {"after_measurement", p.after_measurement},
-                           {"recorded_at", p.recorded_at}});
+                           {"recorded_at", p.recorded_at}, {"entered", p.entered}, {"unclear", p.unclear}});
   }
   json params = json::parse(r.params, nullptr, false);
   return {{"id", r.id}, {"lab", r.lab}, {"variant", r.variant}, {"started_at", r.started_at},
@@ -84,7 +84,10 @@ std::string run_text(const RunDetail& r, int hints_total, const Style& s) {
                        f.status, s.dim(range));
   }
   for (const auto& p : r.predictions) {
-    if (p.factor) {
+    if (!p.unclear.empty()) {
+      out += wrap_text(fmt::format("predicted {}: {} ({})", p.id, p.answer, p.unclear), text_width(), "      ",
+                       "        ") + "\n";
+    } else if (p.factor) {
       out += fmt::format("      predicted {}: {} -> {} ({:.2f}x, {})\n", p.id, p.answer,
                          p.measured ? format_figure(*p.measured, "") : "-", *p.factor, p.band);
     } else if (p.correct) {

@@ -153,6 +153,9 @@ Ledger gather_ledger(Journal& journal, const Catalog& catalog, int module) {
   for (const auto& o : choice_outcomes(journal)) {
     auto [keep, e] = base(o.lab, o.prediction, o.recorded_at, o.run_id);
     if (!keep) continue;
+    const PredictionSpec* spec = find_prediction(labs, o.lab, o.prediction);
+    if (spec && spec->kind == PredictionKind::choice && !unclear_choice_note(spec->choices, o.answer, o.entered).empty())
+      continue;  // an older row that may not say what was meant: not scored
     e.correct = o.correct;
     entries.push_back(e);
   }

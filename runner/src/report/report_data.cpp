@@ -113,12 +113,32 @@ std::optional<Figures> default_params(const LabSpec* spec) {
   return f;
 }
 
-// The explanations of the shown run; else those of the lab's latest run that has any (a
-// sweep keeps its explanation with its first point, not with the graded one).
-std::vector<ExplanationRow> lab_explanations(Journal& journal, const RunRow& shown, const std::vector<RunRow>& runs) {
-  std::vector<ExplanationRow> out = explanations_of_run(journal, shown.id);
-  for (auto it = runs.rbegin(); out.empty() && it != runs.rend(); ++it) {
-    if (it->variant == "starter" || it->variant == "file" || it->variant == shown.variant) out = explanations_of_run(journal, it->id);
+// An explanation belongs to the run it was given with and is shown only with that run's
+// figures. When the run chosen to show has none, a run like it (same kind of source, same
+// verdict, same parameters) that was explained is shown instead, the latest such.
+const RunRow& explained_alike(Journal& journal, const RunRow& shown, const std::vector<RunRow>& runs) {
+  if (!explanations_of_run(journal, shown.id).empty()) return shown;
+  for (auto it = runs.rbegin(); it != runs.rend(); ++it) {
+    const bool alike = it->variant == shown.variant && it->verdict == shown.verdict && it->params == shown.params;
+    if (alike && !explanations_of_run(journal, it->id).empty()) return *it;
+  }
+  return shown;
+}
+
+// Marks a choice answer an older workbook recorded that may not be what was meant
+// (grade.hpp's unclear_choice_note): the report says so instead of its old grade.
+void note_unclear_choices(const LabSpec& spec, std::vector<PredictionRow>& rows) {
+  for (auto& row : rows) {
+    for (const auto& p : spec.predictions) {
+      if (p.id == row.id && p.kind == PredictionKind::choice) row.unclear = unclear_choice_note(p.choices, row.answer, row.entered);
+    }
+  }
+}
+
+std::vector<RunRow> explained_elsewhere(Journal& journal, const RunRow& shown, const std::vector<RunRow>& runs) {
+  std::vector<RunRow> out;
+  for (const auto& r : runs) {
+    if (r.id != shown.id && !explanations_of_run(journal, r.id).empty()) out.push_back(r);
   }
   return out;
 }
@@ -194,11 +214,13 @@ ReportData collect_report(Journal& journal, const Catalog& catalog, const std::s
     e.lab = lab;
     const LabSpec* spec = lab_spec(catalog, lab, modules);
     e.title = spec ? spec->title : "";
-    e.run = *run_to_show(runs, default_params(spec));
+    e.run = explained_alike(journal, *run_to_show(runs, default_params(spec)), runs);
     e.runs_total = static_cast<int>(runs.size());
     e.metrics = metrics_of_run(journal, e.run.id);
     e.predictions = predictions_of_run(journal, e.run.id);
-    e.explanations = lab_explanations(journal, e.run, runs);
+    if (spec) note_unclear_choices(*spec, e.predictions);
+    e.explanations = explanations_of_run(journal, e.run.id);
+    e.explained_elsewhere = explained_elsewhere(journal, e.run, runs);
     e.kernels = kernels_of(e.metrics);
     for (const auto& n : e.kernels.not_placed) data.notes.push_back(fmt::format("{} (run #{}): {}", lab, e.run.id, n));
     if (!e.run.device.empty() && std::find(gpus.begin(), gpus.end(), e.run.device) == gpus.end()) gpus.push_back(e.run.device);

@@ -29,7 +29,8 @@ struct LabEvidence {
   int runs_total = 0;      // runs of this lab in the journal
   std::vector<MetricRow> metrics;
   std::vector<PredictionRow> predictions;
-  std::vector<ExplanationRow> explanations;  // the run's, else the lab's latest run with one (run_id says which)
+  std::vector<ExplanationRow> explanations;  // the shown run's own, never another run's
+  std::vector<RunRow> explained_elsewhere;   // other runs of the lab that have an explanation, oldest first
   RunKernels kernels;
 };
 

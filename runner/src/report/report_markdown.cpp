@@ -71,6 +71,7 @@ std::string range_text(const MetricRow& m) {
 }
 
 std::string prediction_result(const PredictionRow& p) {
+  if (!p.unclear.empty()) return p.unclear;
   if (!p.graded && !p.first) return "a later answer: not scored (the first stays the scored one)";
   if (!p.graded) return "not graded (the run gave no verdict on it)";
   if (p.correct) return *p.correct ? "right" : "wrong (it was " + p.right_answer + ")";
@@ -147,17 +148,24 @@ void lab_section(const LabEvidence& e, std::string& out) {
   figures_table(e, out);
   predictions_table(e, out);
   for (const auto& x : e.explanations) {
-    out += "Explanation (" + x.recorded_at.substr(0, 16) +
-           (x.run_id != 0 && x.run_id != e.run.id ? fmt::format(", given with run #{}", x.run_id) : "") + "):\n\n";
+    out += fmt::format("Explanation given with run #{} ({}):\n\n", e.run.id, x.recorded_at.substr(0, 16));
     for (const auto& line : split_lines(x.text)) out += "> " + md_text(line) + "\n";
     out += "\n";
     if (!x.feedback.empty()) {
-      out += "What an examiner would say (checked against the run's own figures):\n\n";
+      out += fmt::format("What an examiner would say (checked against run #{}'s figures above):\n\n", e.run.id);
       for (const auto& line : split_lines(x.feedback)) out += "- " + line + "\n";
       out += "\n";
     }
   }
-  if (e.explanations.empty()) out += "No explanation recorded yet (`workbook run " + e.lab + " --explain \"...\"`).\n\n";
+  if (e.explanations.empty()) out += "No explanation was given with this run (`workbook run " + e.lab + " --explain \"...\"`).\n\n";
+  if (!e.explained_elsewhere.empty()) {
+    std::string runs;
+    for (const auto& r : e.explained_elsewhere)
+      runs += fmt::format("{}#{} ({}, {})", runs.empty() ? "" : ", ", r.id, r.verdict, r.started_at.substr(0, 10));
+    out += fmt::format("Other runs of this lab with an explanation, each with its own figures in `workbook history {}`: "
+                       "{}.\n\n",
+                       e.lab, runs);
+  }
 }
 
 // The calibration ledger: per module and kind, then the trend chart.

@@ -39,7 +39,7 @@ bool answered(const std::vector<RecordedPrediction>& answers, const std::string&
 }  // namespace
 
 RecordedPrediction parse_prediction(const PredictionSpec& spec, const std::string& value) {
-  RecordedPrediction r{spec.id, trim(value), std::nullopt};
+  RecordedPrediction r{spec.id, trim(value), std::nullopt, trim(value)};
   switch (spec.kind) {
     case PredictionKind::number: {
       // The learner's number grammar (util/quantity.hpp); a unit of the prediction's
@@ -65,7 +65,7 @@ RecordedPrediction parse_prediction(const PredictionSpec& spec, const std::strin
         std::string list;
         for (std::size_t i = 0; i < spec.choices.size(); ++i) list += fmt::format("\n  {}) {}", i + 1, spec.choices[i]);
         throw UsageError(fmt::format("prediction '{}': '{}' is not one of the choices:{}", spec.id, value, list),
-                         "give the choice's number or its exact text");
+                         "give the choice's exact text, or its number as #N (#2 for the second)");
       }
       r.text = *match;
       break;
@@ -151,8 +151,9 @@ void ask_missing_predictions(const LabSpec& lab, std::vector<RecordedPrediction>
       auto choice = ask_choice(style.cyan("? ") + spec.prompt, spec.choices, true);
       interrupt.check();
       if (choice) {
-        answers.push_back({spec.id, *choice, std::nullopt});
+        answers.push_back({spec.id, spec.choices[choice->index], std::nullopt, choice->typed});
         record(answers.back());
+        fmt::print("  {}\n", style.dim(recorded_echo(spec, answers.back())));
       }
       continue;
     }
@@ -165,6 +166,7 @@ void ask_missing_predictions(const LabSpec& lab, std::vector<RecordedPrediction>
       try {
         answers.push_back(parse_prediction(spec, *line));
         record(answers.back());
+        fmt::print("  {}\n", style.dim(recorded_echo(spec, answers.back())));
         break;
       } catch (const UsageError& e) {
         fmt::print("{} {}\n", style.yellow("!"), e.what());
@@ -173,14 +175,27 @@ void ask_missing_predictions(const LabSpec& lab, std::vector<RecordedPrediction>
   }
 }
 
+std::string recorded_echo(const PredictionSpec& spec, const RecordedPrediction& r) {
+  if (spec.kind == PredictionKind::choice) {
+    const auto at = std::find(spec.choices.begin(), spec.choices.end(), r.text);
+    if (at != spec.choices.end()) return fmt::format("recorded: {} (option {})", r.text, at - spec.choices.begin() + 1);
+  }
+  if (spec.kind == PredictionKind::number && r.number) {
+    return fmt::format("recorded: {}{}", format_number(*r.number), spec.unit.empty() ? "" : " " + spec.unit);
+  }
+  return "recorded: " + r.text;
+}
+
 std::string standing_line(const LabSpec& lab, const LabPrediction& standing) {
   std::string prompt = standing.answer.id;
   for (const auto& spec : lab.predictions) {
     if (spec.id == standing.answer.id) prompt = spec.prompt;
   }
-  return fmt::format("{} your prediction (made {}, {}): {}", prompt, standing.recorded_at.substr(0, 10),
-                     standing.after_measurement ? "after a measurement was seen" : "before any measurement",
-                     standing.answer.text);
+  std::string line = fmt::format("{} your prediction (made {}, {}): {}", prompt, standing.recorded_at.substr(0, 10),
+                                 standing.after_measurement ? "after a measurement was seen" : "before any measurement",
+                                 standing.answer.text);
+  if (!standing.answer.unclear.empty()) line += fmt::format(" ({})", standing.answer.unclear);
+  return line;
 }
 
 std::string no_gpu_notice(const LabSpec& lab) {
@@ -194,10 +209,11 @@ std::string no_gpu_notice(const LabSpec& lab) {
 std::vector<LabPrediction> standing_predictions(const LabSpec& lab, const std::vector<LabPrediction>& first) {
   std::vector<LabPrediction> out;
   for (const auto& f : first) {
-    if (std::any_of(lab.predictions.begin(), lab.predictions.end(),
-                    [&](const PredictionSpec& p) { return p.id == f.answer.id; })) {
-      out.push_back(f);
-    }
+    auto spec = std::find_if(lab.predictions.begin(), lab.predictions.end(),
+                             [&](const PredictionSpec& p) { return p.id == f.answer.id; });
+    if (spec == lab.predictions.end()) continue;
+    out.push_back(f);
+    if (spec->kind == PredictionKind::choice) out.back().answer.unclear = unclear_choice_note(spec->choices, f.answer.text, f.answer.entered);
   }
   return out;
 }

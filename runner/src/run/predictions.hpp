@@ -36,6 +36,9 @@ class PredictionPromptInterrupted : public Error {
 void ask_missing_predictions(const LabSpec& lab, std::vector<RecordedPrediction>& answers, const Style& style,
                              const std::function<void(const RecordedPrediction&)>& record);
 
+// What a prompt echoes once an answer is taken: "recorded: 4 (option 2)", "recorded: 1.5 ms".
+std::string recorded_echo(const PredictionSpec& spec, const RecordedPrediction& r);
+
 // The line a later run shows instead of asking again (pure): "How many ...? your
 // prediction (made 2026-11-30, before any measurement): 900".
 std::string standing_line(const LabSpec& lab, const LabPrediction& standing);
@@ -43,7 +46,10 @@ std::string standing_line(const LabSpec& lab, const LabPrediction& standing);
 // What a run of `lab` on a machine without a GPU says before any prediction is asked.
 std::string no_gpu_notice(const LabSpec& lab);
 
-// Of the lab's first predictions, those the lab still asks (content may drop one).
+// Of the lab's first predictions, those the lab still asks (content may drop one). A choice
+// answer an older workbook recorded without what was typed, whose text is also another
+// option's number, gets `unclear` set (grade.hpp's unclear_choice_note): shown, never scored.
+
 std::vector<LabPrediction> standing_predictions(const LabSpec& lab, const std::vector<LabPrediction>& first);
 
 }  // namespace workbook

@@ -107,6 +107,16 @@ std::string sweep_grading_note(const SweepPlan& plan, double value) {
   return fmt::format("not graded: the ranges are for {}={}", plan.param, sweep_value_text(plan.default_value));
 }
 
+const RunReport* explained_point(const SweepResult& r) {
+  const RunReport* out = nullptr;
+  for (std::size_t i = 0; i < r.runs.size(); ++i) {
+    if (r.runs[i].run_id == 0) continue;
+    if (!out) out = &r.runs[i];
+    if (i < r.plan.values.size() && r.plan.values[i] == r.plan.default_value) return &r.runs[i];
+  }
+  return out;
+}
+
 SweepResult run_sweep(const RunContext& ctx, const RunRequest& base, const std::string& flag,
                       const std::function<void(const std::string&)>& progress) {
   SweepResult result;

@@ -65,6 +65,10 @@ struct SweepResult {
 SweepResult run_sweep(const RunContext& ctx, const RunRequest& base, const std::string& flag,
                       const std::function<void(const std::string&)>& progress = {});
 
+// The point a sweep's explanation is kept with: the graded one (at the lab's own value of
+// the swept parameter), else the first; nullptr when no point was recorded.
+const RunReport* explained_point(const SweepResult& r);
+
 // The metrics to plot: the plan's, else the first timed one (ms, us, s) every run
 // reported, else the first reported one.
 std::vector<std::string> sweep_metrics(const SweepResult& r);

@@ -23,7 +23,7 @@ std::optional<std::string> ask_line(const std::string& question) {
   return trim(line);
 }
 
-std::optional<std::string> ask_choice(const std::string& question, const std::vector<std::string>& choices,
+std::optional<ChoiceAnswer> ask_choice(const std::string& question, const std::vector<std::string>& choices,
                                       bool allow_skip) {
   fmt::print("{}\n", question);
   for (std::size_t i = 0; i < choices.size(); ++i) fmt::print("  {}) {}\n", i + 1, choices[i]);
@@ -31,7 +31,7 @@ std::optional<std::string> ask_choice(const std::string& question, const std::ve
     auto line = ask_line(allow_skip ? "Your choice (number, Enter to skip): " : "Your choice (number): ");
     if (!line) return std::nullopt;
     if (line->empty() && allow_skip) return std::nullopt;
-    if (auto match = match_choice(*line, choices)) return *match;
+    if (auto index = choice_index(*line, choices, ChoiceInput::prompt)) return ChoiceAnswer{*index, *line};
     fmt::print("Please answer with a number from 1 to {}.\n", choices.size());
   }
 }

@@ -10,9 +10,15 @@ namespace workbook {
 // Prints `question` and reads one line; nullopt at end of input (Ctrl-D).
 std::optional<std::string> ask_line(const std::string& question);
 
-// Asks until the answer is one of `choices` (or its 1-based number); nullopt at end of
-// input or when the learner enters an empty line and `allow_skip` is true.
-std::optional<std::string> ask_choice(const std::string& question, const std::vector<std::string>& choices,
+// Asks until the answer names one of `choices` and returns which, and what was typed: a number is
+// the option's position (the prompt asks for one), even where options are numbers
+// themselves; an option's exact text is taken too. nullopt at end of input or when the
+// learner enters an empty line and `allow_skip` is true.
+struct ChoiceAnswer {
+  std::size_t index = 0;  // 0-based
+  std::string typed;      // what the learner typed, trimmed
+};
+std::optional<ChoiceAnswer> ask_choice(const std::string& question, const std::vector<std::string>& choices,
                                       bool allow_skip);
 
 // Asks for a yes/no confirmation; false at end of input.

@@ -53,16 +53,56 @@ std::optional<double> parse_learner_number(const std::string& text) {
   return q->value;
 }
 
-std::optional<std::string> match_choice(const std::string& text, const std::vector<std::string>& choices) {
-  std::string t = trim(text);
-  for (const auto& c : choices) {
-    if (lower(c) == lower(t)) return c;
+namespace {
+
+// The 0-based index of the option whose 1-based number `t` is ("3", or "#3" when `hash`).
+std::optional<std::size_t> choice_position(const std::string& t, std::size_t count, bool hash) {
+  std::string digits = t;
+  if (hash) {
+    if (digits.empty() || digits[0] != '#') return std::nullopt;
+    digits = trim(digits.substr(1));
   }
-  if (!t.empty() && std::all_of(t.begin(), t.end(), [](unsigned char c) { return std::isdigit(c); }) && t.size() < 4) {
-    std::size_t index = static_cast<std::size_t>(std::stoi(t));
-    if (index >= 1 && index <= choices.size()) return choices[index - 1];
+  if (digits.empty() || digits.size() > 3 ||
+      !std::all_of(digits.begin(), digits.end(), [](unsigned char c) { return std::isdigit(c); })) {
+    return std::nullopt;
+  }
+  const auto number = static_cast<std::size_t>(std::stoi(digits));
+  if (number < 1 || number > count) return std::nullopt;
+  return number - 1;
+}
+
+std::optional<std::size_t> choice_by_text(const std::string& t, const std::vector<std::string>& choices) {
+  for (std::size_t i = 0; i < choices.size(); ++i) {
+    if (lower(choices[i]) == lower(t)) return i;
   }
   return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::size_t> choice_index(const std::string& text, const std::vector<std::string>& choices,
+                                        ChoiceInput how) {
+  const std::string t = trim(text);
+  if (auto hashed = choice_position(t, choices.size(), true)) return hashed;
+  if (how == ChoiceInput::prompt) {
+    if (auto at = choice_position(t, choices.size(), false)) return at;
+    return choice_by_text(t, choices);
+  }
+  if (auto named = choice_by_text(t, choices)) return named;
+  return choice_position(t, choices.size(), false);
+}
+
+std::optional<std::string> match_choice(const std::string& text, const std::vector<std::string>& choices) {
+  auto i = choice_index(text, choices, ChoiceInput::flag);
+  if (!i) return std::nullopt;
+  return choices[*i];
+}
+
+std::optional<std::size_t> other_reading_of_choice(const std::string& answer, const std::vector<std::string>& choices) {
+  const auto named = choice_by_text(trim(answer), choices);
+  const auto at = choice_position(trim(answer), choices.size(), false);
+  if (!named || !at || *named == *at) return std::nullopt;
+  return at;
 }
 
 std::optional<std::pair<std::string, std::string>> split_assignment(const std::string& text) {

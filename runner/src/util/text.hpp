@@ -30,8 +30,24 @@ std::string format_number(double v);
 // not one number, or is a misread one ("1,5", "1.5.5").
 std::optional<double> parse_learner_number(const std::string& text);
 
-// Returns the choice the text names: its exact text (case-insensitive) or its 1-based number.
+// How a choice was named. At a prompt that asks for "your choice (number)" a number is the
+// option's position, whatever the options' texts are; in a --predict flag the exact text of
+// an option wins ("2" among options "2", "4", "8" is the option "2") and "#N" is always
+// option N. A number names a position only when it is 1 to the number of options.
+enum class ChoiceInput { prompt, flag };
+
+// The 0-based index of the option `text` names (case-insensitive exact text, a 1-based
+// number, or "#N"), read as `how` says; nullopt when it names none.
+std::optional<std::size_t> choice_index(const std::string& text, const std::vector<std::string>& choices,
+                                        ChoiceInput how);
+
+// The option the text names as a --predict flag would read it (choice_index, ChoiceInput::flag).
 std::optional<std::string> match_choice(const std::string& text, const std::vector<std::string>& choices);
+
+// An answer recorded as an option's text that is also, as a number, the position of another
+// option ("2" among "2", "4", "8": option 1's text, option 2's number): the index of that
+// other option, which a learner typing the number at an older prompt may have meant.
+std::optional<std::size_t> other_reading_of_choice(const std::string& answer, const std::vector<std::string>& choices);
 
 // True when `word` occurs in `text` as a whole identifier: not inside a longer name
 // ("dram" is named in "dram / 2", not in "dram_ratio").
