@@ -2,10 +2,14 @@
 // host compiler, and whether the pair compiles a probe), then the local GPU's device query (Module 3),
 // measured through a probe compiled and run like a lab, beside the Colab T4 and the
 // cluster H100; --calibrate measures bandwidths, FLOP rates, transfer rates and launch
-// overhead, stores them in the journal for this GPU, and expected ranges use them.
+// overhead, stores them in the journal for this GPU, and expected ranges use them;
+// --calibrate --labs measures each lab's reference solution as this GPU's own references.
 #include <fmt/format.h>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <chrono>
 
 #include "cmd/registry.hpp"
 #include "device/calibrate_run.hpp"
@@ -16,6 +20,7 @@
 #include "device/toolchain_status.hpp"
 #include "journal/journal.hpp"
 #include "run/device_context.hpp"
+#include "run/lab_calibration.hpp"
 #include "util/error.hpp"
 #include "util/text.hpp"
 #include "util/utf8.hpp"
@@ -27,6 +32,8 @@ namespace {
 struct DeviceOptions {
   bool json = false;
   bool calibrate = false;
+  bool labs = false;               // --labs given (with or without lab ids)
+  std::vector<std::string> lab_ids;  // --labs LAB ...: these; none: every lab
   bool quick = false;
   bool toolchain_only = false;
   bool verbose = false;  // print the probe's own output when it cannot use the GPU
@@ -51,6 +58,54 @@ int calibrate(const DeviceOptions& o, const Catalog& catalog, const Workspace& w
   CalibrationView view{run, dev.spec, dev.figures_source};
   print_result(output_for(o.json, s), view, calibration_json, [](const CalibrationView& v, const Style& st) { print_calibration(v, st); });
   return run.failed_checks.empty() ? 0 : 1;
+}
+
+nlohmann::json lab_calibrations_json(const std::vector<LabCalibration>& all, double seconds) {
+  nlohmann::json labs = nlohmann::json::array();
+  for (const auto& c : all) {
+    nlohmann::json figures = nlohmann::json::object();
+    for (const auto& [name, f] : c.reference.figures)
+      figures[name] = {{"value", f.value}, {"band", f.band}, {"spread", f.spread}};
+    labs.push_back({{"lab", c.lab}, {"recorded", c.recorded}, {"problem", c.problem}, {"seconds", c.seconds},
+                    {"runs", c.reference.runs}, {"params", c.reference.params}, {"figures", figures}});
+  }
+  return {{"labs", labs}, {"seconds", seconds}};
+}
+
+void print_lab_calibrations(const std::vector<LabCalibration>& all, double seconds, const Style& s) {
+  int recorded = 0;
+  for (const auto& c : all) {
+    if (!c.recorded) continue;
+    ++recorded;
+    fmt::print("{}\n", s.bold(c.lab));
+    for (const auto& [name, f] : c.reference.figures)
+      fmt::print("  {:<22} {:>12.4g}  spread {:>5.1f} %  graded within {:g} %\n", name, f.value, f.spread * 100,
+                 f.band * 100);
+  }
+  fmt::print("{}\n", s.bold(fmt::format("{} of {} labs calibrated in {:.0f} s: runs on this GPU at their default "
+                                        "parameters are graded against these from now on.",
+                                        recorded, all.size(), seconds)));
+}
+
+// --calibrate --labs: this GPU's own lab references (run/lab_calibration.hpp).
+int calibrate_lab_references(const DeviceOptions& o, const Catalog& catalog, const Workspace& ws, const Style& s) {
+  ws.ensure();
+  Journal journal(ws.journal_path());
+  const RunContext ctx{catalog, ws, journal, s};
+  const bool terminal = !o.json && isatty(STDOUT_FILENO);
+  const auto t0 = std::chrono::steady_clock::now();
+  // On a terminal each step overwrites one line and each lab's end stays; elsewhere
+  // (a log, CI) a line a lab.
+  const auto all = calibrate_labs(ctx, o.lab_ids, [&](const std::string& line) {
+    const bool step = line.find(": run ") != std::string::npos;
+    if (o.json || (step && !terminal)) return;
+    fmt::print("{}{}{}", terminal ? "\r\033[K" : "", step ? s.dim(line) : line, step ? "" : "\n");
+    std::fflush(stdout);
+  });
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  print_result(output_for(o.json, s), all, [&](const auto& x) { return lab_calibrations_json(x, seconds); },
+               [&](const auto& x, const Style& st) { print_lab_calibrations(x, seconds, st); });
+  return std::all_of(all.begin(), all.end(), [](const LabCalibration& c) { return c.recorded; }) ? 0 : 1;
 }
 
 // A device command that cannot go on. With --json, scripts still get one JSON object on
@@ -121,13 +176,21 @@ void setup_device(CLI::App& app, CommandContext& ctx) {
   cmd->add_flag("--toolchain", o->toolchain_only,
                  "Only check the toolchain: compile a one-file CUDA probe with the nvcc and host compiler labs use "
                  "(no GPU needed; exit 3 when the pair does not work)");
+  auto* labs = cmd->add_option("--labs", o->lab_ids,
+                               "With --calibrate: run each lab's reference solution here and grade later runs on this "
+                               "GPU against it (the labs named, else every lab)")
+                   ->expected(0, -1);
   cmd->add_flag("--quick", o->quick, "With --calibrate: small sizes (a smoke run; figures are less accurate)");
   cmd->add_option("--timeout", o->timeout_s, "Time limit of the probe run in seconds (default 600)");
   cmd->add_flag("--json", o->json, "Print JSON");
   cmd->add_flag("-v,--verbose", o->verbose, "When CUDA cannot use the GPU, also print the probe's CUDA error");
-  cmd->footer("Examples:\n  workbook device\n  workbook device --calibrate\n  workbook device --toolchain\n"
+  cmd->footer("Examples:\n  workbook device\n  workbook device --calibrate\n"
+              "  workbook device --calibrate --labs                     (every lab: minutes)\n"
+              "  workbook device --calibrate --labs module14/tiled_gemm\n  workbook device --toolchain\n"
               "  workbook --ccbin /usr/bin/g++-14 device --toolchain\n  workbook device --json");
-  cmd->callback([&ctx, o] {
+  cmd->callback([&ctx, o, labs] {
+    o->labs = labs->count() > 0;
+    if (o->labs && !o->calibrate) throw UsageError("--labs goes with --calibrate", "workbook device --calibrate --labs");
     const Workspace ws = ctx.global.open_workspace();
     const Style s = ctx.global.style();
     const ToolchainStatus tool = toolchain_status(ws);
@@ -154,6 +217,10 @@ void setup_device(CLI::App& app, CommandContext& ctx) {
       throw UsageError(p.error, p.hint);
     }
     Catalog catalog = ctx.global.catalog();
+    if (o->labs) {
+      ctx.exit_code = calibrate_lab_references(*o, catalog, ws, s);
+      return;
+    }
     ctx.exit_code = o->calibrate ? calibrate(*o, catalog, ws, *gpu, s) : query(*o, catalog, ws, tool, *gpu, s);
   });
 }

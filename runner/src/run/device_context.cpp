@@ -56,6 +56,23 @@ std::set<std::string> apply_calibration(Figures& figures, const Calibration& c) 
   return set;
 }
 
+namespace {
+
+OwnReference own_reference(LabReference row) {
+  OwnReference o;
+  o.measured.params = row.params;
+  o.measured.basis = row.basis;
+  for (const auto& [name, f] : row.figures) o.measured.figures[name] = {f.value, f.band};
+  o.label = fmt::format("this GPU's own, `workbook device --calibrate --labs` {}, driver {}{}, {} runs{}",
+                        row.measured_at.substr(0, 10), row.driver.empty() ? "unknown" : row.driver,
+                        row.toolkit.empty() ? "" : ", CUDA " + row.toolkit, row.runs,
+                        row.power_source.empty() ? "" : ", on " + row.power_source);
+  o.row = std::move(row);
+  return o;
+}
+
+}  // namespace
+
 DeviceContext load_device_context(const Catalog& catalog, const std::optional<std::string>& gpu_override,
                                   Journal* journal) {
   DeviceContext d;
@@ -80,7 +97,11 @@ DeviceContext load_device_context(const Catalog& catalog, const std::optional<st
     d.spec_is_local = d.spec != nullptr;
   }
   d.measured_refs = load_measured_refs(catalog.root() / "data");
-  if (journal && d.gpu && !gpu_override) d.calibration = latest_calibration(*journal, calibration_key(d.gpu->uuid, d.gpu->name));
+  d.solutions_root = catalog.root() / "solutions";
+  if (journal && d.gpu && !gpu_override) {
+    d.calibration = latest_calibration(*journal, calibration_key(d.gpu->uuid, d.gpu->name));
+    for (auto& row : lab_references_for(*journal, d.gpu->name)) d.own_references.push_back(own_reference(std::move(row)));
+  }
   if (d.spec) {
     d.figures = d.spec->figures;
     d.figures_source = fmt::format("spec sheet '{}' in data/gpus.yaml", d.spec->id);

@@ -18,12 +18,21 @@
 #include "content/catalog.hpp"
 #include "device/calibration.hpp"
 #include "grade/grade.hpp"
+#include "journal/lab_references.hpp"
 #include "specs/gpu_specs.hpp"
 #include "specs/measured_refs.hpp"
 #include "device/local_gpu.hpp"
 #include "workspace/workspace.hpp"
 
 namespace workbook {
+
+// A reference this GPU measured itself (journal/lab_references.hpp, run/lab_calibration.hpp),
+// in the shape of the project's data/measured figures.
+struct OwnReference {
+  LabReference row;
+  MeasuredLab measured;
+  std::string label;  // "this GPU's own, `workbook device --calibrate --labs` 2026-12-05, driver 550.54, 5 runs"
+};
 
 struct DeviceContext {
   std::optional<LocalGpu> gpu;     // nullopt: no GPU on this machine
@@ -38,6 +47,8 @@ struct DeviceContext {
   std::string note;                // why figures are missing, when they are
   std::vector<GpuSpec> specs;      // owns the sheets the pointers point into
   std::vector<MeasuredRefs> measured_refs;  // data/measured/*.yaml
+  std::vector<OwnReference> own_references;  // this GPU's own (the journal's), newest first
+  std::filesystem::path solutions_root;      // the content's solutions/: a reference's source is checked there
   std::string power_source;        // with a GPU: "mains", "battery" or "" (profile/gpu_clocks.hpp)
 
   std::string describe() const;    // "NVIDIA H200 (sm_90, spec sheet h200)" or "no GPU found"

@@ -17,6 +17,7 @@
 #include "profile/gpu_state_store.hpp"
 #include "profile/memcheck_pass.hpp"
 #include "journal/lab_predictions.hpp"
+#include "run/lab_calibration.hpp"
 #include "run/predictions.hpp"
 #include "util/error.hpp"
 #include "util/text.hpp"
@@ -42,7 +43,7 @@ std::string format_param(double v) { return fmt::format("{:.17g}", v); }
 }  // namespace
 
 GradeBasis grade_basis(const DeviceContext& dev, const LabSpec& lab, const Figures& params, bool quick,
-                       bool any_sheet) {
+                       bool any_sheet, std::string* set_aside) {
   GradeBasis basis;
   if (!dev.spec || (!dev.spec_is_local && !any_sheet)) return basis;
   basis.gpu_id = dev.spec->id;
@@ -51,6 +52,12 @@ GradeBasis grade_basis(const DeviceContext& dev, const LabSpec& lab, const Figur
     auto it = params.find(p.name);
     return it != params.end() && it->second == p.default_value;
   });
+  if (const OwnReference* own = quick ? nullptr : own_reference_for(dev, lab, params, set_aside)) {
+    basis.measured = &own->measured;  // this GPU's own references come first
+    basis.measured_label = own->label;
+    basis.measured_device = Figures(own->measured.basis.begin(), own->measured.basis.end());
+    return basis;
+  }
   if (const MeasuredLab* m = find_measured(dev.measured_refs, dev.spec->id, lab.id, &basis.measured_label)) {
     const bool same = !quick && std::all_of(m->params.begin(), m->params.end(), [&](const auto& kv) {
       auto it = params.find(kv.first);
@@ -348,7 +355,9 @@ void grade_and_record(const RunContext& ctx, const RunRequest& req, const Prepar
   for (const auto& [k, v] : results.params) scope_params[k] = v;
   RunOutcome outcome{pr.timed_out, pr.signal == 0 ? pr.exit_code : -1, pr.signal, pr.timeout_s,
                      last_nonblank_line(pr.err.empty() ? pr.out : pr.err)};
-  GradeBasis basis = grade_basis(p.dev, report.lab, report.params, req.quick, false);
+  std::string set_aside;  // this GPU's own references, not used in this run's state: said before grading
+  GradeBasis basis = grade_basis(p.dev, report.lab, report.params, req.quick, false, &set_aside);
+  if (!set_aside.empty()) ctx.observer->notice(set_aside);
   basis.ranges_not_graded = req.ranges_not_graded;
   report.grade = grade_parts(report.lab, results, p.dev.figures, p.dev.note, scope_params, report.predictions,
                              p.dev.reference ? p.dev.reference->name : "T4", basis);
