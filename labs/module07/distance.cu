@@ -88,17 +88,20 @@ __global__ void distance_kernel_original(float* d_out, float ref, int len) {
 
 __global__ void distance_kernel(float* d_out, float ref, int len) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  // TODO (7, worked example, step 4): once the launch rounds up, the last block has
-  // threads with i >= len. As the first line after computing i, make them return.
+  // TODO (7, worked example, step 4): d_out has exactly len elements between canary
+  // bands. Once launch_distance covers every output, some threads of the last block have
+  // no output of their own: they must neither read past the data nor store anything
+  // (no_write_past_end, no_write_past_end_1000, memcheck_quick).
   const float x = scale(i, len);
   d_out[i] = distance(x, ref);
 }
 
 // Enqueues distance_kernel over all n outputs with tpb threads per block.
 void launch_distance(float* d_out, float ref, int n, int tpb) {
-  // TODO (step 4): n / tpb rounds down (100 / 32 = 3 blocks = 96 threads), so outputs
-  // 96..99 are never written. Use the ceiling division (n + tpb - 1) / tpb instead,
-  // and only together with the guard in the kernel.
+  // TODO (step 4): launch enough blocks that every one of the n outputs has a thread
+  // (all_written; n = 100 with tpb = 32 and n = 1000 are not multiples of tpb).
+  // Pitfalls: as written, 100 / 32 = 3 blocks leave outputs 96..99 unwritten; and a
+  // bigger grid is only safe together with the kernel's fix above.
   const int blocks = n / tpb;
   distance_kernel<<<blocks, tpb>>>(d_out, ref, n);
 }
