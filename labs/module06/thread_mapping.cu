@@ -108,25 +108,28 @@ __device__ int do_work_2d(const Trace& t, int r, int c, int idx, int W, int H) {
 
 // Blocks for n elements with tpb threads per block: enough to cover every element.
 int grid_1d(int n, int tpb) {
-  // TODO (6.3): integer division rounds down, so the last n % tpb elements get no
-  // thread. Round up (ceiling division).
+  // TODO (6.3): return how many blocks of tpb threads to launch so that each of the n
+  // elements has a thread (grid_1d, cover_1d; n = 20 and 263,149 are not multiples of
+  // tpb). Pitfall: n / tpb alone leaves the last n % tpb elements without a thread.
   return n / tpb;
 }
 
 // One thread per element i < n; its result goes to out[i].
 __global__ void map_1d(Trace t, int* out, int n) {
   note_launched(t);
-  // TODO (6.2): this is the thread's position inside its block only, so every block
-  // handles the same elements. Add the block's offset (blockIdx.x * blockDim.x).
+  // TODO (6.2, 6.3): give each thread of the whole grid its own element: global thread
+  // i handles element i (index_1d), so no two blocks may share an element. The grid
+  // has spare threads in its last block; they must do no work and store nothing, since
+  // out has exactly n elements between canary bands (cover_1d, bounds_1d).
+  // Pitfall: threadIdx.x is the position inside one block only.
   const int i = threadIdx.x;
-  // TODO (6.3): once the grid is rounded up, threads with i >= n must skip the work
-  // (and the store: out has exactly n elements).
   out[i] = do_work_1d(t, i, n);
 }
 
 // Grid for an H x W matrix with b x b blocks: x covers the columns, y the rows.
 dim3 grid_2d(int W, int H, int b) {
-  // TODO (6.5): round up in each dimension, like grid_1d.
+  // TODO (6.5): the 2D grid that covers all W columns (x) and H rows (y) with b x b
+  // blocks, neither dimension short (grid_2d; 7 x 5 with b = 4, 1000 x 600 with 16).
   return dim3(W / b, H / b);
 }
 
@@ -134,8 +137,11 @@ dim3 grid_2d(int W, int H, int b) {
 // out[r * W + c].
 __global__ void map_2d(Trace t, int* out, int W, int H) {
   note_launched(t);
-  // TODO (6.5): add each block's offset: the column comes from the x components, the
-  // row from the y components. Then guard BOTH dimensions (c < W and r < H).
+  // TODO (6.5): as map_1d in two dimensions: the thread's global x position is its
+  // column c, its global y position its row r (index_2d), and a thread outside the
+  // H x W matrix does nothing (cover_2d, bounds_2d). Pitfall: a spare thread can be
+  // outside in x, in y or in both, and r * W + c of one outside in x alone still
+  // lands inside out[], on another row's element.
   const int c = threadIdx.x;
   const int r = threadIdx.y;
   const int idx = r * W + c;  // row-major: row * width + column

@@ -12,11 +12,11 @@ the two ways it then breaks, without hoping to see garbage:
      outputs 96..99 are never written. The output buffer is poisoned (NaN) first, so
      the lab counts the unwritten elements instead of printing leftover memory that
      may happen to be 0.
-  2. the naive fix, ceil(N / TPB) blocks but no guard: threads 100..127 write past
-     the end of the array. The lab allocates a guard band of 1,024 floats after the
-     array, poisoned too, and counts the band elements that changed.
-  3. your fix (the section YOUR CODE): round the block count up AND return early when
-     i >= len. It runs at N and at 1000 (neither a multiple of 32), each on an output
+  2. the naive fix, enough blocks for every output (4 x 32 = 128 threads) but no
+     guard: threads 100..127 write past the end of the array. The lab allocates a
+     guard band of 1,024 floats after the array, poisoned too, and counts the band elements that changed.
+  3. your fix (the section YOUR CODE): every output written, and nothing past the
+     end. It runs at N and at 1000 (neither a multiple of 32), each on an output
      fenced by canary bands (wb::alloc_output). Checks: every output written, nothing
      written past the end at either size (no_write_past_end, no_write_past_end_1000),
      each value equal to the CPU reference within a relative 1e-6, and the last output
@@ -88,17 +88,20 @@ __global__ void distance_kernel_original(float* d_out, float ref, int len) {
 
 __global__ void distance_kernel(float* d_out, float ref, int len) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  // TODO (7, worked example, step 4): once the launch rounds up, the last block has
-  // threads with i >= len. As the first line after computing i, make them return.
+  // TODO (7, worked example, step 4): d_out has exactly len elements between canary
+  // bands. Once launch_distance covers every output, some threads of the last block have
+  // no output of their own: they must neither read past the data nor store anything
+  // (no_write_past_end, no_write_past_end_1000, memcheck_quick).
   const float x = scale(i, len);
   d_out[i] = distance(x, ref);
 }
 
 // Enqueues distance_kernel over all n outputs with tpb threads per block.
 void launch_distance(float* d_out, float ref, int n, int tpb) {
-  // TODO (step 4): n / tpb rounds down (100 / 32 = 3 blocks = 96 threads), so outputs
-  // 96..99 are never written. Use the ceiling division (n + tpb - 1) / tpb instead,
-  // and only together with the guard in the kernel.
+  // TODO (step 4): launch enough blocks that every one of the n outputs has a thread
+  // (all_written; n = 100 with tpb = 32 and n = 1000 are not multiples of tpb).
+  // Pitfalls: as written, 100 / 32 = 3 blocks leave outputs 96..99 unwritten; and a
+  // bigger grid is only safe together with the kernel's fix above.
   const int blocks = n / tpb;
   distance_kernel<<<blocks, tpb>>>(d_out, ref, n);
 }

@@ -75,20 +75,19 @@ void heat_steps_cpu(std::vector<double>& u, int steps, double alpha) {
 
 // One thread per point: reads u (the field at step t), writes u_next (step t + 1).
 __global__ void heat_step(const float* u, float* u_next, int n, float alpha) {
-  // TODO (Module 9.2): write the step. Until you do, u_next stays poisoned (NaN) and
-  // every field_* check fails.
+  // TODO (Module 9.2): write one time step. Until you do, u_next stays poisoned (NaN)
+  // and every field_* check fails.
   //
-  // 1. The global index of this thread's point: block index times block size plus the
-  //    thread index.
-  // 2. Threads past the end of the rod (i >= n) do nothing: the grid is rounded up to
-  //    whole blocks, and random_big uses a size that is not a multiple of the block
-  //    (canary bands around its buffers catch any write past the end).
-  // 3. The two end points (i == 0 and i == n - 1) have only one neighbour: copy them
-  //    unchanged from u to u_next (a fixed boundary). Forget this and the poisoned
-  //    values at the ends leak inwards one point per step.
-  // 4. Every other point: u_next[i] = u[i] + alpha * (u[i-1] - 2 u[i] + u[i+1]).
-  //    Read only from u and write only to u_next: a neighbour may not have read its old
-  //    value yet, and threads run in no guaranteed order.
+  // Contract: u holds the n temperatures of the rod at time t, u_next receives all n at
+  // t + 1 by the explicit heat update of the reading (section 2) with coefficient alpha;
+  // one thread per point, on a grid rounded up to whole blocks. The ends of the rod are
+  // a fixed boundary: their temperatures never change. Checks: the field after 250 ...
+  // 1000 steps against the CPU (field_*), the total heat (sum_conserved), and a random
+  // rod whose size is not a multiple of the block, between canary bands
+  // (random_big, random_big_bounds_*).
+  // Pitfalls: a point's new value must come from its neighbours' OLD values, whatever
+  // order the threads run in; the ends have a single neighbour (left unwritten, their
+  // poison creeps inward a point a step); the spare threads of the last block.
   (void)u, (void)u_next, (void)n, (void)alpha;  // remove once you use them
 }
 
@@ -109,9 +108,11 @@ __global__ void empty_step() {}
 void run_steps(float** cur, float** next, int n, int steps) {
   for (int t = 0; t < steps; ++t) {
     launch_heat_step(*cur, *next, n);
-    // TODO (Module 9.2): make this step's output the next step's input by exchanging
-    // the two pointers *cur and *next (swap the pointers, never copy the data). Without
-    // it every launch recomputes step 1 from the same field.
+    // TODO (Module 9.2): after the launch, this step's output must become the next
+    // step's input, and *cur must point at the newest field when the loop ends
+    // (field_1000, sum_conserved). Without it every launch recomputes step 1 from the
+    // same field. Pitfall: copying the field costs a pass over memory a step; no copy
+    // is needed.
   }
 }
 

@@ -76,15 +76,16 @@ __global__ void copy_row_wise(const float* in, float* out, int rows, int cols) {
 // Strided: the same copy with the roles swapped, threadIdx.x (and blockIdx.x) pick
 // the row, y picks the column. Lanes of a warp are `cols` floats apart.
 __global__ void copy_col_wise(const float* in, float* out, int rows, int cols) {
-  // TODO (Module 12.4): copy in to out like copy_row_wise above, but with the roles of
-  // x and y swapped: the row r comes from blockIdx.x, blockDim.x and threadIdx.x, the
-  // column c from the y components. Guard r < rows and c < cols (the odd-size check runs
-  // a grid that sticks out past the matrix, with canary bands after the output), then
-  // copy the element at r * cols + c (compute the index as a size_t, like
-  // copy_row_wise, so that larger matrices cannot overflow an int). Until you write it,
-  // out stays poisoned (NaN) and every col_* check fails. Before you run it: how far
-  // apart in bytes are the addresses of two neighbouring lanes, and how many 32-byte
-  // sectors does one warp's load touch?
+  // TODO (Module 12.4): the same copy of the rows x cols row-major matrix as
+  // copy_row_wise above, every element once, but laid out the slow way on purpose: the
+  // thread's x position picks the row and its y position the column, so that the
+  // lanes of a warp walk down a column (that is the experiment). The launch is the one
+  // copy_row_wise gets. Checks: an odd-sized matrix whose grid sticks out past it, with
+  // canary bands after out (col_odd_copy, col_odd_bounds); until you write it out stays
+  // poisoned (NaN) and every col_* check fails. Pitfalls: threads outside the matrix in
+  // either dimension; an int element offset overflows on larger matrices. Before you
+  // run it: how far apart in bytes are two neighbouring lanes' addresses, and how many
+  // 32-byte sectors does one warp's load touch?
   (void)in, (void)out, (void)rows, (void)cols;
 }
 
@@ -115,9 +116,10 @@ using Launcher = void (*)(const float*, float*, int, dim3);
 // Effective bandwidth in GB/s (1 GB = 1e9 B) of a copy that read `bytes_read` and wrote
 // `bytes_written` in `ms` milliseconds.
 double effective_gbps(double bytes_read, double bytes_written, double ms) {
-  // TODO (Module 12 lab, step 1): bytes moved (read + written) over the time in
-  // seconds, in units of 1e9 bytes per second. Until you do, every *_gbps is 0 and the
-  // gbps_formula check fails.
+  // TODO (Module 12 lab, step 1): the effective bandwidth in GB/s (1e9 bytes a second)
+  // of a kernel that read bytes_read and wrote bytes_written bytes in ms milliseconds.
+  // Until you do, every *_gbps is 0 and the gbps_formula check fails. Pitfall: the time
+  // arrives in milliseconds.
   (void)bytes_read, (void)bytes_written, (void)ms;
   return 0.0;
 }
@@ -127,16 +129,13 @@ double effective_gbps(double bytes_read, double bytes_written, double ms) {
 // the workbook asks for: it reports the file, the line and the CUDA error, and exits.
 template <class F>
 float time_once_ms(F&& launch) {
-  // TODO (Module 12 lab, step 1): time the launch with CUDA events, each call wrapped
-  // in WB_CHECK.
-  // 1. Create two events, start and stop (cudaEventCreate).
-  // 2. Record start, call launch(), record stop (cudaEventRecord on the default stream):
-  //    the events are queued with the kernel, so they mark when the GPU reaches them.
-  // 3. Wait for stop (cudaEventSynchronize): the host must not read the time before the
-  //    GPU has passed it.
-  // 4. Read the time between them (cudaEventElapsedTime), destroy both events, return it.
-  // Until you do, this returns 0 and the event_timer check fails: every copy is also
-  // timed by the harness, and your one-launch time must land near its median.
+  // TODO (Module 12 lab, step 1): return the GPU time in milliseconds of what launch()
+  // enqueues on the default stream, measured on the GPU with CUDA events (Module 8), every
+  // CUDA call wrapped in WB_CHECK, nothing leaked. Until you do, this returns 0 and the
+  // event_timer check fails: the harness times every copy too, and your one-launch time
+  // must land near its median. Pitfalls: a kernel launch returns before the kernel
+  // has run, so the host must not read the time too early; a timer read on the host
+  // clock measures the launch, not the copy.
   (void)launch;
   return 0.0f;
 }

@@ -89,9 +89,10 @@ __global__ void dot_serial(double* res, const float* a, const float* b, int n, i
     float block_sum = prod[0];
     for (int k = 1; k < TPB; ++k) block_sum += prod[k];  // serial: TPB - 1 dependent adds
     if (atomic) {
-      // TODO (Module 13.5): add block_sum to *res with atomicAdd, as one indivisible
-      // read-add-write (atomicAdd on a double exists from compute capability 6.0 on).
-      // Until you do, the atomic runs leave the result at 0 and atomic_* checks fail.
+      // TODO (Module 13.5): add block_sum to *res so that no block's sum is lost when
+      // several blocks add at the same moment, which the racy branch below allows
+      // (atomic_n1024, atomic_big). Until you do, the atomic runs leave the result at 0.
+      // Pitfall: *res is a double, block_sum a float.
     } else {
       *res += block_sum;  // read, add, write: another block can slip in between
     }
@@ -104,18 +105,17 @@ __global__ void dot_tree(double* res, const float* a, const float* b, int n) {
   // TODO (Module 13.6): the fixed dot product. Until you write it, the result stays 0
   // and the tree_* checks fail.
   //
-  // 1. A static shared array of TPB floats; t = threadIdx.x, gid = the global index.
-  // 2. Every thread stores its product a[gid] * b[gid] in its slot, or 0.0f when
-  //    gid >= n. Do NOT return early: every thread must reach every barrier below.
-  // 3. __syncthreads(): all slots are written before anyone reads another's. (The lab
-  //    makes a missing barrier here show on every run: before each tree run the first
-  //    warp of every block gets its inputs from the L2, the second from DRAM.)
-  // 4. Tree reduction: a width `half` starts at TPB / 2 and halves down to 1; at each
-  //    step the threads with t < half add slot t + half into slot t. Put the
-  //    __syncthreads() of each step OUTSIDE the if, so that all TPB threads reach it.
-  // 5. Thread 0 adds slot 0 (converted to double) to *res with atomicAdd: a plain
-  //    `*res +=` loses the sums of blocks that collide, and writing anywhere but res[0]
-  //    fails res_bounds.
+  // Contract: *res (zeroed by the host) gains the dot product of a and b over n
+  // elements; blocks of TPB threads, n not a multiple of TPB (tree_n1000, tree_big).
+  // Each block sums its TPB products in shared memory as a tree (Module 13.6: log2(TPB)
+  // steps, not TPB - 1 serial adds), and the block's total joins *res safely against
+  // the other blocks. Only res[0] may be written (res_bounds); no read or write outside
+  // a, b or the shared array (memcheck_quick).
+  // Pitfalls, the three this module is about: a thread that leaves early misses the
+  // barriers the others wait at (dot_serial's bug); a slot read before its owner has
+  // written it (the lab makes that show on every run: before each tree run the first
+  // warp of every block gets its inputs from the L2, the second from DRAM); and a
+  // barrier that only some threads of the block reach.
   (void)res, (void)a, (void)b, (void)n;
 }
 

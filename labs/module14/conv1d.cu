@@ -119,14 +119,16 @@ __global__ void conv_basic(const float* N, float* P, int n, int r, ReadTally* ta
   // TODO (Module 14.1): the direct kernel. Until you write it, P stays poisoned (NaN)
   // and every basic_* check fails.
   //
-  // 1. i = the global thread index; this thread owns output P[i].
-  // 2. Declare an InputReader<kCount> and read EVERY input through its fetch(N, k, n):
-  //    it returns 0 for k outside [0, n) and, in the counting build, tallies the read.
-  // 3. If i < n: sum c_mask[j] * fetch(N, i - r + j, n) over j = 0 .. 2r (the mask is
-  //    in constant memory: c_mask, already uploaded), and store the sum in P[i].
-  // 4. At the very end, from EVERY thread, hand the reader's counts to tally with its
-  //    publish member: do not return early for i >= n (publish sums the counts across
-  //    the warp with shuffles, so every lane must reach it).
+  // Contract: each thread owns one of the n outputs; P[i] is the convolution of N with
+  // the 2r + 1 weights of c_mask (constant memory, already uploaded) centred on input i,
+  // inputs outside [0, n) counting as 0. Every input is read through an
+  // InputReader<kCount> (its fetch gives 0 outside the array and, in the counting
+  // build, tallies the read), whose counts every thread hands to tally at the end.
+  // Checks: an odd n against the CPU with P between canary bands (basic_small,
+  // basic_small_bounds), the default n (basic_n), the reads counted against the
+  // reading's model (basic_count), and no access outside an allocation
+  // (memcheck_quick). Pitfall: publishing the counts is a warp-wide operation, so a
+  // thread with no output must still get there.
 }
 
 // A block of blockDim.x = TILE threads computes TILE consecutive outputs. Shared layout:
@@ -139,19 +141,16 @@ __global__ void conv_tiled(const float* N, float* P, int n, int r, ReadTally* ta
   // TODO (Module 14.2): the tiled kernel. Until you write it, P stays poisoned (NaN)
   // and every tiled_* check fails.
   //
-  // 1. Declare the shared tile as a dynamically sized (extern) shared array of floats:
-  //    its size is not known at compile time, and the launcher gives it blockDim.x + 2r.
-  // 2. Work out the thread's position t in the block, the block's width (TILE) and the
-  //    global output index i this thread owns.
-  // 3. Declare an InputReader<kCount> and load through its fetch(N, k, n) only:
-  //      - every thread: its own input N[i] into tile[r + t];
-  //      - threads t < r also load the halos: N[i - r] into tile[t] (left) and
-  //        N[i + width] into tile[r + width + t] (right).
-  //    fetch() returns 0 outside the array, so the ends need no special case.
-  // 4. __syncthreads(): the whole tile must be in place before anyone reads it.
-  // 5. If i < n: sum c_mask[j] * tile[t + j] over j = 0 .. 2r and store it in P[i].
-  // 6. Publish the reader's counts to tally at the end, from every thread (no early
-  //    return: the barrier and publish() both need every thread).
+  // Contract: the same outputs as conv_basic, but each input of the block's stretch,
+  // halos included, is read from global memory once (through the reader, as in
+  // conv_basic) into the shared layout above, and every output is computed from shared
+  // memory. The launcher sizes the shared tile at run time (blockDim.x + 2r floats).
+  // Checks: as conv_basic (tiled_small, tiled_small_bounds, tiled_n, memcheck_quick),
+  // plus the reads counted against the halo model (tiled_count) and over several tile
+  // widths (tiled_sweep). Pitfalls: the tile's size is not known at compile time;
+  // no thread may read the tile before all of it is in place; the two ends of the
+  // signal; and, as in conv_basic, threads without an output still take part in the
+  // staging, the barrier and the counts.
 }
 
 // ----------------------------------------------------------------------------

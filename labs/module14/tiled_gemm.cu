@@ -38,8 +38,8 @@ constexpr int TILE = 16;
 // ----------------------------------------------------------------------------
 // CPU reference
 
-// C[M x P] = A[M x N] * B[N x P] in double. The i-k-j loop order walks B and C along
-// rows (unit stride), which keeps the cache happy and lets the compiler vectorize the
+// The reference product in double, C = A B (A: M by N, B: N by P, C: M by P).
+// The i-k-j loop order walks B and C along rows (unit stride), which keeps the cache happy and lets the compiler vectorize the
 // inner loop; at 1024^3 (1e9 multiply-adds) it takes a second or two.
 void matmul_cpu(const float* A, const float* B, double* C, int M, int N, int P) {
   std::fill(C, C + static_cast<size_t>(M) * P, 0.0);
@@ -72,27 +72,20 @@ __global__ void matmul_tiled(const float* A, const float* B, float* C, int M, in
   // TODO (Module 14.3): write the tiled kernel. Until you do, C stays poisoned (NaN)
   // and the tiled_* checks fail while the naive_* checks pass.
   //
-  // 1. Declare two static shared arrays of TILE x TILE floats: one for the current tile
-  //    of A, one for the current tile of B.
-  // 2. Work out the element of C this thread owns: row from blockIdx.y and threadIdx.y,
-  //    col from blockIdx.x and threadIdx.x (the block is TILE x TILE threads).
-  // 3. Loop over the phases along the shared dimension: ceil(N / TILE) of them. In each
-  //    phase every thread loads exactly ONE element of the A tile and ONE of the B tile:
-  //      - A: same row as the thread, column ph*TILE + threadIdx.x
-  //      - B: row ph*TILE + threadIdx.y, same column as the thread
-  //    Index the contiguous (last) dimension with threadIdx.x so that neighbouring
-  //    threads read neighbouring addresses (coalesced loads).
-  //    Zero padding: when the row, column or phase position falls outside the matrix
-  //    (M, N or P not a multiple of TILE), store 0.0f instead of reading: a zero adds
-  //    nothing to the sum. The 100x50x70 check tests exactly this.
-  // 4. Barrier 1 (__syncthreads) after the loads: no thread may read a tile before
-  //    every thread has written its element of it.
-  // 5. Accumulate TILE products from shared memory into a float register.
-  // 6. Barrier 2 (__syncthreads) after the products: no thread may overwrite a tile in
-  //    the next phase while others are still reading it.
-  // 7. After the loop, write the sum to C only if row < M and col < P. Do NOT return
-  //    early for out-of-range threads before the loop: every thread of the block must
-  //    reach every barrier, and out-of-range threads still load (zero) tile elements.
+  // Goal: the same C = A B as matmul_naive (row-major, A M by N, B N by P), but each
+  // element of A and B is read from global memory about N / TILE times instead of N:
+  // the block stages the pieces of A and B it needs in shared memory, phase by phase
+  // along the shared dimension, and every thread takes its operands from there.
+  // Contract: launch_tiled gives one TILE x TILE block per TILE x TILE tile of C
+  // (the grid rounded up); each thread owns one element of C and writes it once.
+  // Checks: 64^3 and N^3 against a double-precision CPU reference (tiled_64,
+  // tiled_n), and 100 x 50 x 70, where no dimension is a multiple of TILE, with C
+  // between canary bands (tiled_100x50x70, tiled_100x50x70_bounds).
+  // Pitfalls: the loads must stay coalesced (neighbouring threads on neighbouring
+  // addresses); the last tiles stick out past the matrices, and what a thread stages
+  // there must not change any sum; no thread may read a tile before it is complete, nor
+  // overwrite it while others still read it; and every thread of the block, inside C or
+  // not, must reach every barrier.
 }
 
 // ----------------------------------------------------------------------------

@@ -43,7 +43,8 @@ ODD_P (odd shape, default 513 x 8192 x 1023, 65 x 1000 x 127 with quick=1), SAMP
 // ----------------------------------------------------------------------------
 // CPU reference
 
-// C[M x P] = A[M x N] * B[N x P] in double, i-k-j order (unit stride over B and C).
+// The reference product in double, C = A B (A: M by N, B: N by P, C: M by P),
+// in i-k-j order (unit stride over B and C).
 void matmul_cpu(const float* A, const float* B, double* C, int M, int N, int P) {
   std::fill(C, C + static_cast<size_t>(M) * P, 0.0);
   for (int i = 0; i < M; ++i) {
@@ -87,14 +88,14 @@ __global__ void matmul_tiled(const float* A, const float* B, float* C, int M, in
   // template parameter instead of a constant. Until you write it, C stays poisoned (NaN)
   // and every check fails.
   //
-  // - Two static shared arrays of T x T floats (legal: T is known at compile time).
-  // - row = blockIdx.y * T + threadIdx.y, col = blockIdx.x * T + threadIdx.x.
-  // - Phases of T along N: each thread stages A[row][phase*T + tx] and
-  //   B[phase*T + ty][col], storing 0.0f where the index falls outside the matrix
-  //   (zero padding: the 100x50x70 and odd-shape checks test it); a barrier; T
-  //   multiply-adds out of the shared tiles; then a second barrier.
-  // - Write C[row][col] only if row < M and col < P; no early return before the loop.
-  // - Index with size_t where a product of two sizes can exceed 2^31.
+  // Contract: one T x T block per T x T tile of C (launch_tiled<T> rounds the grid up),
+  // each thread owning one element of C; T is 8, 16 or 32. Checks, for every T: 100 x
+  // 50 x 70 with C between canary bands (t*_100x50x70, t*_100x50x70_bounds), the
+  // square N^3 (t*_square), and the odd shape ODD_M x ODD_N x ODD_P, sampled (t*_odd).
+  // Pitfalls: those of tiled_gemm.cu (coalesced staging, tiles that stick out past the
+  // matrices, a tile read before it is complete or overwritten while still read, a
+  // thread that misses a barrier); and at the larger shapes an element offset that is
+  // the product of two sizes no longer fits in an int.
 }
 
 // ----------------------------------------------------------------------------

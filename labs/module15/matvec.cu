@@ -110,16 +110,16 @@ __global__ void matvec_warp(const float* W, const float* x, float* y, int d, int
   // TODO (Module 15.2): until you write this kernel, y stays poisoned (NaN), warp_ok
   // fails and the two port versions (which call this kernel) are not run.
   //
-  // The launcher starts d warps (8 per 256-thread block).
-  // 1. Work out the thread's lane (its place in its warp) and the row w this warp owns
-  //    (one row per 32 consecutive global threads). A warp with no row (w >= d) leaves
-  //    whole: all 32 lanes share w, so they leave together.
-  // 2. Each lane sums row[j] * x[j] for j = lane, lane + 32, lane + 64, ... < n, where
-  //    row = W + (size_t)w * n. At every step the warp covers 32 neighbouring floats.
-  // 3. Fold the 32 partial sums into lane 0 with warp shuffles, halving the distance
-  //    each time (five steps; no shared memory, no barrier).
-  //    `workbook hint module15/matvec` has the call.
-  // 4. Lane 0 writes y[w].
+  // Contract: the same y = W x as matvec_row (W row-major, d x n; y has d elements), but
+  // one warp per output row: the launcher starts d warps, 8 per 256-thread block, and
+  // the grid rounded up leaves whole warps with no row. The 32 lanes of a warp share the
+  // row's work so that at every step they read neighbouring floats of W (coalesced), and
+  // their 32 partial sums are combined inside the warp, without shared memory or a
+  // barrier; the row's total is stored once. Checks: d = 1001 with y between canary
+  // bands (warp_odd, warp_odd_bounds) and the default size (warp_ok).
+  // Pitfalls: warp-wide operations need every lane of the warp still running, so a
+  // warp without a row must leave as a whole, never lane by lane; only one lane
+  // stores; the row offset is the product of two sizes.
 }
 
 // ----------------------------------------------------------------------------

@@ -124,27 +124,26 @@ void destroy_streams(cudaStream_t* s, int count) {
 }
 
 // Lab step 2. Queues (does not wait for) the pipeline: the arrays cut into `segments`
-// pieces of ceil(n / segments) elements, the last one shorter; segment k goes to stream
-// k % nstreams and gets its own H2D of a and b, kernel and D2H of c, all at offset k * seg.
+// pieces, each with its own copies in, kernel and copy out on one of the streams.
 void enqueue_pipeline(const Host& h, const Device& d, int n, int segments, const cudaStream_t* streams,
                       int nstreams) {
   // TODO (lab step 2): until you write this, nothing is copied back, c stays NaN and
   // pipe_ok, pipe_odd and pipe_odd_many fail (and the pipeline is not timed).
   //
-  // enqueue_serial above does the whole job on one stream; do the same per segment:
-  // 1. seg = the segment length, n / segments rounded UP, so the segments cover all n
-  //    elements; the last one is then shorter. (At N = 1,000,003 no segment count used
-  //    here divides n: pipe_odd checks exactly this.)
-  // 2. For k = 0, 1, ..., segments - 1: off = k * seg (stop once off >= n), len = the
-  //    elements left for this segment, at most seg, bytes = len floats in bytes, and the
-  //    stream streams[k % nstreams].
-  // 3. On that stream, in this order: cudaMemcpyAsync of a's slice (h.a + off to
-  //    d.a + off) and of b's slice, host to device; vec_add on the slice with enough
-  //    256-thread blocks for len elements (the 4th launch parameter is the stream); and
-  //    cudaMemcpyAsync of c's slice back, device to host. Every call in WB_CHECK(...), and
-  //    WB_CHECK(cudaGetLastError()) after the launch.
-  // Nothing here may wait (no cudaMemcpy, no synchronize) or use the default stream: the
-  // harness times this function as it queues, and checks the result after wait_pipeline.
+  // Goal: the job of enqueue_serial above (a and b in, c = a + b, c out), cut into
+  // `segments` contiguous pieces that together cover all n elements, each piece's three
+  // stages queued in order on one of the nstreams streams (the pieces taking the
+  // streams in turn), so that one piece's copies can overlap another's kernel.
+  // Contract: h holds the pinned host arrays, d the device ones, each n floats; every
+  // CUDA call in WB_CHECK(...), the launch checked too. Checks: c against the CPU and
+  // against the serial version (pipe_ok, pipe_matches_serial), and N = 1,000,003, which
+  // none of the segment counts divides, with c between canary bands (pipe_odd,
+  // pipe_odd_bounds, pipe_odd_many, pipe_odd_many_bounds).
+  // Pitfalls: nothing here may wait (no blocking copy, no synchronize) or touch the
+  // default stream, which serialises everything: the harness times this function as
+  // it queues and checks the result after wait_pipeline; a piece length rounded down
+  // leaves the last elements uncopied; when there are more pieces than elements some
+  // are empty; the last piece is shorter than the others.
   (void)h;
   (void)d;
   (void)n;

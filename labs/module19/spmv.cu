@@ -87,10 +87,11 @@ void build_row_ptr(const std::vector<int>& lengths, std::vector<int>& row_ptr) {
   row_ptr.assign(lengths.size() + 1, 0);
   // TODO (Module 19 lab, step 1): until you fill row_ptr, every entry stays 0,
   // csr_row_ptr fails and nothing runs on the matrices.
-  // lengths[r] is the number of stored entries of row r. Row 0 starts at entry 0 and
-  // every later row starts where the row before it ends, so the last entry,
-  // row_ptr[rows], comes out as nnz. Check yourself on lengths {2, 0, 3}: the
-  // pointers are {0, 2, 2, 5}, and row 1 (empty) has row_ptr[1] == row_ptr[2].
+  // lengths[r] is the number of stored entries of row r; row_ptr (rows + 1 entries,
+  // row_ptr[0] already 0) must say where each row's entries start in col and val, with
+  // the rows stored one after the other, and its last entry must come out as nnz.
+  // Check yourself on lengths {2, 0, 3}: the pointers are {0, 2, 2, 5}. Pitfall: an
+  // empty row still has its pointer.
 }
 
 // Writes `len` distinct column indices in [0, cols), ascending, to out[0 .. len).
@@ -152,9 +153,10 @@ std::vector<int> uniform_lengths(int rows, int mean, unsigned long long stream) 
 void spmv_cpu(const Csr& a, const float* x, double* y) {
   // TODO (Module 19 lab, step 1): until you write this loop, y stays NaN: cpu_odd fails,
   // and so does every GPU check (they compare with this reference).
-  // For each row r: add up val[k] * x[col[k]] for k from row_ptr[r] up to (not
-  // including) row_ptr[r + 1], in a double, and store the total in y[r]. An empty row
-  // gives 0. (Cast val[k] to double before multiplying, so that the product is exact.)
+  // y = A x for the CSR matrix a, one output per row, summed in double: this is the
+  // reference every GPU check compares with, so it must be the most accurate of all
+  // (each product exact, which a float product is not). Checked on the odd matrix
+  // (cpu_odd). Pitfall: an empty row still gets its y, 0.
   (void)a;
   (void)x;
   (void)y;
@@ -170,14 +172,13 @@ __global__ void spmv_scalar(const int* __restrict__ row_ptr, const int* __restri
   // TODO (Module 19 lab, step 2): until you write this kernel, y stays poisoned (NaN)
   // and scalar_odd, scalar_ok and scalar_short_ok fail.
   //
-  // launch_scalar starts ceil(rows / 256) blocks of 256 threads: one thread per row.
-  // 1. r = the global thread index. A thread with r >= rows has no row: let it return.
-  //    (The odd matrix has 1001 rows, so the last block has 23 such threads, and y sits
-  //    between canary bands: scalar_odd_bounds fails if any of them stores.)
-  // 2. Read the row's extent, begin = row_ptr[r] and end = row_ptr[r + 1], and add up
-  //    val[k] * x[col[k]] for begin <= k < end in a float.
-  // 3. Store the sum in y[r] (0 for an empty row: every row must be written).
-  // Then ask yourself where the 32 lanes of a warp read val at the same step k.
+  // Contract: y = A x for the CSR matrix (row_ptr, col, val) with `rows` rows, one
+  // thread per row, summed in a float; launch_scalar starts 256-thread blocks, rounded
+  // up. Checks: the odd matrix (1001 rows, so the last block has spare threads) with y
+  // between canary bands (scalar_odd, scalar_odd_bounds), the default matrix and one of
+  // short rows (scalar_ok, scalar_short_ok). Pitfalls: every row must be written, empty
+  // ones too; spare threads store nothing. Then ask yourself where the 32 lanes of a
+  // warp read val at the same step.
   (void)row_ptr;
   (void)col;
   (void)val;
@@ -193,19 +194,16 @@ __global__ void spmv_vector(const int* __restrict__ row_ptr, const int* __restri
   // TODO (Module 19 lab, step 2): until you write this kernel, y stays poisoned (NaN)
   // and vector_odd, vector_ok and vector_short_ok fail.
   //
-  // launch_vector starts one warp per row: ceil(32 * rows / 256) blocks, 8 warps each.
-  // 1. Work out the thread's lane (its place in its warp) and the row r this warp owns
-  //    (one row per 32 consecutive global threads). A warp with no row (r >= rows)
-  //    returns: all 32 lanes share r, so whole warps leave together, and
-  //    the shuffles below still see full warps. (1001 rows leave 7 spare warps in the
-  //    last block; vector_odd_bounds fails if one of them stores.)
-  // 2. Each lane adds up val[k] * x[col[k]] for k = begin + lane, begin + lane + 32, ...
-  //    while k < end (begin and end from row_ptr, as in the scalar kernel). At each step
-  //    the warp then reads 32 neighbouring entries of val and of col.
-  // 3. Fold the 32 partial sums into lane 0 with warp shuffles, halving the distance at
-  //    each step (five steps; no shared memory, no barrier).
-  //    `workbook hint module19/spmv` has the call.
-  // 4. Lane 0 stores y[r], also for an empty row (its sum is 0).
+  // Contract: the same y as spmv_scalar, but one warp per row: launch_vector starts
+  // 8 warps a block, rounded up, so the last block can hold warps with no row. The 32
+  // lanes share the row's entries so that at each step they read neighbouring entries
+  // of val and col (coalesced); their partial sums are combined inside the warp, with
+  // no shared memory or barrier, and the row's total is stored once. Checks: the odd
+  // matrix (1001 rows: spare warps in the last block) with y between canary bands
+  // (vector_odd, vector_odd_bounds), the default and short-row matrices (vector_ok,
+  // vector_short_ok). Pitfalls: warp-wide operations need every lane still running,
+  // so a warp without a row leaves as a whole, never lane by lane; empty rows are
+  // written too; only one lane stores.
   (void)row_ptr;
   (void)col;
   (void)val;
@@ -304,9 +302,9 @@ struct CusparseSpmv {
 double effective_gbps(long long nnz, long long rows, long long cols, double ms) {
   // TODO (Module 19 lab, step 3): until you write it, this returns 0, gbps_formula fails
   // and every *_gbps figure reads 0.
-  // Count the bytes as the comment above says (a float value and an int index per stored
-  // entry; a row pointer and a y per row; one x per column), divide by the time in
-  // seconds (ms is milliseconds) and return GB/s (1 GB = 1e9 bytes).
+  // Return the effective bandwidth in GB/s (1e9 bytes a second) of one SpMV that took
+  // ms milliseconds, counting the bytes the comment above lists (each read or written
+  // once). Pitfalls: int products overflow at these sizes; the time is in milliseconds.
   (void)nnz;
   (void)rows;
   (void)cols;

@@ -97,10 +97,12 @@ __global__ void gemm_tiled(const float* __restrict__ A, const float* __restrict_
 __global__ void split_half(const float* __restrict__ x, __half* __restrict__ hi, __half* __restrict__ lo, size_t n) {
   for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < n;
        i += static_cast<size_t>(gridDim.x) * blockDim.x) {
-    // TODO (Module 20.4, the residual): hi[i] is x[i] rounded to the nearest half
-    // (__float2half_rn); lo[i] is what that rounding lost, x[i] - hi[i] computed in float
-    // (__half2float), rounded to a half too. Until then hi and lo stay zero and split_ok
-    // fails.
+    // TODO (Module 20.4, the residual): store x[i] as two halves, as the comment above
+    // the kernel says: hi[i] as close to x[i] as a half gets, lo[i] as close as a half
+    // gets to what hi[i] missed, so that hi[i] + lo[i] carries x[i] to about 2^-22.
+    // Checks: split_ok, split_odd, and hi and lo between canary bands at an odd n
+    // (split_odd_hi_bounds, split_odd_lo_bounds). Until then hi and lo stay zero.
+    // Pitfall: the part hi missed must be worked out in float; in half it is lost.
     (void)hi;
     (void)lo;
   }
@@ -149,11 +151,14 @@ void launch_reference(const float* A, const float* B, double* C, int m, int n, i
   gemm_tiled<double><<<dim3(ceil_div(n, kTile), ceil_div(m, kTile)), dim3(kTile, kTile)>>>(A, B, C, m, n, k);
 }
 
-// n / 16 tile columns (N is a multiple of 16); the rows round up to whole blocks of 64.
+// Enqueues wmma_gemm over all of C: blocks of kWarps warps, one 16 x 16 tile of C each.
 void launch_wmma(const __half* A, const __half* B, float* C, int m, int n, int k, bool accumulate) {
-  // TODO (Module 20 lab, step 1): one block per 64 rows x 16 columns of C. N is a
-  // multiple of 16, so n / kTile columns of blocks; the rows must round UP to whole blocks
-  // (ceil_div), or the last rows of the odd case (592 = 9.25 x 64) are never computed.
+  // TODO (Module 20 lab, step 1): the grid that gives every 16 x 16 tile of the m x n
+  // matrix C a warp, in blocks of kWarps warps stacked down the rows (64 rows by 16
+  // columns a block), the layout wmma_gemm expects (x across C's columns, y down its
+  // row bands). Checks: plain_odd and plain_odd_bounds, where m = 592 is not a multiple
+  // of 64 (n always is a multiple of 16). Pitfall: a grid short of the last rows leaves
+  // them poisoned.
   const dim3 grid(1, 1);
   wmma_gemm<<<grid, kWarps * 32>>>(A, B, C, m, n, k, accumulate);
 }
@@ -203,15 +208,19 @@ void gemm_plain(const Halves& a, const Halves& b, float* c, int m, int n, int k)
 }
 
 void gemm_refine_a(const Halves& a, const Halves& b, float* c, int m, int n, int k) {
-  // TODO (Module 20 lab, step 4): the plain product, then a second WMMA pass that ADDS
-  // lo(A) hi(B) into c (accumulate = true). Until then this is the plain product and its
-  // error does not shrink (refine_a_err_ratio is out of range).
+  // TODO (Module 20 lab, step 4): C = A B with A's rounding to half put back (Module
+  // 20.4): the plain product plus the correction term that involves lo(A), each term a
+  // whole WMMA pass. Until then this is the plain product and its error does not shrink
+  // (refine_a_odd, refine_a_ok; refine_a_err_ratio out of range). Pitfall: a pass that
+  // overwrites c instead of adding to it throws away the passes before it.
   gemm_plain(a, b, c, m, n, k);
 }
 
 void gemm_refine_ab(const Halves& a, const Halves& b, float* c, int m, int n, int k) {
-  // TODO (Module 20 lab, step 4): refine_a's two passes, then a third that ADDS
-  // hi(A) lo(B). Until then B's rounding stays and refine_ab_odd / refine_ab_ok fail.
+  // TODO (Module 20 lab, step 4): refine_a, with B's rounding put back as well: one more
+  // term, one more pass. Until then B's rounding stays and refine_ab_odd / refine_ab_ok
+  // fail. Pitfall: not every term is worth its pass ("Residual refinement" in the reading
+  // says which one is dropped and why).
   gemm_refine_a(a, b, c, m, n, k);
 }
 

@@ -96,13 +96,13 @@ constexpr Format kBF16{"bf16", 8, -126};
 // v rounded to the nearest number of format f, ties to the even neighbour.
 double round_to_format(double v, const Format& f) {
   if (v == 0.0 || !std::isfinite(v)) return v;
-  // TODO 1: find the spacing of format f where v lies, and round v to a multiple of it.
-  //   - std::frexp splits |v| into m 2^e with m in [0.5, 1): v then lies in the binade
-  //     [2^(e-1), 2^e). Below f.min_exp the spacing stops shrinking (subnormals), so use
-  //     the binade max(e - 1, f.min_exp).
-  //   - With f.bits significand bits, neighbours in binade b are 2^(b - (f.bits - 1)) apart
-  //     (std::ldexp(1.0, k) is 2^k).
-  //   - std::nearbyint rounds to the nearest integer, ties to even (the default mode).
+  // TODO 1: return the number of format f (f.bits significand bits, smallest normal
+  // exponent f.min_exp) nearest to v, a tie going to the neighbour whose last bit is
+  // even: IEEE round to nearest, computed in double (the reading, section 1). Every CPU
+  // model of the lab rests on it; rounding_fp16 and rounding_bf16 test it against the
+  // GPU's own conversions. Pitfalls: the spacing
+  // depends on where v lies, and below the smallest normal number it stops shrinking
+  // (subnormals); a tie must not round away from zero.
   return v;  // placeholder: no rounding at all
 }
 
@@ -189,20 +189,20 @@ __global__ void convert(const float* x, int n, T* y) {
 // depends on the one before, so the order is fixed and every step is rounded to T.
 template <class T>
 __global__ void running_sum(const T* x, int n, T* out) {
-  // TODO 2a: start from zero in format T (from_float(0.0f, static_cast<T*>(nullptr))),
-  // add x[0], x[1], ..., x[n-1] in that order with add(), which rounds to T, and store
-  // the total in *out. Keep the accumulator in T: converting at the end is a different
-  // experiment.
+  // TODO 2a: *out = x[0] + x[1] + ... + x[n-1], added in that order, each partial sum
+  // rounded to T (the helpers above convert and add in T). The running_* checks compare
+  // the bits with the CPU's emulation, at an odd n too. Pitfall: an accumulator kept in
+  // a wider format and converted at the end is a different experiment, and other bits.
 }
 
 // Kahan's compensated running sum in FP32: c holds the part of the last addition that
 // rounding threw away (with the opposite sign), and the next addition puts it back.
 __global__ void kahan_sum(const float* x, int n, float* out) {
-  // TODO 2b: a running sum in float that also carries a compensation c, starting at 0:
-  // before each x[i] is added it is corrected by c, and after the addition c is set to
-  // what that addition rounded away (recovered from the new and the old sum, with the
-  // opposite sign). Store the sum in *out. The lab compares your bits with
-  // emulate_kahan's on the CPU, so the operations must come in the same order as there.
+  // TODO 2b: the running sum of x[0..n-1] in FP32 with Kahan's compensation (the
+  // comment above; the reading, section 3), stored in *out. kahan_fp32_odd
+  // compares your bits with emulate_kahan's on the CPU, so do the same operations in
+  // the same order. Pitfall: the compensation only works in that exact order, and an
+  // optimisation that reassociates the float operations would cancel it.
 }
 
 // One tree level: block b folds in[2*256*b .. 2*256*b + 511] (values past n count as
@@ -210,13 +210,11 @@ __global__ void kahan_sum(const float* x, int n, float* out) {
 // the number of active threads each round (sequential addressing, Module 13).
 template <class T>
 __global__ void tree_block(const T* in, int n, T* out) {
-  // TODO 3: one level of the tree, in the order emulate_tree follows:
-  //   - shared memory s[kThreads] of T; thread t of block b takes i = b * 2 * kThreads + t
-  //     and stores add(in[i], in[i + kThreads]) in s[t], a value past n counting as zero;
-  //   - for stride = kThreads / 2, ..., 1: each thread t < stride folds the value
-  //     `stride` places above its own into s[t] with add(); a barrier after the loads
-  //     and after every round;
-  //   - thread 0 writes s[0] to out[blockIdx.x].
+  // TODO 3: one level of the tree as the comment above describes, adding in T and in
+  // the very order emulate_tree follows (the tree_* checks compare bits), the block's
+  // total stored in out[blockIdx.x] and nowhere else (tree_fp32_odd_bounds). Pitfalls:
+  // the last block of a level runs past n (those values count as zero); no thread may
+  // read a partial sum before it is stored; every thread reaches every barrier.
 }
 
 // ----------------------------------------------------------------------------
@@ -271,7 +269,10 @@ double gpu_tree(const T* d_x, int n, const char* bounds_check) {
   const T* in = d_x;
   int count = n;
   while (count > 1) {
-    const int blocks = 1;  // TODO 4: one block for every 2 * kThreads values (the last one partial)
+    // TODO 4: the blocks this level needs, so that every one of its count values lands
+    // in a block of tree_block (2 * kThreads values each); count is rarely a multiple
+    // (tree_fp32_odd). Pitfall: a level with too few blocks drops its last values.
+    const int blocks = 1;
     T* out = wb::alloc_output<T>(blocks);
     tree_block<T><<<blocks, kThreads>>>(in, count, out);
     WB_CHECK_LAUNCH();

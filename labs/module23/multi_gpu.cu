@@ -147,16 +147,13 @@ void device_share(size_t n, int ndev, int d, size_t& first, size_t& count) {
   // TODO (23.2): until you write this every share is empty, split_shares_ok fails and
   // c is never written (split_add_ok).
   //
-  // Cut the array in whole blocks of kBlock elements, so that every device but the last
-  // runs only full blocks:
-  // 1. blocks = the number of kBlock-element blocks that n elements need, rounded UP
-  //    (N = 2^26 + 3 is not a multiple of 256: rounded down, the last 3 elements belong
-  //    to no device, even with a single GPU).
-  // 2. Device d gets blocks [blocks * d / ndev, blocks * (d + 1) / ndev): consecutive,
-  //    in device order, at most one block apart in size.
-  // 3. Turn the two block numbers into element positions (times kBlock), and cut both
-  //    at n: the last share ends at n, not at the end of its last block.
-  // 4. first = the start, count = end - start (0 is allowed: a tiny n with many GPUs).
+  // Contract: the ndev shares of all devices together cover [0, n) exactly once, in
+  // device order (device d's share follows device d - 1's); every share is made of
+  // whole blocks of kBlock elements except that the last one ends at n; and the shares
+  // differ by at most one block. An empty share (count 0) is allowed: a tiny n on many
+  // GPUs. split_shares_ok tests all of that for the machine's device count, at
+  // N = 2^26 + 3, which is not a multiple of kBlock. Pitfall: cut too short, the last
+  // few elements belong to no device, even on a single GPU.
   (void)n, (void)ndev, (void)d, (void)kBlock;
   first = 0;
   count = 0;
@@ -164,55 +161,55 @@ void device_share(size_t n, int ndev, int d, size_t& first, size_t& count) {
 
 // Part 2b. One stream per device.
 void create_streams(std::vector<DeviceWork>& work) {
-  // TODO (23.2): for each w, make w.dev the current device (cudaSetDevice), then create
-  // w.stream with cudaStreamCreate, both inside WB_CHECK(...). A stream belongs to the
-  // device that is current when it is created: without the cudaSetDevice every stream
-  // would be device 0's, and a launch on device 1 with it is an error (you would only
-  // see it on a machine with two GPUs).
+  // TODO (23.2): give each w a stream of its own device w.dev in w.stream, every CUDA
+  // call inside WB_CHECK(...) (split_add_ok runs them). Pitfall: a stream belongs to
+  // the device that is current when it is created; a stream of device 0 used for a
+  // launch on device 1 is an error, which only a machine with two GPUs shows.
   (void)work;
 }
 
 // Part 2c. Queues every device's work and returns WITHOUT waiting.
 void enqueue_split(const Host& h, const std::vector<DeviceWork>& work) {
-  // TODO (23.2): for each w in work with w.count > 0, in this order:
-  // 1. cudaSetDevice(w.dev): every call below goes to that device until the next one.
-  // 2. cudaMemcpyAsync of w.count floats from h.a + w.first into w.a, host to device, on
-  //    w.stream; the same for b.
-  // 3. vec_add on w.stream (the 4th launch parameter) over w.count elements: enough
-  //    kBlock-thread blocks to cover all of them, the last one partial (rounded up),
-  //    then check that the launch was accepted.
-  // 4. cudaMemcpyAsync of w.count floats from w.c back to h.c + w.first, on w.stream.
-  // Every call in WB_CHECK(...). Nothing here may wait (no cudaMemcpy, no synchronize):
-  // the loop must reach device 1 while device 0 is still copying, or the GPUs take
-  // turns. The host buffers are pinned (cudaMallocHost), so these copies return at once.
+  // TODO (23.2): queue, for every device with a non-empty share, the job of Module 16's
+  // vec_add on its share: its slices of h.a and h.b (from w.first, w.count floats) into
+  // w.a and w.b, c = a + b on that device, and w.c back into h.c's slice, all on
+  // w.stream, every CUDA call in WB_CHECK(...), the launch checked too. Checks:
+  // split_add_ok (c against the CPU at N = 2^26 + 3) and split_add_bounds (c between
+  // canary bands). Pitfalls: every call goes to the device that is current at that
+  // moment; nothing here may wait (no blocking copy, no synchronize), or the GPUs take
+  // turns instead of working together (the host buffers are pinned, so asynchronous
+  // copies return at once); a share is rarely a whole number of blocks.
   (void)h, (void)work;
 }
 
 // Part 2d. Returns once every device's copy back has landed in host memory.
 void wait_split(const std::vector<DeviceWork>& work) {
-  // TODO (23.2): for each w, make w.dev current and wait until everything queued on
-  // w.stream has finished (each call inside WB_CHECK(...)). Only now, after everything
-  // was queued, does the host wait.
-  // The harness reads c right after this returns.
+  // TODO (23.2): return only once everything enqueue_split queued on every device's
+  // stream has finished (each CUDA call inside WB_CHECK(...)): the harness reads c right
+  // after this returns (split_add_ok). Only here, after everything was queued, does the
+  // host wait. Pitfall: waiting on the whole device also waits for work that is not
+  // this split's.
   (void)work;
 }
 
 // Part 3a. Lets device `from` read and write device `to`'s memory directly.
 void enable_peer(int from, int to) {
-  // TODO (23.2, peer to peer; it runs only on a machine with two or more GPUs):
-  // 1. cudaSetDevice(from): access is granted TO the current device.
-  // 2. cudaDeviceEnablePeerAccess(to, 0). It returns cudaErrorPeerAccessAlreadyEnabled
-  //    if that direction is on already: not a failure, but clear it with
-  //    cudaGetLastError(); any other error goes through WB_CHECK.
-  // One direction only: from -> to says nothing about to -> from.
+  // TODO (23.2, peer to peer; it runs only on a machine with two or more GPUs): after
+  // this call, device `from` may access device `to`'s memory (p2p_copy_ok). Calling it
+  // twice for the same pair must not fail, and leave no error behind for a later
+  // check; any other error goes through WB_CHECK. Pitfalls: access is granted to the
+  // device that is current at the call; one direction only: from -> to says nothing
+  // about to -> from.
   (void)from, (void)to;
 }
 
 // Part 3b. Queues a copy of `bytes` from src (on src_dev) to dst (on dst_dev) on stream
 // s, which belongs to src_dev.
 void copy_peer(void* dst, int dst_dev, const void* src, int src_dev, size_t bytes, cudaStream_t s) {
-  // TODO (23.2): one cudaMemcpyPeerAsync inside WB_CHECK(...). Until then, on two GPUs,
-  // p2p_copy_ok fails (the destination keeps its poison) and nothing is timed.
+  // TODO (23.2): queue on stream s the copy of `bytes` bytes from src on device src_dev
+  // to dst on device dst_dev, directly between the GPUs, inside WB_CHECK(...). Until
+  // then, on two GPUs, p2p_copy_ok fails (the destination keeps its poison) and nothing
+  // is timed. Pitfall: the copy must not wait for the host.
   (void)dst, (void)dst_dev, (void)src, (void)src_dev, (void)bytes, (void)s;
 }
 

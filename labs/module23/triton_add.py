@@ -73,15 +73,13 @@ def add_kernel(a_ptr, b_ptr, c_ptr, n, BLOCK: tl.constexpr):
     # TODO (Module 23.1): the body. Until you write it the kernel stores nothing, c keeps
     # its NaN poison, add_ok and add_odd_ok fail, and nothing is timed.
     #
-    # 1. offsets: the BLOCK indices this program owns, all at once: program pid starts at
-    #    pid * BLOCK, and tl.arange(0, BLOCK) is the vector 0, 1, ..., BLOCK - 1 (the range
-    #    of threadIdx.x in a CUDA block, as one value).
-    # 2. mask: which of those offsets lie inside the vector (below n). The last program
-    #    sticks out past the end whenever BLOCK does not divide n; the lab checks
-    #    N_ODD = 1000003 for exactly that, with canary bands after c (add_bounds).
-    # 3. Load a and b at a_ptr + offsets and b_ptr + offsets with tl.load, passing the
-    #    mask so that lanes outside the vector read nothing; add them; tl.store the sum
-    #    at c_ptr + offsets, with the mask again so that they write nothing.
+    # Contract: program pid owns BLOCK consecutive elements, the pid-th run of BLOCK in
+    # the vectors; it computes c = a + b for those of them that lie inside the n
+    # elements, working on all BLOCK at once as vectors (Triton has no per-thread index).
+    # Checks: N_ODD = 1000003, which no BLOCK divides, with canary bands after c
+    # (add_odd_ok, add_bounds), and the default N (add_ok). Pitfall: the last program
+    # sticks out past the end of the vectors, and its lanes out there must neither
+    # read nor write.
     #
     # Before you run it: 12 bytes move for each element. From Module 4, what bandwidth
     # should this reach on your GPU, and should BLOCK change it?
@@ -92,9 +90,9 @@ def add_kernel(a_ptr, b_ptr, c_ptr, n, BLOCK: tl.constexpr):
 
 def launch_add(a, b, c, n, block):
     """One program per BLOCK elements, the last one partly masked."""
-    # TODO (Module 23.1): one program per BLOCK elements, rounded up so that the last,
-    # partial block gets a program too (triton.cdiv, CUDA's (n + block - 1) / block). A
-    # grid is a tuple: one entry per axis.
+    # TODO (Module 23.1): the grid that starts a program for every BLOCK elements of the
+    # n, the last partial run included (add_odd_ok, add_ok). A grid is a tuple, one
+    # entry per axis. Pitfall: n is rarely a multiple of block.
     grid = (1,)
     add_kernel[grid](a, b, c, n, BLOCK=block)
 

@@ -10,11 +10,11 @@ the two ways it then breaks, without hoping to see garbage:
      outputs 96..99 are never written. The output buffer is poisoned (NaN) first, so
      the lab counts the unwritten elements instead of printing leftover memory that
      may happen to be 0.
-  2. the naive fix, ceil(N / TPB) blocks but no guard: threads 100..127 write past
-     the end of the array. The lab allocates a guard band of 1,024 floats after the
-     array, poisoned too, and counts the band elements that changed.
-  3. your fix (the section YOUR CODE): round the block count up AND return early when
-     i >= len. It runs at N and at 1000 (neither a multiple of 32), each on an output
+  2. the naive fix, enough blocks for every output (4 x 32 = 128 threads) but no
+     guard: threads 100..127 write past the end of the array. The lab allocates a
+     guard band of 1,024 floats after the array, poisoned too, and counts the band elements that changed.
+  3. your fix (the section YOUR CODE): every output written, and nothing past the
+     end. It runs at N and at 1000 (neither a multiple of 32), each on an output
      fenced by canary bands (wb::alloc_output). Checks: every output written, nothing
      written past the end at either size (no_write_past_end, no_write_past_end_1000),
      each value equal to the CPU reference within a relative 1e-6, and the last output

@@ -37,8 +37,8 @@ constexpr int TILE = 16;
 // ----------------------------------------------------------------------------
 // CPU reference
 
-// C[M x P] = A[M x N] * B[N x P] in double. The i-k-j loop order walks B and C along
-// rows (unit stride), which keeps the cache happy and lets the compiler vectorize the
+// The reference product in double, C = A B (A: M by N, B: N by P, C: M by P).
+// The i-k-j loop order walks B and C along rows (unit stride), which keeps the cache happy and lets the compiler vectorize the
 // inner loop; at 1024^3 (1e9 multiply-adds) it takes a second or two.
 void matmul_cpu(const float* A, const float* B, double* C, int M, int N, int P) {
   std::fill(C, C + static_cast<size_t>(M) * P, 0.0);

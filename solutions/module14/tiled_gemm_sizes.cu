@@ -42,7 +42,8 @@ ODD_P (odd shape, default 513 x 8192 x 1023, 65 x 1000 x 127 with quick=1), SAMP
 // ----------------------------------------------------------------------------
 // CPU reference
 
-// C[M x P] = A[M x N] * B[N x P] in double, i-k-j order (unit stride over B and C).
+// The reference product in double, C = A B (A: M by N, B: N by P, C: M by P),
+// in i-k-j order (unit stride over B and C).
 void matmul_cpu(const float* A, const float* B, double* C, int M, int N, int P) {
   std::fill(C, C + static_cast<size_t>(M) * P, 0.0);
   for (int i = 0; i < M; ++i) {

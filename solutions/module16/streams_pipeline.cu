@@ -114,8 +114,7 @@ void destroy_streams(cudaStream_t* s, int count) {
 }
 
 // Lab step 2. Queues (does not wait for) the pipeline: the arrays cut into `segments`
-// pieces of ceil(n / segments) elements, the last one shorter; segment k goes to stream
-// k % nstreams and gets its own H2D of a and b, kernel and D2H of c, all at offset k * seg.
+// pieces, each with its own copies in, kernel and copy out on one of the streams.
 void enqueue_pipeline(const Host& h, const Device& d, int n, int segments, const cudaStream_t* streams,
                       int nstreams) {
   const int seg = (n + segments - 1) / segments;  // rounded up: together the segments cover n

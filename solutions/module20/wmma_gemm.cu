@@ -145,7 +145,7 @@ void launch_reference(const float* A, const float* B, double* C, int m, int n, i
   gemm_tiled<double><<<dim3(ceil_div(n, kTile), ceil_div(m, kTile)), dim3(kTile, kTile)>>>(A, B, C, m, n, k);
 }
 
-// n / 16 tile columns (N is a multiple of 16); the rows round up to whole blocks of 64.
+// Enqueues wmma_gemm over all of C: blocks of kWarps warps, one 16 x 16 tile of C each.
 void launch_wmma(const __half* A, const __half* B, float* C, int m, int n, int k, bool accumulate) {
   const dim3 grid(n / kTile, ceil_div(m, kBlockRows));
   wmma_gemm<<<grid, kWarps * 32>>>(A, B, C, m, n, k, accumulate);

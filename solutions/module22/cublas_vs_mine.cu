@@ -65,7 +65,8 @@ constexpr double kPi = 3.14159265358979323846;
 // ----------------------------------------------------------------------------
 // CPU reference
 
-// C[M x P] = A[M x N] * B[N x P] in double, i-k-j order (unit stride through B and C).
+// The reference product in double, C = A B (A: M by N, B: N by P, C: M by P),
+// in i-k-j order (unit stride through B and C).
 void matmul_cpu(const float* A, const float* B, double* C, int M, int N, int P) {
   std::fill(C, C + static_cast<size_t>(M) * P, 0.0);
   for (int i = 0; i < M; ++i) {
@@ -179,8 +180,8 @@ void use_tf32(cublasHandle_t h, bool tf32) {
   CUBLAS_SETUP(cublasSetMathMode(h, tf32 ? CUBLAS_TF32_TENSOR_OP_MATH : CUBLAS_DEFAULT_MATH));
 }
 
-// Row-major C (M x P) = A (M x N) * B (N x P). cuBLAS sees each row-major matrix as its
-// column-major transpose, so it is asked for the column-major P x M product
+// All three row-major: A is M by N, B N by P, C = A B M by P. cuBLAS sees each
+// row-major matrix as its column-major transpose, so it is asked for the column-major P x M product
 // C^T = B^T * A^T: B goes first (P x N, leading dimension P), then A (N x M, leading
 // dimension N), and C^T has leading dimension P.
 cublasStatus_t sgemm_rowmajor(cublasHandle_t h, const float* A, const float* B, float* C, int M, int N, int P) {
