@@ -3,6 +3,7 @@
 
 #include "journal/sqlite_statement.hpp"
 #include "util/error.hpp"
+#include "util/utf8.hpp"
 
 namespace workbook {
 
@@ -73,7 +74,7 @@ void finish_experiment_run(Journal& journal, long long run_id, const std::string
 void record_experiment_explanation(Journal& journal, long long run_id, const std::string& text) {
   Statement(journal.store_connection(),
             "INSERT INTO experiment_explanations(experiment_run_id, text, recorded_at) VALUES(?,?,?)")
-      .bind(run_id).bind(text).bind(utc_now()).run();
+      .bind(run_id).bind(printable_text(text)).bind(utc_now()).run();
 }
 
 namespace {
@@ -131,7 +132,7 @@ void load_children(sqlite3* db, ExperimentRunRow& r) {
   }
   Statement e(db, "SELECT text FROM experiment_explanations WHERE experiment_run_id=? ORDER BY recorded_at DESC, id DESC LIMIT 1");
   e.bind(r.id);
-  if (e.next()) r.explanation = e.text(0);
+  if (e.next()) r.explanation = printable_text(e.text(0));  // an older journal, or an import, may hold any bytes
 }
 
 }  // namespace
