@@ -23,11 +23,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # The same list, dependency for dependency (compiler, cmake, ninja, pkg-config, CLI11, fmt,
-# nlohmann-json, yaml-cpp, SQLite, Catch2 v2, muparser, python3).
+# nlohmann-json, yaml-cpp, SQLite, Catch2 v2, muparser, RE2, python3).
 APT_PACKAGES=(build-essential cmake ninja-build pkg-config libcli11-dev libfmt-dev nlohmann-json3-dev
-              libyaml-cpp-dev libsqlite3-dev catch2 libmuparser-dev python3)
+              libyaml-cpp-dev libsqlite3-dev catch2 libmuparser-dev libre2-dev python3)
 DNF_PACKAGES=(gcc-c++ cmake ninja-build pkgconf-pkg-config cli11-devel fmt-devel json-devel
-              yaml-cpp-devel sqlite-devel catch2-devel muParser-devel python3)
+              yaml-cpp-devel sqlite-devel catch2-devel muParser-devel re2-devel python3)
 GENERIC_NEEDS=(
   "a C++20 compiler (GCC 11 or newer, or Clang 14 or newer)"
   "CMake 3.22 or newer, and Ninja"
@@ -39,6 +39,7 @@ GENERIC_NEEDS=(
   "SQLite 3 with its development headers"
   "Catch2 v2 (2.13; the tests include catch2/catch.hpp, which Catch2 v3 no longer has)"
   "muparser 2.3 with its pkg-config file (muparser.pc)"
+  "RE2 (2022 or newer) with its pkg-config file (re2.pc)"
   "python3"
 )
 

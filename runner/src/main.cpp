@@ -190,6 +190,11 @@ int run_command_line(int argc, char** argv) {
       print_error(io->first, io->second);
       return static_cast<int>(Exit::io_error);
     }
+    if (e.code() == std::errc::filename_too_long) {  // a name the learner gave: an input problem
+      print_error(fmt::format("a path is too long for the file system: {}", e.what()),
+                  "use shorter folder and file names (a name holds at most 255 bytes)");
+      return static_cast<int>(Exit::usage);
+    }
     std::error_code cwd_gone;
     if (std::filesystem::current_path(cwd_gone).empty() || cwd_gone) {  // a relative path met a current folder that was deleted or moved
       print_error(fmt::format("the current folder no longer exists (it was deleted or moved): {}", e.what()),

@@ -3,6 +3,10 @@
 // still reported (and nothing cached), and an unwritable cache folder costs time only.
 #include <catch2/catch.hpp>
 
+#include <sys/stat.h>
+
+#include <chrono>
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -131,6 +135,22 @@ TEST_CASE("an outline cache hit is read from the cache, and a changed manifest i
   // A starter deleted: a miss too, and the full load says what is missing.
   fs::remove(course / "labs/module01/pass_lab.cpp");
   CHECK_THROWS_AS(course_outline(catalog), workbook::ContentError);
+}
+
+TEST_CASE("an outline cache that is a FIFO or a link to /dev/zero is a miss, read at once", "[outline]") {
+  wbtest::TempDir tmp;
+  CacheDirEnv env(tmp.path / "cache");
+  const Catalog catalog(copy_course(tmp));
+  const fs::path cache = tmp.path / "cache" / ("outline-" + workbook::outline_key(catalog) + ".json");
+  fs::create_directories(cache.parent_path());
+  const auto start = std::chrono::steady_clock::now();
+  REQUIRE(::mkfifo(cache.c_str(), 0600) == 0);  // no writer: a blocking open never returns
+  CHECK(course_outline(catalog)[0].title == "Fixture module");
+  CHECK(fs::is_regular_file(fs::symlink_status(cache)));  // the miss wrote a cache in its place
+  fs::remove(cache);
+  fs::create_symlink("/dev/zero", cache);  // endless: 1.9 GB in 10 s before
+  CHECK(course_outline(catalog)[0].title == "Fixture module");
+  CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(10));
 }
 
 TEST_CASE("a content problem is reported on a miss and nothing is cached", "[outline]") {

@@ -281,3 +281,35 @@ TEST_CASE("experiment run records the clocks read after its repeats, not the idl
   CHECK(r.out.find("SM 1590 MHz (max 1590)") != std::string::npos);
   CHECK(r.out.find("SM 345 MHz") == std::string::npos);
 }
+
+namespace {
+
+// Two variants running one shell line each, and one metric.
+std::string shell_experiment(const std::string& line, const std::string& pattern, const std::string& per = "once") {
+  return "format_version: 1\nrepeats: 1\ntimeout_s: 60\nvariants:\n  - name: a\n    command: [sh, -c, \"" + line +
+         "\"]\n  - name: b\n    command: [sh, -c, \"" + line + "\"]\nmetrics:\n  - {name: m, pattern: '" + pattern +
+         "', per: " + per + "}\n";
+}
+
+}  // namespace
+
+TEST_CASE("experiment run: patterns in linear time, the whole output read, the last figure wins",
+          "[e2e][experiment]") {
+  FixtureCourse c;
+  // Nested repetition on a line of 36 'a's: std::regex never returned, after the programs ended.
+  write_experiment(c, "nested", shell_experiment("printf '%036d\\\\n' 0 | tr 0 a; echo aab7", "(?:a+)+b([0-9])"));
+  CommandResult r = c.run({"experiment", "run", "nested", "--no-predict"}, {}, 60);
+  SHOW(r);
+  CHECK(r.exit_code == 0);
+  CHECK(r.wall_s < 20);
+  CHECK(journal_value(c.journal(), "SELECT readings FROM experiment_results WHERE variant='a'") == R"({"m":[7.0]})");
+
+  // A figure printed early and again after 5 MB: the last one is read, not the early one.
+  write_experiment(c, "late", shell_experiment("echo val loss 9.9; yes xxxxxxxxxxxxxxx | head -c 5000000; echo val loss 1.0",
+                                               "val loss ([0-9.]+)"));
+  r = c.run({"experiment", "run", "late", "--no-predict"}, {}, 60);
+  SHOW(r);
+  CHECK(r.exit_code == 0);
+  const std::string last = "SELECT readings FROM experiment_results WHERE variant='b' ORDER BY id DESC LIMIT 1";
+  CHECK(journal_value(c.journal(), last) == R"({"m":[9.9,1.0]})");
+}

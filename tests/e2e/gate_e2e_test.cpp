@@ -3,6 +3,8 @@
 // with the --yes advice; --yes: shown and recorded), after a run of the learner's copy
 // (the difference kernel by kernel, text, colour and JSON), and `show MODULE` counting as
 // Read only when the reading reached a terminal.
+#include <sys/stat.h>
+
 #include "e2e_support.hpp"
 
 #include "../support/text_checks.hpp"
@@ -152,4 +154,28 @@ TEST_CASE("e2e: before any attempt, run --variant is gated like --solution: noth
   CHECK(fs::exists(written));
   CHECK(views(c) == "variant 1");
   CHECK(c.run({"run", "module01/pass_lab", "--yes", "--no-predict"}).exit_code == 2);  // --yes answers a gate only
+}
+
+TEST_CASE("e2e: a FIFO or a link to /dev/zero as your copy: show --solution and reset say so at once",
+          "[e2e][gate][hostile]") {
+  FixtureCourse c;
+  REQUIRE(c.run({"run", "module01/pass_lab", "--no-predict"}).exit_code == 0);  // an attempt: the diff reads the copy
+  const fs::path copy = c.lab_copy("pass_lab.cpp");
+  fs::remove(copy);
+  REQUIRE(::mkfifo(copy.c_str(), 0600) == 0);  // no writer: reading it would block for ever
+  for (int round = 0; round < 2; ++round) {
+    INFO((round == 0 ? "FIFO" : "/dev/zero"));
+    CommandResult shown = c.run({"show", "module01/pass_lab", "--solution", "--yes"}, {}, 60);
+    SHOW(shown);
+    CHECK(shown.exit_code == 2);
+    CHECK(contains(shown.err, "cannot read your copy " + copy.string() + ": it is a"));
+    CHECK(shown.wall_s < 30);
+    CommandResult reset = c.run({"reset", "module01/pass_lab", "--yes"}, {}, 60);
+    SHOW(reset);
+    CHECK(reset.exit_code == 2);
+    CHECK(contains(reset.err, "nothing was changed"));
+    fs::remove(copy);
+    fs::create_symlink("/dev/zero", copy);  // endless
+  }
+  CHECK(fs::is_symlink(copy));
 }

@@ -141,3 +141,45 @@ TEST_CASE("e2e: the workspace's course.yaml as a learner writes it", "[e2e][prog
   CHECK(find_by(j["calendar"]["assignments"], "id", "a2")["modules"] == json::array({1}));
   CHECK(j["calendar"]["focus"] == "a2");
 }
+
+namespace {
+
+bool has_item(const json& marks, const std::string& item) {
+  for (const auto& m : marks)
+    if (m["item"] == item) return true;
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("e2e: an imported mark dated 9999-12-31 does not count, one for an unknown item can be undone",
+          "[e2e][handin][journal]") {
+  RealContent laptop, cluster;
+  REQUIRE(laptop.run({"handin", "a1", "a2", "a3"}).exit_code == 0);
+  const fs::path file = laptop.tmp.path / "laptop.json";
+  REQUIRE(laptop.run({"journal", "export", file.string()}).exit_code == 0);
+  json doc = json::parse(e2e::read_file(file));
+  for (auto& row : doc["tables"]["handins"]) {
+    if (row["item"] == "a2") row["recorded_at"] = "9999-12-31T00:00:00.000Z";
+    if (row["item"] == "a3") row["item"] = "zz9";
+  }
+  write_file(file, doc.dump());
+  CommandResult in = cluster.run({"journal", "import", file.string()});
+  SHOW(in);
+  REQUIRE(in.exit_code == 0);
+  // The mark from the far future is not believed: a2 is not counted, so no undo is needed for it.
+  json marks = json::parse(cluster.run({"handin", "--json"}).out)["handed_in"];
+  CHECK_FALSE(has_item(marks, "a2"));
+  CHECK_THAT(cluster.run({"progress"}).out, Contains("Behind:  Assignment 2 was due 2026-11-20"));
+  CommandResult undo = cluster.run({"handin", "--undo", "a2"});
+  CHECK(undo.exit_code == 0);
+  CHECK_THAT(undo.out, Contains("Was not marked handed in: Assignment 2 (a2)"));
+  // A mark for an item this course does not have is listed, and can be taken back.
+  CHECK(has_item(marks, "zz9"));
+  CommandResult gone = cluster.run({"handin", "--undo", "zz9"});
+  SHOW(gone);
+  CHECK(gone.exit_code == 0);
+  CHECK_THAT(gone.out, Contains("No longer marked handed in: zz9, not an item of this course"));
+  CHECK_FALSE(has_item(json::parse(cluster.run({"handin", "--json"}).out)["handed_in"], "zz9"));
+  CHECK(cluster.run({"handin", "--undo", "zz8"}).exit_code == 2);  // neither the course's nor marked
+}

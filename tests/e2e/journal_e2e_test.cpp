@@ -6,6 +6,8 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
+#include <cstdlib>
+
 using e2e::CommandResult;
 using e2e::FixtureCourse;
 using e2e::journal_count;
@@ -212,4 +214,59 @@ TEST_CASE("e2e: a read-only workspace says so and exits 74", "[e2e][journal][hos
   CHECK(r.exit_code == 74);
   CHECK(r.err.find("read-only") != std::string::npos);
   CHECK(r.err.find("another workbook command") == std::string::npos);
+}
+
+TEST_CASE("e2e: a workspace whose folder name is longer than 255 bytes is a usage error, not exit 70",
+          "[e2e][journal][hostile]") {
+  FixtureCourse c;
+  const std::string longer = (c.tmp.path / std::string(300, 'w')).string();
+  for (const std::vector<std::string>& args : {std::vector<std::string>{"journal", "export", "-"},
+                                             std::vector<std::string>{"progress"}}) {
+    CommandResult r = c.run(args, {{"WORKBOOK_WORKSPACE", longer}});
+    SHOW(r);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("has a folder name of 300 bytes; a file system takes at most 255") != std::string::npos);
+    CHECK(r.err.find("internal error") == std::string::npos);
+  }
+}
+
+namespace {
+
+// chattr +i (or -i) on each path; false when the file system or the account cannot.
+bool set_immutable(const std::vector<fs::path>& paths, bool on) {
+  for (const auto& p : paths) {
+    const std::string cmd = std::string("chattr ") + (on ? "+i" : "-i") + " '" + p.string() + "' 2>/dev/null";
+    if (std::system(cmd.c_str()) != 0) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+TEST_CASE("e2e: in a read-only workspace the commands that only read still answer; a run says read-only, 74",
+          "[e2e][journal][hostile][io]") {
+  FixtureCourse c;
+  REQUIRE(c.run({"run", "module01/pass_lab", "--no-predict"}).exit_code == 0);
+  const std::vector<fs::path> frozen{c.journal(), c.journal().parent_path()};  // immutable: even root cannot write
+  if (!set_immutable(frozen, true)) {
+    set_immutable(frozen, false);
+    WARN("chattr +i is not available here: a read-only workspace cannot be made");
+    return;
+  }
+  std::vector<CommandResult> reads;
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"progress"}, std::vector<std::string>{"next"}, std::vector<std::string>{"history"},
+        std::vector<std::string>{"journal", "export", "-"}})
+    reads.push_back(c.run(args));
+  CommandResult run = c.run({"run", "module01/pass_lab", "--no-predict"});
+  set_immutable(frozen, false);
+  for (const auto& r : reads) {
+    SHOW(r);
+    CHECK(r.exit_code == 0);
+  }
+  CHECK(reads[2].out.find("module01/pass_lab") != std::string::npos);
+  CHECK(reads[3].out.find("\"schema_version\"") != std::string::npos);
+  SHOW(run);
+  CHECK(run.exit_code == 74);
+  CHECK(run.err.find("read-only") != std::string::npos);
 }

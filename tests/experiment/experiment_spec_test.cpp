@@ -90,7 +90,12 @@ TEST_CASE("experiment file: problems name the file, the line and the field", "[e
 
   p = problems_of("format_version: 1\nvariants:\n  - name: a\n    command: x\nmetrics:\n  - name: m\n    pattern: '(['\n");
   CHECK(any_contains(p, "variants: an experiment compares two or more variants"));
-  CHECK(any_contains(p, "metrics[0].pattern: '([' is not a regular expression"));
+  CHECK(any_contains(p, "metrics[0].pattern: '([' is not a pattern RE2 reads"));
+  // A look-ahead is not RE2's (a linear-time engine): the field and what to write instead.
+  p = problems_of("format_version: 1\nvariants:\n  - name: a\n    command: x\nmetrics:\n  - name: m\n"
+                  "    pattern: '(?=ms)([0-9]+)'\n");
+  CHECK(any_contains(p, "metrics[0].pattern: '(?=ms)([0-9]+)' is not a pattern RE2 reads"));
+  CHECK(any_contains(p, "no look-arounds"));
 
   p = problems_of(R"(format_version: 2
 variants:

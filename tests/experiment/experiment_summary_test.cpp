@@ -16,6 +16,7 @@
 #include "journal/journal_import.hpp"
 #include "journal/sqlite_statement.hpp"
 #include "util/error.hpp"
+#include "util/utf8.hpp"
 
 #include "../support/temp_dir.hpp"
 
@@ -162,4 +163,36 @@ TEST_CASE("experiment report: a section with a curve per per-step metric", "[exp
   CHECK(svg.find("data-series=\"fp32\"") != std::string::npos);
   CHECK(svg.find("data-series=\"bf16\"") != std::string::npos);
   CHECK(svg.find("data-x=\"3\"") != std::string::npos);
+}
+
+TEST_CASE("experiment explanations are cleaned as lab ones: no escape, no raw HTML, no invalid UTF-8",
+          "[experiment][report]") {
+  wbtest::TempDir dir;
+  Journal j(dir.path / "journal.db");
+  const long long id = recorded_run(j);
+  const std::string dirty = "<img src=x onerror=alert(1)> \x1b]0;pwned\x07\x1b[2J \xff\xfe bytes \xc2\x9b";
+  record_experiment_explanation(j, id, dirty);
+  {
+    sql::Statement stored(j.store_connection(), "SELECT text FROM experiment_explanations ORDER BY id DESC LIMIT 1");
+    REQUIRE(stored.next());
+    CHECK(stored.text(0).find('\x1b') == std::string::npos);
+    CHECK(is_valid_utf8(stored.text(0)));
+  }
+  // One written raw (an older runner, or an import), and the latest: cleaned when read.
+  sql::Statement(j.store_connection(),
+                 "INSERT INTO experiment_explanations(experiment_run_id, text, recorded_at) VALUES(?,?,?)")
+      .bind(id).bind(dirty).bind("9999-12-31T00:00:00.000Z").run();
+  const auto row = load_experiment_run(j, id);
+  REQUIRE(row);
+  REQUIRE_FALSE(row->explanations.empty());
+  const std::string& shown = row->explanations.back().text;  // the raw one, inserted last
+  CHECK(shown.find('\x1b') == std::string::npos);  // experiment show prints this
+  CHECK(shown.find('\x07') == std::string::npos);
+  CHECK(shown.find("\xc2\x9b") == std::string::npos);
+  CHECK(is_valid_utf8(shown));
+  const std::string md = experiments_section(j).markdown;
+  CHECK(md.find("&lt;img src=x onerror=alert(1)&gt;") != std::string::npos);
+  CHECK(md.find("<img") == std::string::npos);
+  CHECK(md.find('\x1b') == std::string::npos);
+  CHECK(is_valid_utf8(md));
 }

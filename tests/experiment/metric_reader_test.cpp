@@ -3,6 +3,8 @@
 // pattern that matched nothing.
 #include <catch2/catch.hpp>
 
+#include <chrono>
+
 #include "experiment/experiment_spec.hpp"
 #include "experiment/experiment_template.hpp"
 #include "experiment/metric_reader.hpp"
@@ -70,4 +72,75 @@ TEST_CASE("metrics: a pattern that matched nothing names itself and the output's
   // A megabyte line of garbage is cut, not fed whole to the regex engine.
   const MetricReadings big = read_metrics({m}, std::string(1 << 20, 'v') + " val loss 3\n");
   CHECK(big.values.at("val_loss").empty());
+}
+
+namespace {
+
+double seconds_to_read(const ExperimentMetric& m, const std::string& output, MetricReadings& r) {
+  const auto start = std::chrono::steady_clock::now();
+  r = read_metrics({m}, output);
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
+
+TEST_CASE("metrics: patterns are matched in linear time (RE2), never backtracking", "[experiment]") {
+  ExperimentMetric m;
+  m.name = "x";
+  m.pattern = "(?:a+)+b([0-9])";  // std::regex never returned on 36 'a's
+  MetricReadings r;
+  CHECK(seconds_to_read(m, std::string(36, 'a') + "\n" + std::string(36, 'a') + "b7\n", r) < 1);
+  CHECK(r.values.at("x") == std::vector<double>{7});
+  // The template's own pattern took 39 s on 100 lines of 4096 digits.
+  m.pattern = "([0-9.]+) ms";
+  std::string digits;
+  for (int i = 0; i < 100; ++i) digits += std::string(4096, '7') + "\n";
+  CHECK(seconds_to_read(m, digits + "12.5 ms\n", r) < 2);
+  CHECK(r.values.at("x") == std::vector<double>{12.5});
+}
+
+TEST_CASE("metrics: an output read piece by piece reads as the whole", "[experiment]") {
+  const Experiment e = parse_experiment(experiment_template("llm"), "llm", "llm.yaml");
+  const std::string log = kLog;
+  for (std::size_t size : {1, 2, 7, 64}) {
+    MetricStream s(e.metrics);
+    for (std::size_t at = 0; at < log.size(); at += size) s.feed(std::string_view(log).substr(at, size));
+    s.finish();
+    CHECK(s.readings().values == read_metrics(e.metrics, log).values);
+  }
+  // A last line without '\n' is read at finish().
+  ExperimentMetric m;
+  m.name = "v";
+  m.pattern = "val loss ([0-9.]+)";
+  CHECK(read_metrics({m}, "val loss 1\nval loss 2").values.at("v") == std::vector<double>{1, 2});
+  // stdout's values come before stderr's, as when the two were one text.
+  const MetricReadings joined = join_readings(read_metrics({m}, "val loss 1\n"), read_metrics({m}, "val loss 2\n"));
+  CHECK(joined.values.at("v") == std::vector<double>{1, 2});
+}
+
+TEST_CASE("metrics: past the most values kept, the last match still wins", "[experiment]") {
+  ExperimentMetric m;
+  m.name = "v";
+  m.pattern = "v([0-9]+)";
+  m.per = MetricPer::once;
+  MetricStream s({m});
+  for (std::size_t i = 0; i < kMostValues + 10; ++i) s.feed("v1\n");
+  s.feed("v9\n");
+  s.finish();
+  const auto& values = s.readings().values.at("v");
+  CHECK(values.size() == kMostValues);
+  CHECK(values.back() == 9);
+  CHECK(s.readings().unread.at("v") == 11);
+  CHECK(run_figure(m, values) == 9);
+}
+
+TEST_CASE("metrics: a pattern RE2 cannot read, or with other than one group, says what to write", "[experiment]") {
+  CHECK(pattern_problem("loss ([0-9.]+)").empty());
+  CHECK(pattern_problem("(?:a+)+b([0-9])").empty());
+  const std::string look = pattern_problem("(?=x)([0-9]+)");
+  CHECK(look.find("is not a pattern RE2 reads") != std::string::npos);
+  CHECK(look.find("look-arounds") != std::string::npos);
+  CHECK(pattern_problem("(a)([0-9]+)").find("has 2 groups") != std::string::npos);
+  CHECK(pattern_problem("[0-9]+").find("has 0 groups") != std::string::npos);
+  CHECK_FALSE(pattern_problem("([0-9]+").empty());
 }

@@ -102,3 +102,17 @@ TEST_CASE("a version-8 journal gains the handins table and the indexes", "[journ
   REQUIRE(runs.next());
   CHECK(runs.integer(0) == 1);
 }
+
+TEST_CASE("handins: a row dated past a day from now is not believed, so it never outlasts an undo",
+          "[journal][handin]") {
+  wbtest::TempDir dir;
+  Journal j(dir.path / "journal.db");
+  CHECK(handin_horizon() > utc_now());
+  CHECK(record_handin(j, "a2", true, "9999-12-31T00:00:00.000Z"));  // as an import brings it
+  CHECK(handed_in_items(j).empty());
+  CHECK_FALSE(record_handin(j, "a2", false));  // nothing to undo: it does not count
+  CHECK(record_handin(j, "a2", true));         // marked now: counts, and its undo works
+  CHECK(handed_in_items(j).count("a2") == 1);
+  CHECK(record_handin(j, "a2", false));
+  CHECK(handed_in_items(j).empty());
+}

@@ -264,3 +264,40 @@ TEST_CASE("a journal in a folder the user may not write is a read-only workspace
   }
   ::chmod(ws.c_str(), 0755);
 }
+
+TEST_CASE("a dropped table and a journal locked by another writer exit 74 and say what to do",
+          "[journal][hostile][io]") {
+  TempDir dir;
+  const fs::path file = dir.path / "journal.db";
+  Journal j(file);
+  add_run(j, "900");
+  // Another writer holds the journal: after the busy wait, "locked", not "the lab crashed".
+  sqlite3* other = nullptr;
+  REQUIRE(sqlite3_open(file.c_str(), &other) == SQLITE_OK);
+  REQUIRE(sqlite3_exec(other, "BEGIN EXCLUSIVE; INSERT INTO meta(key, value) VALUES('held', '1');", nullptr, nullptr,
+                       nullptr) == SQLITE_OK);
+  raw_sql(j, "PRAGMA busy_timeout = 100;");  // the runner waits 10 s; the test need not
+  try {
+    add_run(j, "901");
+    FAIL("a locked journal was written");
+  } catch (const Error& e) {
+    INFO(e.what());
+    CHECK(e.code() == Exit::io_error);
+    CHECK(contains(e.what(), "is locked by another workbook command"));
+    CHECK(contains(e.hint(), "let the other command finish"));
+  }
+  sqlite3_exec(other, "ROLLBACK;", nullptr, nullptr, nullptr);
+  sqlite3_close(other);
+
+  // A table dropped by hand (or by a tool): the journal is damaged; rebuild it from an export.
+  raw_sql(j, "PRAGMA foreign_keys = OFF; DROP TABLE predictions;");
+  try {
+    add_run(j, "902");
+    FAIL("a journal without its predictions table was written");
+  } catch (const Error& e) {
+    INFO(e.what());
+    CHECK(e.code() == Exit::io_error);
+    CHECK(contains(e.what(), "is damaged: no such table: predictions"));
+    CHECK(contains(e.hint(), "journal import"));
+  }
+}

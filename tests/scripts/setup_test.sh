@@ -11,8 +11,8 @@ setup=$repo/scripts/setup.sh
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-APT="build-essential cmake ninja-build pkg-config libcli11-dev libfmt-dev nlohmann-json3-dev libyaml-cpp-dev libsqlite3-dev catch2 libmuparser-dev python3"
-DNF="gcc-c++ cmake ninja-build pkgconf-pkg-config cli11-devel fmt-devel json-devel yaml-cpp-devel sqlite-devel catch2-devel muParser-devel python3"
+APT="build-essential cmake ninja-build pkg-config libcli11-dev libfmt-dev nlohmann-json3-dev libyaml-cpp-dev libsqlite3-dev catch2 libmuparser-dev libre2-dev python3"
+DNF="gcc-c++ cmake ninja-build pkgconf-pkg-config cli11-devel fmt-devel json-devel yaml-cpp-devel sqlite-devel catch2-devel muParser-devel re2-devel python3"
 
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
@@ -94,7 +94,7 @@ apt-get install -y -qq $APT" "$calls"
 # Only the missing packages are installed; nothing at all when every one is there.
 run_setup "$debian" 0 "cmake python3 catch2" --packages-only
 expect_eq "debian, some installed" "apt-get update -qq
-apt-get install -y -qq build-essential ninja-build pkg-config libcli11-dev libfmt-dev nlohmann-json3-dev libyaml-cpp-dev libsqlite3-dev libmuparser-dev" "$calls"
+apt-get install -y -qq build-essential ninja-build pkg-config libcli11-dev libfmt-dev nlohmann-json3-dev libyaml-cpp-dev libsqlite3-dev libmuparser-dev libre2-dev" "$calls"
 run_setup "$fedora" 1000 "$DNF" --packages-only
 expect_eq "fedora, all installed: exit status" 0 "$rc"
 expect_eq "fedora, all installed: no calls" "" "$calls"
@@ -117,7 +117,7 @@ expect_eq "arch exit status" 2 "$rc"
 expect_eq "arch: nothing installed" "" "$calls"
 expect_contains "arch message" "not 'Arch Linux'" "$out"
 for need in "C++20 compiler" "CMake 3.22" "Ninja" "pkg-config" "CLI11 2.1" "fmt 8.1" "nlohmann-json 3.10" \
-            "yaml-cpp 0.7" "SQLite 3" "Catch2 v2" "muparser 2.3" "python3"; do
+            "yaml-cpp 0.7" "SQLite 3" "Catch2 v2" "muparser 2.3" "RE2" "python3"; do
   expect_contains "arch message lists $need" "$need" "$out"
 done
 run_setup "$rocky" 0 "" --packages-only

@@ -5,7 +5,9 @@
 // CI runs WB_FUZZ_ITERATIONS (default 300) inputs per target (seconds). For a long run:
 //   WB_FUZZ_ITERATIONS=200000 WB_FUZZ_SEED=7 build/dev/tests/workbook_tests "[fuzz]"
 // or for a time: WB_FUZZ_SECONDS=600 (each target stops after that many seconds, or its
-// iterations, whichever comes first; it prints how many inputs it ran).
+// iterations, whichever comes first; it prints how many inputs it ran). With
+// WB_FUZZ_LAST=FILE each input is written to FILE before it runs: an input that hangs
+// (no exception to catch) is left there.
 #pragma once
 
 #include <catch2/catch.hpp>
@@ -110,12 +112,14 @@ void fuzz(const char* target, const std::vector<std::string>& corpus, F&& f) {
   const long n = iterations();
   const double limit_s = seconds_limit();
   const auto t0 = std::chrono::steady_clock::now();
+  const char* last_input = std::getenv("WB_FUZZ_LAST");  // a file each input is written to first
   long i = 0;
   for (; i < n; ++i) {
     if (limit_s > 0 && (i & 63) == 0 &&
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() > limit_s)
       break;
     const std::string input = mutate(corpus[rng.below(corpus.size())], rng);
+    if (last_input) std::ofstream(last_input, std::ios::binary | std::ios::trunc) << input;  // a hang leaves it
     try {
       f(input);
     } catch (const Error&) {

@@ -1,9 +1,11 @@
 // Tests for util/file_text (reading a whole file).
 #include <catch2/catch.hpp>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -61,4 +63,34 @@ TEST_CASE("write_file_text: two writers of one file at once leave one whole text
   CHECK(read_file_text(target) == std::optional<std::string>("keep"));
   CHECK(read_file_text(file) == std::optional<std::string>("new"));
   fs::remove_all(dir, ec);
+}
+
+TEST_CASE("read_regular_file: a FIFO or a link to /dev/zero is refused at once, a file past the bound too", "[util]") {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("wb-file-bounded-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const auto start = std::chrono::steady_clock::now();
+  REQUIRE(::mkfifo((dir / "fifo").c_str(), 0600) == 0);  // no writer: a blocking open would never return
+  FileText fifo = read_regular_file(dir / "fifo");
+  CHECK_FALSE(fifo.text);
+  CHECK(fifo.problem == "is a FIFO (named pipe), not a regular file");
+  CHECK_FALSE(read_file_text(dir / "fifo"));
+  fs::create_symlink("/dev/zero", dir / "zero");  // endless: an unbounded read never ends
+  FileText zero = read_regular_file(dir / "zero");
+  CHECK_FALSE(zero.text);
+  CHECK(zero.problem.find("is a character device") == 0);
+  CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(5));
+  CHECK(read_regular_file(dir).problem == "is a folder, not a regular file");
+
+  std::ofstream(dir / "big", std::ios::binary) << std::string(2000, 'x');
+  CHECK(read_regular_file(dir / "big", 2000).text->size() == 2000);
+  FileText big = read_regular_file(dir / "big", 1999);
+  CHECK_FALSE(big.text);
+  CHECK(big.problem == "is larger than 1999 bytes (2000 bytes)");
+  fs::create_symlink(dir / "big", dir / "link");  // a link to a regular file is read
+  CHECK(read_regular_file(dir / "link").text->size() == 2000);
+  FileText missing = read_regular_file(dir / "none");
+  CHECK(missing.missing);
+  CHECK(missing.problem == "does not exist");
+  fs::remove_all(dir);
 }

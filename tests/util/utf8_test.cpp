@@ -41,3 +41,13 @@ TEST_CASE("make_valid_utf8 repairs every string in a JSON value, keys included, 
   CHECK(j["nested"].contains("k" + kFFFD));
   CHECK(nlohmann::json::parse(text) == j);
 }
+
+TEST_CASE("printable_text: escape sequences and other controls are shown as U+FFFD, never sent", "[utf8]") {
+  CHECK(printable_text("plain, tab\tand\nlines") == "plain, tab\tand\nlines");
+  CHECK(printable_text("a\r\nb") == "a\nb");
+  CHECK(printable_text("\x1b]0;title\x07") == "\xEF\xBF\xBD]0;title\xEF\xBF\xBD");
+  CHECK(printable_text("x\x7fy") == "x\xEF\xBF\xBDy");
+  CHECK(printable_text("c1 \xc2\x9b and \xc2\xa0 kept") == "c1 \xEF\xBF\xBD and \xc2\xa0 kept");
+  CHECK(printable_text("bad \xff") == "bad \xEF\xBF\xBD");
+  CHECK(printable_text("\xe2\x9c\x93 ok") == "\xe2\x9c\x93 ok");
+}

@@ -230,3 +230,20 @@ TEST_CASE("line_of is 1-based and 0 for an undefined node", "[yaml_reader]") {
   const YAML::Node& c = n;
   CHECK(workbook::line_of(c["zzz"]) == 0);
 }
+
+TEST_CASE("a ',' where a value should start is a problem, not yaml-cpp's endless loop", "[yaml_reader]") {
+  // yaml-cpp's LoadAll looped for ever on these, allocating gigabytes (found by fuzzing an
+  // experiment file: ", measure, then explain." alone on a line at the top).
+  for (const std::string& text : {std::string(", measure, then explain.\n"), std::string("x: 1\n---\n, y\n"),
+                                 std::string("- x\n, y\n"), std::string("\n\n,")}) {
+    INFO(text);
+    Problems p;
+    const YAML::Node node = load_yaml_text(text, p, "experiments/x.yaml");
+    CHECK_FALSE(node.IsDefined());
+    REQUIRE(p.list().size() == 1);
+    CHECK(p.list()[0].find("is not valid YAML: a ',' where a value should start") != std::string::npos);
+  }
+  Problems p;
+  CHECK(load_yaml_text("a: [1, 2]\nb: x\n  , y\n", p, "ok.yaml").IsDefined());  // ',' inside [ ] or a scalar is fine
+  CHECK(p.empty());
+}

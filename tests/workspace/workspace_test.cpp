@@ -1,7 +1,11 @@
 // Tests for workspace/workspace: reset never destroys a backup, and runs/ is pruned.
 #include <catch2/catch.hpp>
 
+#include <sys/resource.h>
+#include <sys/stat.h>
+
 #include <chrono>
+#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -201,4 +205,51 @@ TEST_CASE("home_folder: a relative HOME is refused, an unset one falls back to t
     ScopedEnv home("HOME", "");
     CHECK(workbook::home_folder().is_absolute());
   }
+}
+
+TEST_CASE("restore_starter refuses a copy that is a FIFO or a link to /dev/zero, at once, changing nothing", "[workspace]") {
+  Setup s;
+  fs::create_directories(s.copy.parent_path());
+  REQUIRE(::mkfifo(s.copy.c_str(), 0600) == 0);  // no writer: reading it would block for ever
+  try {
+    s.ws.restore_starter(s.catalog, s.lab);
+    FAIL("a FIFO copy was restored over");
+  } catch (const workbook::Error& e) {
+    CHECK(std::string(e.what()).find("is a FIFO (named pipe), not a regular file; nothing was changed") !=
+          std::string::npos);
+    CHECK(e.hint().find("move it out of the way (mv ") == 0);
+  }
+  CHECK(fs::is_fifo(s.copy));
+  fs::remove(s.copy);
+  fs::create_symlink("/dev/zero", s.copy);  // endless
+  CHECK_THROWS_WITH(s.ws.restore_starter(s.catalog, s.lab), Catch::Contains("is a character device"));
+  CHECK(fs::is_symlink(s.copy));
+}
+
+TEST_CASE("ensure_common on a full disk: exit 74, and no workbook.cuh.tmp left behind", "[workspace][io]") {
+  Setup s;
+  write_file(s.catalog.common_dir() / "workbook.cuh", std::string(4096, 'h'));
+  fs::create_directories(s.ws.root() / "labs" / "common");
+  // A file may not grow past 100 bytes: the write fails as on a full disk (EFBIG, not SIGXFSZ).
+  const auto old_handler = std::signal(SIGXFSZ, SIG_IGN);
+  rlimit old{};
+  ::getrlimit(RLIMIT_FSIZE, &old);
+  rlimit small = old;
+  small.rlim_cur = 100;
+  ::setrlimit(RLIMIT_FSIZE, &small);
+  std::optional<workbook::Error> failed;
+  try {
+    s.ws.ensure_common(s.catalog);
+  } catch (const workbook::Error& e) {
+    failed = e;
+  }
+  ::setrlimit(RLIMIT_FSIZE, &old);
+  std::signal(SIGXFSZ, old_handler);
+  REQUIRE(failed);
+  CHECK(failed->code() == workbook::Exit::io_error);
+  CHECK(std::string(failed->what()).find("cannot copy the harness headers") == 0);
+  for (const auto& entry : fs::directory_iterator(s.ws.root() / "labs" / "common"))
+    CHECK(entry.path().filename().string().find(".tmp") == std::string::npos);
+  s.ws.ensure_common(s.catalog);  // space again: the header is copied
+  CHECK(read_file(s.ws.root() / "labs" / "common" / "workbook.cuh") == std::string(4096, 'h'));
 }

@@ -10,7 +10,6 @@
 #include <chrono>
 #include <cctype>
 #include <cstdlib>
-#include <fstream>
 #include <map>
 #include <mutex>
 #include <set>
@@ -22,6 +21,7 @@
 #include "build/toolchain_config.hpp"
 #include "exec/process.hpp"
 #include "util/error.hpp"
+#include "util/file_text.hpp"
 #include "util/hash.hpp"
 #include "util/text.hpp"
 
@@ -139,7 +139,7 @@ void check_paths_for_nvcc(const fs::path& source, const std::vector<fs::path>& i
 // Quoted #include names in a file, in order.
 std::vector<std::string> quoted_includes(const fs::path& file) {
   std::vector<std::string> names;
-  std::ifstream in(file);
+  std::istringstream in(read_regular_file(file, kMostLabBytes).text.value_or(""));  // a FIFO never blocks here
   for (std::string line; std::getline(in, line);) {
     std::size_t i = line.find_first_not_of(" \t");
     if (i == std::string::npos || line[i] != '#') continue;

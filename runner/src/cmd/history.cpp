@@ -25,7 +25,7 @@ Calibration: factor = max(predicted/measured, measured/predicted); p/m above 1 m
 your predictions run high. The ledger keeps log2(predicted / measured) of each lab's
 first prediction; off by more than 2x (|log2| > 1) brings the module's reviews due sooner.)");
   cmd->callback([&ctx, lab, limit, json, ledger] {
-    OpenedCourse opened(ctx.global);
+    OpenedCourse opened(ctx.global, JournalAccess::read);
     ctx.exit_code = progress::show_history(
         {opened.catalog, opened.workspace, opened.journal, ctx.global.output(*json)}, *lab,
         *limit, *ledger);

@@ -68,7 +68,7 @@ void run_export(const GlobalOptions& global, const std::string& file, bool json)
   }
   const bool to_stdout = file.empty() || file == "-";
   if (!to_stdout) check_export_target(file, ws.journal_path());
-  Journal journal(ws.journal_path());
+  Journal journal(ws.journal_path(), JournalAccess::read);
   const nlohmann::json doc = export_journal(journal, machine_name());
   if (to_stdout) {
     print_to_stdout(doc.dump(1) + "\n");

@@ -13,7 +13,7 @@ void setup_next(CLI::App& app, CommandContext& ctx) {
   workbook next --json
 The first open module of the assignment due next (or behind): follow, answer, run.)");
   cmd->callback([&ctx, json] {
-    OpenedCourse opened(ctx.global);
+    OpenedCourse opened(ctx.global, JournalAccess::read);
     ctx.exit_code = progress::show_next({opened.catalog, opened.workspace, opened.journal,
                                          ctx.global.output(*json)});
   });

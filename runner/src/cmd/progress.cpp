@@ -6,7 +6,7 @@
 namespace workbook {
 
 int run_progress_command(const GlobalOptions& global, bool json) {
-  OpenedCourse opened(global);
+  OpenedCourse opened(global, JournalAccess::read);
   return progress::show_progress({opened.catalog, opened.workspace, opened.journal,
                                   global.output(json)});
 }

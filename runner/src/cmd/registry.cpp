@@ -56,7 +56,7 @@ Workspace ensured(Workspace ws) {
 }
 }  // namespace
 
-OpenedCourse::OpenedCourse(const GlobalOptions& global)
-    : catalog(global.catalog()), workspace(ensured(global.open_workspace())), journal(workspace.journal_path()) {}
+OpenedCourse::OpenedCourse(const GlobalOptions& global, JournalAccess access)
+    : catalog(global.catalog()), workspace(ensured(global.open_workspace())), journal(workspace.journal_path(), access) {}
 
 }  // namespace workbook

@@ -31,9 +31,10 @@ struct GlobalOptions {
 };
 
 // The content, the workspace (created if missing) and its journal, opened together by the
-// commands that record something.
+// commands that record something; those that only read it pass JournalAccess::read, and
+// then still answer in a read-only workspace.
 struct OpenedCourse {
-  explicit OpenedCourse(const GlobalOptions& global);
+  explicit OpenedCourse(const GlobalOptions& global, JournalAccess access = JournalAccess::write);
   Catalog catalog;
   Workspace workspace;
   Journal journal;

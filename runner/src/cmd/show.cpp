@@ -87,7 +87,17 @@ void show_solution(CommandContext& ctx, const LabSpec& lab, const ShowOptions& o
   const std::filesystem::path ref_file = opened.catalog.solution_path(lab), mine_file = opened.workspace.lab_copy(lab);
   const std::optional<std::string> ref = read_file_text(ref_file);
   if (!ref) throw UsageError("cannot read the reference solution " + ref_file.string(), "check the content tree (--content)");
-  const std::optional<std::string> mine = gate.before_attempt || o.full ? std::nullopt : read_file_text(mine_file);
+  std::optional<std::string> mine;
+  if (!gate.before_attempt && !o.full) {
+    FileText read = read_regular_file(mine_file, kMostLabBytes);
+    if (!read.text && !read.missing) {
+      throw UsageError(fmt::format("cannot read your copy {}: it {}", mine_file.string(), read.problem),
+                       fmt::format("move it out of the way (mv {0} {0}.old) and `workbook reset {1}` writes the "
+                                   "starter again; --full shows the solution without your copy",
+                                   mine_file.string(), lab.id));
+    }
+    mine = std::move(read.text);
+  }
   record_solution_view(opened.journal, lab.id, mine ? "diff" : "full", gate.before_attempt);
   SolutionShown view{lab.id, false, gate.before_attempt, ref_file.string(), *ref};
   if (mine) {

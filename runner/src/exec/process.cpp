@@ -480,6 +480,7 @@ struct Capture {
 
 void take(Capture& c, const char* data, std::size_t n, const ProcessOptions& o) {
   if (o.echo) write_all(c.echo_fd, data, n);
+  if (o.on_output) o.on_output(c.echo_fd == STDOUT_FILENO ? 1 : 2, std::string_view(data, n));
   std::size_t room = o.max_capture_bytes > c.text->size() ? o.max_capture_bytes - c.text->size() : 0;
   std::size_t keep = std::min(room, n);
   c.text->append(data, keep);

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -31,6 +32,10 @@ struct ProcessOptions {
   // Most bytes kept of each of stdout and stderr; the rest is read and dropped, and a
   // "[workbook: output truncated ...]" line is appended to what was kept.
   std::size_t max_capture_bytes = std::size_t{4} << 20;
+  // Called with every piece of output as it arrives, all of it (none is dropped), while
+  // the time limit and Ctrl-C still apply: `stream` is 1 for stdout, 2 for stderr. For a
+  // reader that must see the whole output, such as an experiment's metric patterns.
+  std::function<void(int stream, std::string_view piece)> on_output;
 };
 
 // How a child ended and what it printed.

@@ -8,8 +8,10 @@
 #include "experiment/experiment_machine.hpp"
 #include "experiment/experiment_show.hpp"
 #include "experiment/experiment_store.hpp"
+#include "report/report_data.hpp"
 #include "ui/units.hpp"
 #include "util/error.hpp"
+#include "util/utf8.hpp"
 
 namespace workbook {
 
@@ -35,9 +37,11 @@ plot::Chart curve_chart(const ExperimentSummary& s, const ExperimentMetric& metr
 
 namespace {
 
+// Text safe in a Markdown table cell or line, as the labs' report makes it: valid,
+// printable (no escape sequence), no raw HTML or link (md_text), on one line, | escaped.
 std::string cell(const std::string& s) {
   std::string out;
-  for (char ch : s) {
+  for (char ch : md_text(printable_text(s))) {
     if (ch == '|') out += "\\|";
     else if (ch == '\n') out += ' ';
     else out += ch;

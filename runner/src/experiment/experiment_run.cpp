@@ -124,12 +124,23 @@ RepeatOutcome outcome_of(const ProcessResult& pr) {
   return RepeatOutcome::ok;
 }
 
-// The run's readings; a metric that matched nothing makes the repeat no_metrics.
-void read_repeat(const Experiment& e, const ProcessResult& pr, RepeatResult& r) {
-  const std::string output = pr.out + (pr.out.empty() || pr.out.back() == '\n' ? "" : "\n") + pr.err;
-  MetricReadings readings = read_metrics(e.metrics, output);
+// What the readings leave unsaid: figures past the most kept, lines cut.
+std::string unread_note(const MetricReadings& readings, const std::string& metric) {
+  std::string note;
+  if (auto it = readings.unread.find(metric); it != readings.unread.end() && it->second > 0)
+    note += fmt::format("\n    ('{}' matched more than {} times: the last {} values replaced the last one kept, so "
+                        "its last value is right but a per-step summary saw only the first {})",
+                        metric, kMostValues, it->second, kMostValues);
+  return note;
+}
+
+// The run's readings (read from the output as it arrived); a metric that matched nothing
+// makes the repeat no_metrics.
+void read_repeat(const Experiment& e, const ProcessResult& pr, const MetricReadings& readings, RepeatResult& r) {
   r.readings = readings.values;
+  for (const auto& m : e.metrics) r.detail += unread_note(readings, m.name);
   if (r.outcome != RepeatOutcome::ok) return;
+  const std::string output = pr.out + (pr.out.empty() || pr.out.back() == '\n' ? "" : "\n") + pr.err;
   for (const auto& m : e.metrics) {
     if (!r.readings[m.name].empty()) continue;
     const std::string where = fmt::format("{} (repeat {})", r.variant, r.repeat);
@@ -139,8 +150,11 @@ void read_repeat(const Experiment& e, const ProcessResult& pr, RepeatResult& r) 
     }
     r.outcome = RepeatOutcome::no_metrics;
     r.detail += no_match_message(m, where, output);
-    if (readings.not_numbers[m.name] > 0)
-      r.detail += fmt::format("\n    ({} matches captured text that is not a number)", readings.not_numbers[m.name]);
+    if (auto it = readings.not_numbers.find(m.name); it != readings.not_numbers.end() && it->second > 0)
+      r.detail += fmt::format("\n    ({} matches captured text that is not a number)", it->second);
+    if (readings.cut_lines > 0)
+      r.detail += fmt::format("\n    ({} lines were longer than {} KiB and were read only that far)", readings.cut_lines,
+                              kLongestLine >> 10);
   }
 }
 
@@ -164,12 +178,18 @@ RepeatResult run_repeat(const Workspace& workspace, const RepeatPlan& plan, bool
   proc.timeout_s = plan.timeout_s;
   proc.echo = echo;
   if (plan.trace) add_trace_environment(*plan.trace, plan.trace_file, proc);
+  // The patterns read the whole output as it arrives, under the time limit and Ctrl-C;
+  // only the first megabytes are kept as text (for the message when nothing matched).
+  MetricStream out(plan.e.metrics), err(plan.e.metrics);
+  proc.on_output = [&](int stream, std::string_view piece) { (stream == 1 ? out : err).feed(piece); };
   const ProcessResult pr = run_process(proc);  // UsageError when it cannot be started
+  out.finish();
+  err.finish();
   r.outcome = outcome_of(pr);
   r.exit_code = pr.signal == 0 ? std::optional<int>(pr.exit_code) : std::nullopt;
   r.wall_s = pr.wall_s;
   if (r.outcome != RepeatOutcome::ok) r.detail = fmt::format("{} (repeat {}) {}", r.variant, r.repeat, describe(pr));
-  read_repeat(plan.e, pr, r);
+  read_repeat(plan.e, pr, join_readings(out.readings(), err.readings()), r);
   if (plan.trace) r.kernels = trace_kernels(plan.trace_file);
   return r;
 }

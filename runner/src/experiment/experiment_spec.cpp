@@ -5,9 +5,11 @@
 
 #include <algorithm>
 #include <cctype>
-#include <regex>
 #include <set>
 
+#include <re2/re2.h>
+
+#include "experiment/metric_reader.hpp"
 #include "model/expr.hpp"
 #include "util/error.hpp"
 #include "util/file_text.hpp"
@@ -71,8 +73,11 @@ std::vector<std::string> split_command(const std::string& line) {
 }
 
 std::string measured_expression(const std::string& expr) {
-  static const std::regex dotted(R"(\b([A-Za-z_][A-Za-z0-9_]*)\.([A-Za-z_][A-Za-z0-9_]*)\b)");
-  return std::regex_replace(expr, dotted, "$1__$2");
+  // RE2: the expression is the learner's, and std::regex recurses once per character.
+  static const RE2 dotted(R"(\b([A-Za-z_][A-Za-z0-9_]*)\.([A-Za-z_][A-Za-z0-9_]*)\b)");
+  std::string out = expr;
+  RE2::GlobalReplace(&out, dotted, R"(\1__\2)");
+  return out;
 }
 
 namespace {
@@ -144,14 +149,7 @@ ExperimentMetric read_metric(MapReader& m) {
   if (!x.name.empty() && !is_identifier(x.name)) m.problem("name", fmt::format("'{}' must be a plain name, e.g. step_ms", x.name));
   x.pattern = m.str("pattern", true).value_or("");
   if (!x.pattern.empty()) {
-    try {
-      const std::regex re(x.pattern);
-      if (re.mark_count() != 1)
-        m.problem("pattern", fmt::format("'{}' has {} groups in parentheses; it needs exactly one, around the number "
-                                         "(write (?:...) for a group that captures nothing)", x.pattern, re.mark_count()));
-    } catch (const std::regex_error& e) {
-      m.problem("pattern", fmt::format("'{}' is not a regular expression: {}", x.pattern, e.what()));
-    }
+    if (const std::string problem = pattern_problem(x.pattern); !problem.empty()) m.problem("pattern", problem);
   }
   x.unit = m.str("unit", false).value_or("");
   x.per = pick<MetricPer>(m, "per", {{"step", MetricPer::step}, {"once", MetricPer::once}}).value_or(MetricPer::step);

@@ -75,7 +75,7 @@ void finish_experiment_run(Journal& journal, long long run_id, const std::string
 void record_experiment_explanation(Journal& journal, long long run_id, const std::string& text) {
   Statement(journal.store_connection(),
             "INSERT INTO experiment_explanations(experiment_run_id, text, recorded_at) VALUES(?,?,?)")
-      .bind(run_id).bind(text).bind(utc_now()).run();
+      .bind(run_id).bind(printable_text(text)).bind(utc_now()).run();
 }
 
 namespace {
@@ -149,7 +149,8 @@ void load_children(sqlite3* db, ExperimentRunRow& r) {
   }
   Statement e(db, "SELECT text, recorded_at FROM experiment_explanations WHERE experiment_run_id=? ORDER BY id");
   e.bind(r.id);
-  while (e.next()) r.explanations.push_back({e.learner_text(0), e.text(1)});
+  // An older journal, or an import, may hold any bytes: shown printable.
+  while (e.next()) r.explanations.push_back({printable_text(e.text(0)), e.text(1)});
 }
 
 }  // namespace

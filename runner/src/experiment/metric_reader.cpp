@@ -7,8 +7,9 @@
 #include <cmath>
 #include <cstdlib>
 #include <numeric>
-#include <regex>
 #include <sstream>
+
+#include <re2/re2.h>
 
 #include "util/utf8.hpp"
 
@@ -16,15 +17,12 @@ namespace workbook {
 
 namespace {
 
-// std::regex recurses per character: a line of garbage megabytes long must not blow the
-// stack, and no training log line is near this long.
-constexpr std::size_t kLongestLine = 4096;
-
-std::optional<double> number_of(const std::string& text) {
+std::optional<double> number_of(std::string_view text) {
   if (text.empty()) return std::nullopt;
+  const std::string copy(text);
   char* end = nullptr;
-  const double v = std::strtod(text.c_str(), &end);
-  if (end != text.c_str() + text.size() || !std::isfinite(v)) return std::nullopt;
+  const double v = std::strtod(copy.c_str(), &end);
+  if (end != copy.c_str() + copy.size() || !std::isfinite(v)) return std::nullopt;
   return v;
 }
 
@@ -43,23 +41,116 @@ std::vector<std::string> lines_of(const std::string& text) {
   return out;
 }
 
+// Past kMostValues the newest value takes the last place: the last match still wins.
+void keep(std::vector<double>& kept, double v, long long& unread) {
+  if (kept.size() < kMostValues) {
+    kept.push_back(v);
+  } else {
+    kept.back() = v;
+    ++unread;
+  }
+}
+
+RE2::Options pattern_options() {
+  RE2::Options o;
+  o.set_log_errors(false);
+  return o;
+}
+
 }  // namespace
 
-MetricReadings read_metrics(const std::vector<ExperimentMetric>& metrics, const std::string& output) {
-  MetricReadings r;
-  std::vector<std::regex> patterns;
-  for (const auto& m : metrics) {
-    patterns.emplace_back(m.pattern);
-    r.values[m.name];
+std::string pattern_problem(const std::string& pattern) {
+  const RE2 re(pattern, pattern_options());
+  if (!re.ok()) {
+    return fmt::format("'{}' is not a pattern RE2 reads: {} (RE2 has no look-arounds such as (?=...) and no "
+                       "back-references such as \\1; write the text around the number as it is)",
+                       valid_utf8(pattern), re.error());
   }
-  for (const auto& line : lines_of(output)) {
-    for (std::size_t i = 0; i < metrics.size(); ++i) {
-      for (std::sregex_iterator it(line.begin(), line.end(), patterns[i]), end; it != end; ++it) {
-        if (auto v = number_of((*it)[1].str())) r.values[metrics[i].name].push_back(*v);
-        else ++r.not_numbers[metrics[i].name];
+  if (re.NumberOfCapturingGroups() != 1) {
+    return fmt::format("'{}' has {} groups in parentheses; it needs exactly one, around the number "
+                       "(write (?:...) for a group that captures nothing)", valid_utf8(pattern),
+                       re.NumberOfCapturingGroups());
+  }
+  return "";
+}
+
+struct MetricStream::Patterns {
+  std::vector<std::unique_ptr<RE2>> compiled;
+};
+
+MetricStream::MetricStream(const std::vector<ExperimentMetric>& metrics)
+    : metrics_(metrics), patterns_(std::make_unique<Patterns>()) {
+  for (const auto& m : metrics_) {
+    patterns_->compiled.push_back(std::make_unique<RE2>(m.pattern, pattern_options()));
+    readings_.values[m.name];
+  }
+}
+MetricStream::~MetricStream() = default;
+MetricStream::MetricStream(MetricStream&&) noexcept = default;
+MetricStream& MetricStream::operator=(MetricStream&&) noexcept = default;
+
+void MetricStream::feed(std::string_view piece) {
+  // '\n' ends a line; so does '\r' (a progress bar rewriting its line: each piece is a
+  // line of its own, and "\r\n" leaves an empty one, which matches nothing).
+  while (!piece.empty()) {
+    const std::size_t end = piece.find_first_of("\r\n");
+    const std::string_view part = piece.substr(0, end);
+    const std::size_t room = kLongestLine - line_.size();
+    line_.append(part.substr(0, room));
+    if (part.size() > room) line_cut_ = true;
+    if (end == std::string_view::npos) return;
+    read_line(line_);
+    line_.clear();
+    piece.remove_prefix(end + 1);
+  }
+}
+
+void MetricStream::finish() {
+  if (!line_.empty() || line_cut_) read_line(line_);
+  line_.clear();
+}
+
+void MetricStream::read_line(std::string_view line) {
+  if (line_cut_) ++readings_.cut_lines;
+  line_cut_ = false;
+  if (line.empty()) return;  // "\r\n" ends one line, not two
+  for (std::size_t i = 0; i < metrics_.size(); ++i) {
+    const RE2& re = *patterns_->compiled[i];
+    if (!re.ok()) continue;
+    const std::string& name = metrics_[i].name;
+    re2::StringPiece match[2];
+    for (std::size_t pos = 0; pos <= line.size();) {
+      if (!re.Match(re2::StringPiece(line.data(), line.size()), pos, line.size(), RE2::UNANCHORED, match, 2)) break;
+      std::vector<double>& kept = readings_.values[name];
+      if (auto v = number_of(std::string_view(match[1].data(), match[1].size()))) {
+        keep(kept, *v, readings_.unread[name]);
+      } else {
+        ++readings_.not_numbers[name];
       }
+      const std::size_t after = static_cast<std::size_t>(match[0].data() - line.data()) + match[0].size();
+      pos = match[0].empty() ? after + 1 : after;
     }
   }
+}
+
+MetricReadings read_metrics(const std::vector<ExperimentMetric>& metrics, std::string_view output) {
+  MetricStream stream(metrics);
+  stream.feed(output);
+  stream.finish();
+  return stream.readings();
+}
+
+MetricReadings join_readings(const MetricReadings& first, const MetricReadings& second) {
+  MetricReadings r = first;
+  for (const auto& [name, values] : second.values) {
+    std::vector<double>& kept = r.values[name];
+    for (double v : values) {
+      keep(kept, v, r.unread[name]);
+    }
+  }
+  for (const auto& [name, n] : second.not_numbers) r.not_numbers[name] += n;
+  for (const auto& [name, n] : second.unread) r.unread[name] += n;
+  r.cut_lines += second.cut_lines;
   return r;
 }
 

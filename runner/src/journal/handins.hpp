@@ -20,7 +20,10 @@ struct HandinMark {
   std::string recorded_at;  // when the latest mark (or undo) was recorded
 };
 
-// Every item that has a row, with its latest one.
+// A day from now (UTC ISO): rows of the handins table dated later are left out below.
+std::string handin_horizon();
+
+// Every item that has a row dated up to handin_horizon(), with its latest such row.
 std::map<std::string, HandinMark> handin_marks(Journal& journal);
 
 // The items marked handed in now (their latest row is a mark, not an undo).

@@ -6,6 +6,8 @@
 #include <thread>
 #include <sqlite3.h>
 
+#include <unistd.h>
+
 #include <chrono>
 #include <ctime>
 
@@ -33,21 +35,75 @@ std::string utc_now() {
                      tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, static_cast<int>(ms));
 }
 
-Journal::Journal(const std::filesystem::path& file) : file_(file) {
+namespace {
+
+// The journal exists, and this process may not write it or its folder (where SQLite keeps
+// its -wal and -shm files): a read-only workspace.
+bool read_only_journal(const std::filesystem::path& file) {
+  const std::filesystem::path dir = file.has_parent_path() ? file.parent_path() : ".";
+  return ::access(file.c_str(), F_OK) == 0 && (::access(file.c_str(), W_OK) != 0 || ::access(dir.c_str(), W_OK) != 0);
+}
+
+// An SQLite URI for `file` opened immutable: read as it is, with no -shm or -wal file made
+// (a read-only folder could hold none), so nothing may write it while it is open.
+std::string immutable_uri(const std::filesystem::path& file) {
+  std::string uri = "file:";
+  for (const char c : std::filesystem::absolute(file).string()) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '%' || c == '?' || c == '#' || u < 0x21 || u >= 0x7f) uri += fmt::format("%{:02X}", static_cast<unsigned>(u));
+    else uri += c;
+  }
+  return uri + "?immutable=1";
+}
+
+}  // namespace
+
+void Journal::open_read_only() {
+  if (sqlite3_open_v2(immutable_uri(file_).c_str(), &db_, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr) != SQLITE_OK) {
+    const std::string msg = db_ ? sqlite3_errmsg(db_) : "out of memory";
+    sqlite3_close(db_);
+    db_ = nullptr;
+    throw Error(Exit::io_error, fmt::format("cannot read the journal {} in this read-only workspace: {}", file_.string(), msg),
+                "make the workspace folder and its .workbook/ readable, or choose another with --workspace DIR");
+  }
+  int version = -1;
+  try {
+    version = stored_schema_version(db_);
+  } catch (...) {
+    sqlite3_close(db_);
+    db_ = nullptr;
+    throw;
+  }
+  if (version != kSchemaVersion) {
+    sqlite3_close(db_);
+    db_ = nullptr;
+    throw Error(Exit::io_error,
+                fmt::format("the journal {} is read-only here and holds schema version {}, not this runner's {}: it "
+                            "cannot be brought up to date", file_.string(), version, kSchemaVersion),
+                "make the workspace folder and its .workbook/ writable once (any command then updates it), or use "
+                "the runner that wrote it");
+  }
+}
+
+Journal::Journal(const std::filesystem::path& file, JournalAccess access) : file_(file) {
+  if (std::error_code ec; file.has_parent_path() && !std::filesystem::is_directory(file.parent_path(), ec)) {
+    throw Error(Exit::usage, fmt::format("cannot open the journal {}: its folder does not exist", file.string()),
+                "check the workspace folder (--workspace DIR)");
+  }
+  if (access == JournalAccess::read && read_only_journal(file)) {
+    open_read_only();
+    return;
+  }
   if (const int rc = sqlite3_open_v2(file.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
       rc != SQLITE_OK) {
-    std::string msg = db_ ? sqlite3_errmsg(db_) : "out of memory";
+    const std::string msg = db_ ? sqlite3_errmsg(db_) : "out of memory";
     try {
-      sql::throw_if_storage_failure(db_, db_ ? sqlite3_extended_errcode(db_) : rc);
+      sql::throw_journal_failure(db_, db_ ? sqlite3_extended_errcode(db_) : rc, "open", msg);
     } catch (...) {
       sqlite3_close(db_);
       db_ = nullptr;
       throw;
     }
-    sqlite3_close(db_);
-    db_ = nullptr;
-    throw Error(Exit::usage, fmt::format("cannot open the journal {}: {}", file.string(), msg),
-                "check the workspace folder is writable (--workspace DIR)");
   }
   sqlite3_busy_timeout(db_, 10000);
   try {
@@ -72,15 +128,7 @@ Journal::Journal(const std::filesystem::path& file) : file_(file) {
 
 Journal::~Journal() { sqlite3_close(db_); }
 
-void Journal::exec(const char* sql) {
-  char* err = nullptr;
-  if (sqlite3_exec(db_, sql, nullptr, nullptr, &err) != SQLITE_OK) {
-    std::string msg = err ? err : "unknown error";
-    sqlite3_free(err);
-    sql::throw_if_storage_failure(db_, sqlite3_extended_errcode(db_));
-    throw Error(Exit::io_error, fmt::format("journal {}: {}", file_.string(), msg));
-  }
-}
+void Journal::exec(const char* sql) { sql::exec(db_, sql); }
 
 long long Journal::begin_run(const RunRecord& r) {
   Stmt(db_, "INSERT INTO runs(lab, variant, source, params, seed, device, arch, started_at) VALUES(?,?,?,?,?,?,?,?)")

@@ -32,11 +32,17 @@ struct PastRun {
   std::string lab, variant, started_at, verdict, device;
 };
 
+// How a command uses the journal: `read` for one that only reads it (progress, next,
+// history, journal export), which then still answers in a read-only workspace.
+enum class JournalAccess { write, read };
+
 class Journal {
  public:
   // Opens (creating if needed) the database and brings its schema up to date
   // (journal/schema.hpp); throws Error if it cannot, or if a newer workbook wrote it.
-  explicit Journal(const std::filesystem::path& file);
+  // With JournalAccess::read, a journal the runner may not write (a read-only folder or
+  // file) is opened read-only instead, as it is (it must be of this runner's schema).
+  explicit Journal(const std::filesystem::path& file, JournalAccess access = JournalAccess::write);
   ~Journal();
   Journal(const Journal&) = delete;
   Journal& operator=(const Journal&) = delete;
@@ -76,6 +82,7 @@ class Journal {
 
  private:
   void exec(const char* sql);
+  void open_read_only();  // JournalAccess::read in a read-only workspace
   sqlite3* db_ = nullptr;
   std::filesystem::path file_;
 };

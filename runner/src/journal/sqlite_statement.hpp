@@ -45,10 +45,37 @@ inline void throw_if_storage_failure(sqlite3* db, int rc) {
   }
 }
 
+// Every failure of the journal ends here, as exit 74 (README: the journal or the
+// workspace could not be read or written) with what to do: the storage failures above, a
+// journal another command holds locked past the busy wait, a table or column missing (a
+// damaged journal), a journal a read-only folder keeps from opening, anything else.
+[[noreturn]] inline void throw_journal_failure(sqlite3* db, int rc, const std::string& what, const std::string& msg) {
+  throw_if_storage_failure(db, rc);
+  const int primary = rc & 0xff;
+  const char* name = db ? sqlite3_db_filename(db, "main") : nullptr;
+  const std::string file = name && *name ? name : "the journal";
+  if (primary == SQLITE_BUSY || primary == SQLITE_LOCKED) {
+    throw Error(Exit::io_error, fmt::format("the journal {} is locked by another workbook command ({}; waited 10 s)",
+                                            file, msg),
+                "let the other command finish (or end it), then run this one again");
+  }
+  if (msg.find("no such table") != std::string::npos || msg.find("no such column") != std::string::npos) {
+    throw Error(Exit::io_error, fmt::format("the journal {} is damaged: {}", file, msg),
+                "move it aside (keep the copy), then rebuild it from your latest export: "
+                "`workbook journal import FILE` (export regularly with `workbook journal export FILE`)");
+  }
+  if (primary == SQLITE_CANTOPEN) {
+    throw Error(Exit::io_error, fmt::format("the journal {} cannot be opened ({}): is the workspace folder read-only?",
+                                            file, msg),
+                "make the workspace folder and its .workbook/ writable, or choose another with --workspace DIR");
+  }
+  throw Error(Exit::io_error, fmt::format("the journal {}: {} failed: {}", file, what, msg),
+              "check the workspace's .workbook/journal.db; if it is damaged, move it aside and rebuild it with "
+              "`workbook journal import FILE` from your latest export");
+}
+
 [[noreturn]] inline void fail(sqlite3* db, const char* what) {
-  throw_if_storage_failure(db, sqlite3_extended_errcode(db));
-  throw Error(Exit::runtime_error, fmt::format("journal {} failed: {}", what, sqlite3_errmsg(db)),
-              "if another workbook command is running, let it finish and try again");
+  throw_journal_failure(db, sqlite3_extended_errcode(db), what, sqlite3_errmsg(db));
 }
 
 // Runs SQL that returns no rows (one or more statements).
@@ -57,9 +84,7 @@ inline void exec(sqlite3* db, const char* sql_text) {
   if (const int rc = sqlite3_exec(db, sql_text, nullptr, nullptr, &err); rc != SQLITE_OK) {
     std::string msg = err ? err : sqlite3_errmsg(db);
     sqlite3_free(err);
-    throw_if_storage_failure(db, sqlite3_extended_errcode(db));
-    throw Error(Exit::runtime_error, fmt::format("journal: {}", msg),
-                "if another workbook command is running, let it finish and try again");
+    throw_journal_failure(db, sqlite3_extended_errcode(db), "exec", msg);
   }
 }
 

@@ -50,6 +50,19 @@ Item parse_item(const std::string& word, const std::optional<Course>& course) {
       "name assignments by their id and modules by number, e.g. `workbook handin a1 a2` or `workbook handin 16 17`");
 }
 
+// An item to undo: one of the course's, or any item marked in the journal (a mark an import
+// brought for an assignment this course does not have is listed, so it can be taken back).
+Item undo_item(const std::string& word, const std::optional<Course>& course, Journal& journal) {
+  try {
+    return parse_item(word, course);
+  } catch (const UsageError&) {
+    const auto marks = handed_in_items(journal);
+    for (const std::string& key : {word, lower(word)})
+      if (marks.count(key)) return {key, "unknown", key + ", not an item of this course"};
+    throw;
+  }
+}
+
 nlohmann::json marks_json(const std::map<std::string, std::string>& marks) {
   nlohmann::json out = nlohmann::json::array();
   for (const auto& [item, when] : marks) out.push_back({{"item", item}, {"recorded_at", when}});
@@ -110,7 +123,7 @@ int hand_in(const CommandInputs& in, const std::vector<std::string>& words, bool
   const std::optional<Course> course = load_course(in.catalog.root(), in.workspace.root());
   std::vector<Item> items;
   for (const auto& w : words) {
-    Item item = parse_item(w, course);
+    Item item = undo ? undo_item(w, course, in.journal) : parse_item(w, course);
     const bool seen = std::any_of(items.begin(), items.end(), [&](const Item& i) { return i.key == item.key; });
     if (!seen) items.push_back(item);
   }

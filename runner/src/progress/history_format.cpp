@@ -9,6 +9,7 @@
 #include "ui/wrap.hpp"
 
 #include "util/lines.hpp"
+#include "util/utf8.hpp"
 
 namespace workbook::progress {
 
@@ -101,7 +102,7 @@ std::string run_text(const RunDetail& r, int hints_total, const Style& s) {
     out += s.dim(fmt::format("      hints used: {} of {}", r.hints_used, std::max(hints_total, r.hints_used))) + "\n";
   }
   if (r.explanation) {
-    const auto lines = split_lines(*r.explanation);
+    const auto lines = split_lines(printable_text(*r.explanation));  // typed or imported: shown, never obeyed
     out += fmt::format("      explained: {}{}\n", lines.empty() ? "" : lines.front(), lines.size() > 1 ? " ..." : "");
     for (const auto& line : split_lines(r.explanation_feedback))
       out += wrap_text(line, text_width(), "        ", "          ") + "\n";  // to the terminal

@@ -87,6 +87,11 @@ std::optional<plot::Roof> roof_for(const std::string& gpu, const std::optional<C
 // throws UsageError for a malformed one or a lab the content does not have.
 ReportData collect_report(Journal& journal, const Catalog& catalog, const std::string& scope, const std::string& now);
 
+// Text that a Markdown renderer shows as typed: HTML's < > & as entities (no raw tag, no
+// autolink), and \ ` [ ] escaped (no link, image or code span). Whatever a learner typed
+// goes through here, in the labs' report and the experiments'.
+std::string md_text(const std::string& s);
+
 // The Markdown document (pure): links the roofline SVGs by their svg_name.
 std::string render_markdown(const ReportData& data);
 

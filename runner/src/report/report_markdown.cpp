@@ -11,24 +11,6 @@
 
 namespace workbook {
 
-namespace {
-
-// The lines of a text (a final newline adds none).
-std::vector<std::string> split_lines(const std::string& text) {
-  std::vector<std::string> lines;
-  std::string cur;
-  for (char c : text) {
-    if (c == '\n') {
-      lines.push_back(cur);
-      cur.clear();
-    } else if (c != '\r') {
-      cur += c;
-    }
-  }
-  if (!cur.empty() || lines.empty()) lines.push_back(cur);
-  return lines;
-}
-
 // Text that a Markdown renderer shows as typed: HTML's < > & as entities (no raw tag,
 // no autolink), and \ ` [ ] escaped (no link, image or code span: a `javascript:` link
 // needs a [ to start). The report is handed in and may be rendered; what the learner
@@ -52,6 +34,24 @@ std::string md_text(const std::string& s) {
     }
   }
   return out;
+}
+
+namespace {
+
+// The lines of a text (a final newline adds none).
+std::vector<std::string> split_lines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::string cur;
+  for (char c : text) {
+    if (c == '\n') {
+      lines.push_back(cur);
+      cur.clear();
+    } else if (c != '\r') {
+      cur += c;
+    }
+  }
+  if (!cur.empty() || lines.empty()) lines.push_back(cur);
+  return lines;
 }
 
 // Text safe inside a Markdown table cell (md_text, on one line, | escaped).

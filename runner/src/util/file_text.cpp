@@ -4,25 +4,78 @@
 #include <fmt/format.h>
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 
 #include "util/error.hpp"
 
 namespace workbook {
 
+namespace {
+
+std::string kind_of(mode_t mode) {
+  if (S_ISFIFO(mode)) return "is a FIFO (named pipe), not a regular file";
+  if (S_ISCHR(mode)) return "is a character device (such as /dev/zero), not a regular file";
+  if (S_ISBLK(mode)) return "is a block device, not a regular file";
+  if (S_ISDIR(mode)) return "is a folder, not a regular file";
+  if (S_ISSOCK(mode)) return "is a socket, not a regular file";
+  return "is not a regular file";
+}
+
+std::string size_text(std::size_t bytes) {
+  return bytes >= (std::size_t{1} << 20) ? fmt::format("{} MB", bytes >> 20) : fmt::format("{} bytes", bytes);
+}
+
+// Reads `fd` to its end, at most `max_bytes` + 1 bytes; false on a read error.
+bool read_bounded(int fd, std::size_t max_bytes, std::string& text) {
+  char buffer[64 * 1024];
+  while (text.size() <= max_bytes) {
+    const std::size_t want = std::min(sizeof buffer, max_bytes + 1 - text.size());
+    const ssize_t n = ::read(fd, buffer, want);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return false;
+    if (n == 0) break;
+    text.append(buffer, static_cast<std::size_t>(n));
+  }
+  return true;
+}
+
+}  // namespace
+
+FileText read_regular_file(const std::filesystem::path& file, std::size_t max_bytes) {
+  FileText r;
+  const int fd = ::open(file.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) {
+    r.missing = errno == ENOENT || errno == ENOTDIR;
+    r.problem = r.missing ? "does not exist" : std::strerror(errno);
+    return r;
+  }
+  struct stat st {};
+  std::string text;
+  if (::fstat(fd, &st) != 0) {
+    r.problem = std::strerror(errno);
+  } else if (!S_ISREG(st.st_mode)) {
+    r.problem = kind_of(st.st_mode);
+  } else if (static_cast<unsigned long long>(st.st_size) > max_bytes) {
+    r.problem = fmt::format("is larger than {} ({} bytes)", size_text(max_bytes), st.st_size);
+  } else if (!read_bounded(fd, max_bytes, text)) {
+    r.problem = std::strerror(errno);
+  } else if (text.size() > max_bytes) {
+    r.problem = fmt::format("is larger than {} (it grew while read)", size_text(max_bytes));
+  } else {
+    r.text = std::move(text);
+  }
+  ::close(fd);
+  return r;
+}
+
 std::optional<std::string> read_file_text(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) return std::nullopt;
-  return text.str();
+  return read_regular_file(file).text;
 }
 
 namespace {

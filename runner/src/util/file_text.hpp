@@ -1,13 +1,36 @@
 // Reading and writing a whole file as bytes.
 #pragma once
 
+#include <cstddef>
 #include <filesystem>
 #include <optional>
 #include <string>
 
 namespace workbook {
 
-// The file's whole content, byte for byte; nullopt when it cannot be opened or read.
+// The most bytes read_file_text reads of one file.
+inline constexpr std::size_t kMostFileBytes = std::size_t{256} << 20;
+
+// The most bytes read of a lab's source (a learner's copy, a starter, a solution).
+inline constexpr std::size_t kMostLabBytes = std::size_t{16} << 20;
+
+// A file read whole, or why it was not: `problem` is "does not exist", "is a FIFO (named
+// pipe), not a regular file", "is larger than 16 MB", or the system's reason.
+struct FileText {
+  std::optional<std::string> text;
+  std::string problem;
+  bool missing = false;  // it does not exist (ENOENT, ENOTDIR)
+};
+
+// The one reader of a file the runner did not write itself (a learner's copy, the
+// outline cache, an experiment file, anything a workspace holds): opened without
+// blocking (O_NONBLOCK, so a FIFO never hangs the open), a link followed but only to a
+// regular file (fstat: a FIFO, a device such as /dev/zero or a folder is refused), and
+// never more than `max_bytes` read (a file that grew past them while read is refused too).
+FileText read_regular_file(const std::filesystem::path& file, std::size_t max_bytes = kMostFileBytes);
+
+// read_regular_file's text: the file's whole content, byte for byte; nullopt when it
+// cannot be opened or read, is not a regular file, or holds more than kMostFileBytes.
 std::optional<std::string> read_file_text(const std::filesystem::path& file);
 
 // Writes `text` to `file` (its folders created), through a new temporary file beside it

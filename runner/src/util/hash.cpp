@@ -1,9 +1,10 @@
 // FNV-1a 128 (the published offset basis and prime) with length-terminated fields.
 #include "util/hash.hpp"
 
-#include <fstream>
+#include <fmt/format.h>
 
 #include "util/error.hpp"
+#include "util/file_text.hpp"
 
 namespace workbook {
 namespace {
@@ -43,19 +44,11 @@ void Hasher::add(std::string_view field) {
 }
 
 void Hasher::add_file(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw UsageError("cannot read " + path.string());
-  char buffer[64 * 1024];
-  std::uint64_t total = 0;
-  while (in) {
-    in.read(buffer, sizeof buffer);
-    std::streamsize got = in.gcount();
-    if (got <= 0) break;
-    feed(buffer, static_cast<std::size_t>(got));
-    total += static_cast<std::uint64_t>(got);
-  }
-  if (in.bad()) throw UsageError("error while reading " + path.string());
-  end_field(total);
+  // A learner's copy among them: never a FIFO or a device, never without a bound.
+  const FileText file = read_regular_file(path);
+  if (!file.text) throw UsageError(fmt::format("cannot read {}: it {}", path.string(), file.problem));
+  feed(file.text->data(), file.text->size());
+  end_field(file.text->size());
 }
 
 std::string Hasher::hex() const {

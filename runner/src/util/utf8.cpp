@@ -72,4 +72,23 @@ void make_valid_utf8(nlohmann::json& j) {
   }
 }
 
+std::string printable_text(std::string_view text) {
+  static constexpr std::string_view kReplacement = "\xEF\xBF\xBD";  // U+FFFD
+  const std::string valid = valid_utf8(text);
+  std::string out;
+  out.reserve(valid.size());
+  for (std::size_t i = 0; i < valid.size(); ++i) {
+    const auto c = static_cast<unsigned char>(valid[i]);
+    const bool c1 = c == 0xC2 && i + 1 < valid.size() && static_cast<unsigned char>(valid[i + 1]) <= 0x9F;
+    if (c == '\r' && i + 1 < valid.size() && valid[i + 1] == '\n') continue;
+    if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7F || c1) {
+      out += kReplacement;
+      if (c1) ++i;
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out;
+}
+
 }  // namespace workbook

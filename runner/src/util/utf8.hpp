@@ -15,6 +15,11 @@ namespace workbook {
 // returned unchanged.
 std::string valid_utf8(std::string_view text);
 
+// valid_utf8(text) with every control character a terminal would act on (C0 other than
+// tab and line feed, DEL, C1 U+0080-U+009F) replaced by U+FFFD, and "\r\n" made "\n": an
+// escape sequence typed or imported (a window title, a clear screen) is shown, never obeyed.
+std::string printable_text(std::string_view text);
+
 // True when `text` is valid UTF-8.
 bool is_valid_utf8(std::string_view text);
 

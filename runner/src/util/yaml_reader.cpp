@@ -1,6 +1,8 @@
 // Strict YAML reading with file:line problems (see yaml_reader.hpp).
 #include "util/yaml_reader.hpp"
 
+#include <yaml-cpp/eventhandler.h>
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -147,6 +149,50 @@ std::pair<int, const char*> first_binary_line(const std::string& text) {
   return {0, ""};
 }
 
+// Where the events of one document start (the first mark seen), to tell whether the parser
+// moved on between two documents.
+class DocumentStart : public YAML::EventHandler {
+ public:
+  int pos = -1, line = -1;
+  void OnDocumentStart(const YAML::Mark& m) override { note(m); }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark& m, YAML::anchor_t) override { note(m); }
+  void OnAlias(const YAML::Mark& m, YAML::anchor_t) override { note(m); }
+  void OnScalar(const YAML::Mark& m, const std::string&, YAML::anchor_t, const std::string&) override { note(m); }
+  void OnSequenceStart(const YAML::Mark& m, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    note(m);
+  }
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark& m, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    note(m);
+  }
+  void OnMapEnd() override {}
+
+ private:
+  void note(const YAML::Mark& m) {
+    if (pos >= 0) return;
+    pos = m.pos;
+    line = m.line;
+  }
+};
+
+// yaml-cpp up to 0.8.0 loops for ever in LoadAll, allocating as it goes (gigabytes in
+// seconds), on a ',' where a block value should start (", x", "- x\n, y"): the parser
+// returns an empty document for it again and again without moving on (jbeder/yaml-cpp
+// issue 1040, fixed upstream in 2024 by pull request 1319). A first pass over the events
+// stops there; LoadAll, which takes the same path, runs only when it moved on each time.
+// The line (1-based) where it stopped, or 0.
+int line_yaml_cpp_sticks_at(const std::string& text) {
+  std::istringstream in(text);
+  YAML::Parser parser(in);
+  for (int previous = -2;;) {
+    DocumentStart start;
+    if (!parser.HandleNextDocument(start)) return 0;
+    if (start.pos == previous) return start.line + 1;
+    previous = start.pos;
+  }
+}
+
 }  // namespace
 
 YAML::Node load_yaml_file(const std::filesystem::path& file, Problems& problems, const std::string& display_name) {
@@ -166,6 +212,11 @@ YAML::Node load_yaml_text(const std::string& text, Problems& problems, const std
   }
   std::vector<YAML::Node> docs;
   try {
+    if (const int stuck = line_yaml_cpp_sticks_at(text); stuck > 0) {
+      problems.add(display, stuck, field_at_line(text, stuck),
+                   "is not valid YAML: a ',' where a value should start (',' separates items only inside [ ] or { })");
+      return YAML::Node(YAML::NodeType::Undefined);
+    }
     docs = YAML::LoadAll(text);
   } catch (const YAML::Exception& e) {
     const int line = e.mark.line >= 0 ? e.mark.line + 1 : 0;

@@ -5,10 +5,11 @@
 #include <pwd.h>
 #include <unistd.h>
 
+#include <climits>
+
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
-#include <fstream>
 #include <map>
 #include <string>
 #include <utility>
@@ -21,10 +22,33 @@
 namespace workbook {
 namespace fs = std::filesystem;
 
+namespace {
+
+// A workspace the file system cannot name is a usage error, said before any file is
+// touched (each call would fail with ENAMETOOLONG, which nothing else expects).
+fs::path named_workspace(const fs::path& given, const char* from) {
+  const fs::path dir = fs::absolute(given).lexically_normal();
+  for (const auto& part : dir) {
+    if (part.native().size() > NAME_MAX) {
+      throw UsageError(fmt::format("the workspace {} ({}) has a folder name of {} bytes; a file system takes at most {}",
+                                   dir.string().substr(0, 80) + "...", from, part.native().size(), NAME_MAX),
+                       "choose a shorter folder name with --workspace DIR or WORKBOOK_WORKSPACE");
+    }
+  }
+  if (dir.native().size() + 64 > PATH_MAX) {
+    throw UsageError(fmt::format("the workspace path ({}) is {} bytes long; the files in it would pass the system's "
+                                 "limit of {}", from, dir.native().size(), PATH_MAX),
+                     "choose a shorter path with --workspace DIR or WORKBOOK_WORKSPACE");
+  }
+  return dir;
+}
+
+}  // namespace
+
 Workspace Workspace::resolve(const std::optional<fs::path>& flag) {
-  if (flag) return Workspace(fs::absolute(*flag).lexically_normal());
+  if (flag) return Workspace(named_workspace(*flag, "--workspace"));
   if (const char* env = std::getenv("WORKBOOK_WORKSPACE"); env && *env) {
-    return Workspace(fs::absolute(env).lexically_normal());
+    return Workspace(named_workspace(env, "WORKBOOK_WORKSPACE"));
   }
   std::error_code ec;
   fs::path cwd = fs::current_path(ec);
@@ -95,17 +119,15 @@ void Workspace::ensure_common(const Catalog& catalog) const {
     const fs::path dest = dest_dir / it->path().filename();
     const auto text = read_file_text(it->path());
     if (!text || read_file_text(dest) == text) continue;
-    // Write beside, then rename: a reader never sees half a header. The temporary file is
-    // this process's own: two runs starting at once on a fresh workspace (a Slurm job and
-    // its login node) must not rename each other's.
-    const fs::path tmp = dest.string() + ".tmp." + std::to_string(::getpid());
-    {
-      std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-      out << *text;
-      if (!out.flush()) ec = std::make_error_code(std::errc::io_error);
+    // Written beside, then renamed (a reader never sees half a header), by the runner's
+    // one temp-and-rename writer: its temporary is this process's own, and a failed
+    // write (a full disk) removes it rather than leaving it behind.
+    try {
+      write_file_text(dest, *text);
+    } catch (const Error& e) {
+      throw Error(Exit::io_error, fmt::format("cannot copy the harness headers to {}: {}", dest_dir.string(), e.what()),
+                  "free some space and check that the workspace is writable, or choose another with --workspace DIR");
     }
-    if (!ec) fs::rename(tmp, dest, ec);
-    if (ec) break;
   }
   if (ec) {
     throw UsageError(fmt::format("cannot copy the harness headers to {}: {}", dest_dir.string(), ec.message()),
@@ -167,8 +189,13 @@ RestoreResult Workspace::restore_starter(const Catalog& catalog, const LabSpec& 
   fs::create_directories(dest.parent_path(), ec);
   if (ec) throw UsageError(fmt::format("cannot restore {}: {}", dest.string(), ec.message()));
   if (fs::exists(dest, ec)) {
-    const auto mine = read_file_text(dest);
-    if (!mine) throw UsageError(fmt::format("cannot read your copy {}; nothing was changed", dest.string()));
+    const FileText read = read_regular_file(dest, kMostLabBytes);
+    if (!read.text) {
+      throw UsageError(fmt::format("cannot read your copy {}: it {}; nothing was changed", dest.string(), read.problem),
+                       fmt::format("move it out of the way (mv {0} {0}.old), then `workbook reset {1}` writes the starter",
+                                   dest.string(), lab.id));
+    }
+    const std::optional<std::string>& mine = read.text;
     if (*mine == *starter_text) {
       result.kind = RestoreResult::Kind::unchanged;
       return result;
