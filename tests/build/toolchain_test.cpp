@@ -10,6 +10,7 @@
 #include <fstream>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "build/toolchain.hpp"
 #include "util/error.hpp"
@@ -38,9 +39,33 @@ TEST_CASE("resolve_arch keeps every valid forced form", "[toolchain]") {
   }
 }
 
+TEST_CASE("resolve_arch keeps a list of architectures for one nvcc", "[toolchain]") {
+  for (const char* arch : {"sm_75,sm_86,sm_90", "sm_86,sm_75", "sm_90a,compute_90", "sm_75,sm_120"}) {
+    INFO(arch);
+    CHECK(resolve_arch(std::string(arch)) == arch);
+    CHECK(workbook::is_valid_arch_list(arch));
+    CHECK_FALSE(workbook::is_valid_arch(arch));  // -arch= takes one
+  }
+  CHECK(workbook::is_valid_arch_list("native"));
+  CHECK(workbook::is_valid_arch_list("sm_90"));
+}
+
+TEST_CASE("nvcc_arch_flags: one -arch for one architecture, a -gencode each for several", "[toolchain]") {
+  using V = std::vector<std::string>;
+  CHECK(workbook::nvcc_arch_flags("") == V{"-arch=native"});
+  CHECK(workbook::nvcc_arch_flags("native") == V{"-arch=native"});
+  CHECK(workbook::nvcc_arch_flags("sm_90") == V{"-arch=sm_90"});
+  CHECK(workbook::nvcc_arch_flags("sm_75,sm_86,sm_90") ==
+        V{"-gencode=arch=compute_75,code=sm_75", "-gencode=arch=compute_86,code=sm_86",
+          "-gencode=arch=compute_90,code=sm_90"});
+  CHECK(workbook::nvcc_arch_flags("sm_90a,compute_120") ==
+        V{"-gencode=arch=compute_90a,code=sm_90a", "-gencode=arch=compute_120,code=compute_120"});
+}
+
 TEST_CASE("resolve_arch rejects malformed forced values with a hint", "[toolchain]") {
   for (const char* arch : {"", "sm90", "90", "9.0", "sm_9", "SM_90", "sm_90 ", " sm_90", "sm_90b", "sm_1000",
-                           "-arch=sm_90", "sm_90;rm -rf /", "compute_", "Native"}) {
+                           "-arch=sm_90", "sm_90;rm -rf /", "compute_", "Native", "sm_75,", ",sm_75", "sm_75,,sm_90",
+                           "sm_75, sm_90", "sm_75,native", "native,sm_90", "sm_75,sm_75", "sm_75;sm_90"}) {
     INFO(arch);
     CHECK_THROWS_AS(resolve_arch(std::string(arch)), workbook::UsageError);
   }
