@@ -107,6 +107,24 @@ bool is_valid_arch(std::string_view arch) {
   return std::regex_match(arch.begin(), arch.end(), arch_re);
 }
 
+std::optional<std::string> release_outside_supported(std::string_view release) {
+  static const std::regex release_re(R"(([0-9]{1,3})\.([0-9]{1,3}))");
+  const std::string text(release);
+  std::smatch m;
+  if (!std::regex_match(text, m, release_re)) return std::nullopt;
+  const int major = std::stoi(m[1].str()), minor = std::stoi(m[2].str());
+  if (major < 12 || (major == 12 && minor < 4))
+    return fmt::format("nvcc {} is older than the labs support (CUDA {}): some labs use calls it lacks and will not "
+                       "compile (docs/cuda-versions.md); install CUDA 12.4 or newer",
+                       text, kSupportedCudaReleases);
+  if (major > 13)
+    return fmt::format("nvcc {} is newer than the labs were written for (CUDA {}): a call CUDA {} changed may not "
+                       "compile (docs/cuda-versions.md lists those that changed from 12 to 13); a 13.x toolkit is the "
+                       "one they are checked with",
+                       text, kSupportedCudaReleases, major);
+  return std::nullopt;
+}
+
 namespace {
 std::vector<std::string> split_arch_list(std::string_view text) {
   std::vector<std::string> parts;

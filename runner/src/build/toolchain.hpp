@@ -34,6 +34,15 @@ struct Toolchain {
   HostCompiler host;
 };
 
+// The CUDA releases every lab and solution is written for (docs/cuda-versions.md): each
+// call that differs between them is guarded on CUDART_VERSION.
+inline constexpr const char* kSupportedCudaReleases = "12.4 to 13.x";
+
+// A sentence saying how nvcc's `release` ("12.2", "14.0") lies outside
+// kSupportedCudaReleases and what to do; nullopt inside it, and when the release is
+// unknown (empty, or not "<major>.<minor>").
+std::optional<std::string> release_outside_supported(std::string_view release);
+
 // Finds nvcc: $WORKBOOK_NVCC, then PATH, then /usr/local/cuda/bin/nvcc, then
 // $CUDA_HOME/bin/nvcc; its version comes from `nvcc --version`. nullopt when none is
 // found. Throws UsageError when WORKBOOK_NVCC is set but does not name a working nvcc.
