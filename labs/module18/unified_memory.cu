@@ -153,9 +153,9 @@ void prefetch_inputs_to_gpu(const float* a, const float* b, size_t n, int dev, c
   //            location is a cudaMemLocation {type, id}: for a GPU the type is
   //            cudaMemLocationTypeDevice and the id its device number;
   //   CUDA 12: cudaMemPrefetchAsync(ptr, bytes, device, stream), the device an int.
-  // To build with both, write each form under #if CUDART_VERSION >= 13000 ... #else ...
-  // #endif. Until you write it the results are still right, but the kernel pays for page
-  // faults: prefetched_kernel_ms lands far above its range.
+  // To build with both toolkits, let the preprocessor choose the form by the toolkit's
+  // CUDART_VERSION (13000 for CUDA 13.0). Until you write it the results are still right,
+  // but the kernel pays for page faults: prefetched_kernel_ms lands far above its range.
 }
 
 // ...and the result back to host memory after it, so the host's reads do not fault.
