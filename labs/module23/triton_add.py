@@ -32,6 +32,8 @@ capability 8.0 (a T4), where Triton's documented support ends, it first runs a p
 kernel of its own, and exits 3 with the reason where Triton refuses the GPU.
 """
 
+import os
+import subprocess
 import sys
 
 import wb
@@ -60,6 +62,9 @@ SWEEP = (128, 256, 1024, 4096)
 # and where Triton refuses the GPU it stops as NOT RUN and says why, never failing your
 # kernel for Triton's support.
 TRITON_MIN_CC = (8, 0)
+# This file run with PROBE_ARG runs only the probe (probe_here), in its own process.
+PROBE_ARG = "--triton-probe"
+PROBE_TIMEOUT_S = 120
 
 
 # ----------------------------------------------------------------------------
@@ -128,28 +133,48 @@ def probe_kernel(x_ptr, BLOCK: tl.constexpr):
     tl.store(x_ptr + everything, tl.load(x_ptr + everything) + 1.0)
 
 
+def probe_here():
+    """The probe's own process (this file run with PROBE_ARG): probe_kernel on 256 zeros
+    of the default GPU. Exit 0 when every element became 1; else exit 1, the last line on
+    stderr saying why (the exception's type and first line, or wrong values)."""
+    try:
+        x = torch.zeros(256, dtype=torch.float32, device="cuda")
+        probe_kernel[(1,)](x, BLOCK=256)
+        torch.cuda.synchronize()
+        right = bool((x == 1).all().item())
+    except Exception as e:  # Triton refusing the GPU (compile or launch): not the learner's code
+        text = str(e).strip()
+        sys.stderr.write("%s: %s\n" % (type(e).__name__, text.splitlines()[0][:300] if text else "(no message)"))
+        sys.exit(1)
+    if not right:
+        sys.stderr.write("the probe kernel ran but wrote wrong values\n")
+        sys.exit(1)
+    sys.exit(0)
+
+
 def triton_runs_here(device):
-    """Below compute capability 8.0, says so and runs probe_kernel first. Where Triton
-    refuses the GPU (the probe raises, or gives wrong values), the lab cannot run here:
-    wb.missing() says why and exits 3, which the runner reports as NOT RUN. From 8.0 up
-    there is nothing to try."""
+    """Below compute capability 8.0, says so and runs probe_kernel first, in a process of
+    its own (a Triton that aborts on this GPU takes only that process down). Where Triton
+    refuses the GPU (the probe fails, crashes or gives wrong values) the lab cannot run
+    here: wb.missing() says why and exits 3, which the runner reports as NOT RUN. From 8.0
+    up there is nothing to try."""
     major, minor = torch.cuda.get_device_capability(device)
     if (major, minor) >= TRITON_MIN_CC:
         return
     gpu = "%s (compute capability %d.%d)" % (torch.cuda.get_device_name(device), major, minor)
     print("%s is below 8.0, where Triton's documented support starts: the lab runs a probe kernel of its own first"
           % gpu)
-    refused = ""
+    sys.stdout.flush()
     try:
-        x = torch.zeros(256, dtype=torch.float32, device=device)
-        probe_kernel[(1,)](x, BLOCK=256)
-        torch.cuda.synchronize()
-        if not bool((x == 1).all().item()):
-            refused = "the probe kernel ran but wrote wrong values"
-    except Exception as e:  # Triton refusing the GPU (compile or launch): not the learner's code
-        text = str(e).strip()
-        refused = "the probe kernel failed with %s: %s" % (type(e).__name__,
-                                                            text.splitlines()[0][:300] if text else "(no message)")
+        child = subprocess.run([sys.executable, os.path.abspath(__file__), PROBE_ARG], capture_output=True,
+                               text=True, timeout=PROBE_TIMEOUT_S)
+        lines = child.stderr.strip().splitlines()
+        why = lines[-1] if lines else "(no message)"
+        if child.returncode < 0:
+            why = "its process was killed by signal %d%s" % (-child.returncode, ": " + lines[-1] if lines else "")
+        refused = "" if child.returncode == 0 else why
+    except subprocess.TimeoutExpired:
+        refused = "the probe kernel did not finish within %d s" % PROBE_TIMEOUT_S
     if refused:
         wb.missing("Triton %s does not run on %s: %s. This is Triton's support (compute capability 8.0 and newer), "
                    "not your code: run the lab on an sm_80 or newer GPU (Colab's L4 or A100, the cluster's H100)"
@@ -320,4 +345,6 @@ def main():
 
 
 if __name__ == "__main__":
+    if sys.argv[1:] == [PROBE_ARG]:
+        probe_here()
     main()

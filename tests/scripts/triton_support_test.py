@@ -9,6 +9,8 @@ subprocesses against stand-ins for torch and triton written into a temporary fol
 (nothing here imports the real packages):
   - cc 7.5, Triton refuses: exit 3, the reason names the GPU, its compute capability,
     Triton's 8.0 and the probe's error; the learner's kernel is never launched;
+  - cc 7.5, Triton aborts the probe's process (an LLVM fatal error): exit 3 all the same,
+    the reason naming the signal;
   - cc 7.5, Triton runs the probe: the lab says so and goes on (launching the learner's
     kernel, which the stand-in records), with no exit 3;
   - cc 8.6: no probe at all, straight to the learner's kernel.
@@ -91,8 +93,9 @@ class cuda:
         pass
 '''
 
-# triton.jit returns a kernel whose launch either raises as a refusing Triton does
-# (FAKE_TRITON_REFUSE) or, for the probe, adds 1 to its tensor; every launch is printed.
+# triton.jit returns a kernel whose launch aborts the process (FAKE_TRITON_ABORT), raises
+# as a refusing Triton does (FAKE_TRITON_REFUSE) or, for the probe, adds 1 to its tensor;
+# every launch is appended to $FAKE_TRITON_LOG (the probe runs in a process of its own).
 FAKE_TRITON = '''
 import os
 __version__ = "3.fake"
@@ -103,7 +106,10 @@ class _Kernel:
         self.name = fn.__name__
     def __getitem__(self, grid):
         def launch(*args, **kwargs):
-            print("launch %s" % self.name)
+            with open(os.environ["FAKE_TRITON_LOG"], "a") as log:
+                log.write("launch %s\\n" % self.name)
+            if os.environ.get("FAKE_TRITON_ABORT"):
+                os.abort()
             if os.environ.get("FAKE_TRITON_REFUSE"):
                 raise RuntimeError(os.environ["FAKE_TRITON_REFUSE"] + "\\nsecond line of the error")
             if self.name == "probe_kernel":
@@ -127,8 +133,17 @@ def make_packages(root):
             f.write(textwrap.dedent(text))
 
 
-def run_lab(lab, fakes, cc, refuse):
+def run_lab(lab, fakes, cc, refuse, abort=False):
+    """(exit status, stdout, stderr, the kernels launched in every process, one a line)."""
+    log = os.path.join(fakes, "launches.log")
+    if os.path.exists(log):
+        os.remove(log)
     env = dict(os.environ)
+    env["FAKE_TRITON_LOG"] = log
+    if abort:
+        env["FAKE_TRITON_ABORT"] = "1"
+    else:
+        env.pop("FAKE_TRITON_ABORT", None)
     env.pop("WORKBOOK_RESULTS", None)
     env["PYTHONDONTWRITEBYTECODE"] = "1"  # no __pycache__ beside the labs
     env["PYTHONPATH"] = os.pathsep.join([fakes, COMMON])
@@ -138,15 +153,16 @@ def run_lab(lab, fakes, cc, refuse):
     else:
         env.pop("FAKE_TRITON_REFUSE", None)
     p = subprocess.run([sys.executable, lab, "quick=1"], env=env, capture_output=True, text=True, timeout=60)
-    return p.returncode, p.stdout, p.stderr
+    launches = open(log).read() if os.path.exists(log) else ""
+    return p.returncode, p.stdout, p.stderr, launches
 
 
-def check_refused(rc, out, err):
+def check_refused(rc, out, err, launches, reason=REFUSAL):
     problems = []
     last = err.strip().splitlines()[-1] if err.strip() else ""
     if rc != 3:
         problems.append("exit %d, want 3 (NOT RUN)" % rc)
-    for want in ("Triton 3.fake does not run on Fake GPU (compute capability 7.5)", REFUSAL,
+    for want in ("Triton 3.fake does not run on Fake GPU (compute capability 7.5)", reason,
                  "compute capability 8.0 and newer", "not your code"):
         if want not in last:
             problems.append("the last stderr line lacks %r: %r" % (want, last))
@@ -154,41 +170,48 @@ def check_refused(rc, out, err):
         problems.append("the reason carries more than the error's first line: %r" % last)
     if "is below 8.0, where Triton's documented support starts" not in out:
         problems.append("stdout does not say the GPU is below Triton's support: %r" % out)
-    if "launch add_kernel" in out:
-        problems.append("the learner's kernel was launched after Triton refused the GPU")
+    if launches != "launch probe_kernel\n":
+        problems.append("launches %r, want the probe's alone (never the learner's kernel)" % launches)
     return problems
 
 
-def check_probe_ran(rc, out, err):
+def check_aborted(rc, out, err, launches):
+    return check_refused(rc, out, err, launches, reason="its process was killed by signal 6")
+
+
+def check_probe_ran(rc, out, err, launches):
     problems = []
     if rc != 7:
         problems.append("exit %d, want the stand-in's 7 (the lab went on past the probe): %s" % (rc, err))
-    for want in ("launch probe_kernel", "the probe ran: Triton works on this GPU", "past the probe"):
+    for want in ("the probe ran: Triton works on this GPU", "past the probe"):
         if want not in out:
             problems.append("stdout lacks %r: %r" % (want, out))
+    if launches != "launch probe_kernel\n":
+        problems.append("launches %r, want the probe's" % launches)
     return problems
 
 
-def check_no_probe(rc, out, err):
+def check_no_probe(rc, out, err, launches):
     problems = []
     if rc != 7:
         problems.append("exit %d, want the stand-in's 7: %s" % (rc, err))
-    if "probe" in out.replace("past the probe", ""):
-        problems.append("a cc 8.6 GPU was probed: %r" % out)
+    if "probe" in out.replace("past the probe", "") or launches:
+        problems.append("a cc 8.6 GPU was probed: %r, launches %r" % (out, launches))
     return problems
 
 
 def main():
-    cases = [("cc 7.5, Triton refuses", "7.5", REFUSAL, check_refused),
-             ("cc 7.5, the probe runs", "7.5", "", check_probe_ran),
-             ("cc 8.6, no probe", "8.6", "", check_no_probe)]
+    cases = [("cc 7.5, Triton refuses", "7.5", REFUSAL, False, check_refused),
+             ("cc 7.5, Triton aborts the probe's process", "7.5", "", True, check_aborted),
+             ("cc 7.5, the probe runs", "7.5", "", False, check_probe_ran),
+             ("cc 8.6, no probe", "8.6", "", False, check_no_probe)]
     passed = failed = 0
     with tempfile.TemporaryDirectory() as fakes:
         make_packages(fakes)
         for lab in LABS:
-            for name, cc, refuse, check in cases:
+            for name, cc, refuse, abort, check in cases:
                 label = "%s: %s" % (os.path.relpath(lab, REPO), name)
-                problems = check(*run_lab(lab, fakes, cc, refuse))
+                problems = check(*run_lab(lab, fakes, cc, refuse, abort))
                 if problems:
                     failed += 1
                     print("FAIL %s\n  %s" % (label, "\n  ".join(problems)))
