@@ -147,18 +147,22 @@ void managed_add_then_wait(const float* a, const float* b, float* c, int n) {
 // Version 3: move the inputs to GPU dev in bulk, on stream s, before the kernel.
 void prefetch_inputs_to_gpu(const float* a, const float* b, size_t n, int dev, cudaStream_t s) {
   // TODO 5a: prefetch all n floats of a and of b to GPU dev, on stream s: two calls of
-  //   cudaMemPrefetchAsync(ptr, bytes, location, 0 /* flags */, stream)
-  // (CUDA 13 form: the destination is a cudaMemLocation {type, id}; for a GPU the type is
-  // cudaMemLocationTypeDevice and the id its device number. Older toolkits took an int
-  // device instead: see the declaration in cuda_runtime_api.h.) Until you write it the
-  // results are still right, but the kernel pays for page faults: prefetched_kernel_ms
-  // lands far above its range.
+  // cudaMemPrefetchAsync, in the form your toolkit has (`nvcc --version`; the call changed
+  // in CUDA 13, docs/cuda-versions.md):
+  //   CUDA 13: cudaMemPrefetchAsync(ptr, bytes, location, 0 /* flags */, stream), where the
+  //            location is a cudaMemLocation {type, id}: for a GPU the type is
+  //            cudaMemLocationTypeDevice and the id its device number;
+  //   CUDA 12: cudaMemPrefetchAsync(ptr, bytes, device, stream), the device an int.
+  // To build with both toolkits, let the preprocessor choose the form by the toolkit's
+  // CUDART_VERSION (13000 for CUDA 13.0). Until you write it the results are still right,
+  // but the kernel pays for page faults: prefetched_kernel_ms lands far above its range.
 }
 
 // ...and the result back to host memory after it, so the host's reads do not fault.
 void prefetch_result_to_host(const float* c, size_t n, cudaStream_t s) {
   // TODO 5b: one cudaMemPrefetchAsync that moves the n floats of c to host memory on
-  // stream s (location type cudaMemLocationTypeHost; its id is ignored).
+  // stream s (CUDA 13: location type cudaMemLocationTypeHost, its id ignored; CUDA 12: the
+  // device cudaCpuDeviceId).
 }
 
 // ----------------------------------------------------------------------------

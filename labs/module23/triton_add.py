@@ -27,9 +27,13 @@ Run by hand (a CUDA GPU with torch and triton: Colab has both):
 
 Parameters (NAME=VALUE): N (elements, default 2^24, 2^20 with quick=1), BLOCK (elements
 a program, a power of two from 16 to 16384, default 1024), seed, quick=1. Without torch,
-triton or a CUDA GPU the lab exits 3 and says what is missing.
+triton or a CUDA GPU the lab exits 3 and says what is missing. On a GPU below compute
+capability 8.0 (a T4), where Triton's documented support ends, it first runs a probe
+kernel of its own, and exits 3 with the reason where Triton refuses the GPU.
 """
 
+import os
+import subprocess
 import sys
 
 import wb
@@ -52,6 +56,15 @@ CANARY = 0xA5A5A5A5 - (1 << 32)
 BYTES_PER_ELEMENT = 12
 # The BLOCK sweep (timed at N, reported as gbps_block<B>).
 SWEEP = (128, 256, 1024, 4096)
+# Triton's documented support starts at compute capability 8.0 (Ampere). Older GPUs (a
+# T4 is 7.5) often run a plain float32 kernel such as this lab's, but not with every
+# Triton release: there the lab first runs a probe kernel of its own (triton_runs_here),
+# and where Triton refuses the GPU it stops as NOT RUN and says why, never failing your
+# kernel for Triton's support.
+TRITON_MIN_CC = (8, 0)
+# This file run with PROBE_ARG runs only the probe (probe_here), in its own process.
+PROBE_ARG = "--triton-probe"
+PROBE_TIMEOUT_S = 120
 
 
 # ----------------------------------------------------------------------------
@@ -108,6 +121,63 @@ def need_gpu():
                    "NVIDIA GPU and a CUDA build of torch (Colab: Runtime > Change runtime type > T4 GPU)"
                    % (torch.__version__, built))
     return torch.device("cuda", torch.cuda.current_device())
+
+
+@triton.jit
+def probe_kernel(x_ptr, BLOCK: tl.constexpr):
+    """The lab's own probe, not yours to write: one program adds 1 to the BLOCK elements
+    of x (exactly BLOCK of them, so it needs no mask)."""
+    everything = tl.arange(0, BLOCK)
+    tl.store(x_ptr + everything, tl.load(x_ptr + everything) + 1.0)
+
+
+def probe_here():
+    """The probe's own process (this file run with PROBE_ARG): probe_kernel on 256 zeros
+    of the default GPU. Exit 0 when every element became 1; else exit 1, the last line on
+    stderr saying why (the exception's type and first line, or wrong values)."""
+    try:
+        x = torch.zeros(256, dtype=torch.float32, device="cuda")
+        probe_kernel[(1,)](x, BLOCK=256)
+        torch.cuda.synchronize()
+        right = bool((x == 1).all().item())
+    except Exception as e:  # Triton refusing the GPU (compile or launch): not the learner's code
+        text = str(e).strip()
+        sys.stderr.write("%s: %s\n" % (type(e).__name__, text.splitlines()[0][:300] if text else "(no message)"))
+        sys.exit(1)
+    if not right:
+        sys.stderr.write("the probe kernel ran but wrote wrong values\n")
+        sys.exit(1)
+    sys.exit(0)
+
+
+def triton_runs_here(device):
+    """Below compute capability 8.0, says so and runs probe_kernel first, in a process of
+    its own (a Triton that aborts on this GPU takes only that process down). Where Triton
+    refuses the GPU (the probe fails, crashes or gives wrong values) the lab cannot run
+    here: wb.missing() says why and exits 3, which the runner reports as NOT RUN. From 8.0
+    up there is nothing to try."""
+    major, minor = torch.cuda.get_device_capability(device)
+    if (major, minor) >= TRITON_MIN_CC:
+        return
+    gpu = "%s (compute capability %d.%d)" % (torch.cuda.get_device_name(device), major, minor)
+    print("%s is below 8.0, where Triton's documented support starts: the lab runs a probe kernel of its own first"
+          % gpu)
+    sys.stdout.flush()
+    try:
+        child = subprocess.run([sys.executable, os.path.abspath(__file__), PROBE_ARG], capture_output=True,
+                               text=True, timeout=PROBE_TIMEOUT_S)
+        lines = child.stderr.strip().splitlines()
+        why = lines[-1] if lines else "(no message)"
+        if child.returncode < 0:
+            why = "its process was killed by signal %d%s" % (-child.returncode, ": " + lines[-1] if lines else "")
+        refused = "" if child.returncode == 0 else why
+    except subprocess.TimeoutExpired:
+        refused = "the probe kernel did not finish within %d s" % PROBE_TIMEOUT_S
+    if refused:
+        wb.missing("Triton %s does not run on %s: %s. This is Triton's support (compute capability 8.0 and newer), "
+                   "not your code: run the lab on an sm_80 or newer GPU (Colab's L4 or A100, the cluster's H100)"
+                   % (getattr(triton, "__version__", "?"), gpu, refused))
+    print("the probe ran: Triton works on this GPU for this lab, outside its documented support")
 
 
 def random_vector(n, stream):
@@ -225,6 +295,7 @@ def main():
         wb.bad_argument("BLOCK must be a power of two from 16 to 16384 (tl.arange needs a power of two)")
     device = need_gpu()
     wb.device_from_torch(torch, device.index)
+    triton_runs_here(device)
 
     # Correctness at the odd size first, then at N.
     odd = Problem(N_ODD, 2, device)
@@ -272,4 +343,6 @@ def main():
 
 
 if __name__ == "__main__":
+    if sys.argv[1:] == [PROBE_ARG]:
+        probe_here()
     main()

@@ -135,17 +135,30 @@ void managed_add_then_wait(const float* a, const float* b, float* c, int n) {
 }
 
 // Version 3: move the inputs to GPU dev in bulk, on stream s, before the kernel.
+// cudaMemPrefetchAsync changed in CUDA 13 (docs/cuda-versions.md): the destination became a
+// cudaMemLocation {type, id} followed by a flags word; CUDA 12 takes an int device number
+// (cudaCpuDeviceId for the host) and no flags. Both forms are kept, chosen by the toolkit.
 void prefetch_inputs_to_gpu(const float* a, const float* b, size_t n, int dev, cudaStream_t s) {
   const size_t bytes = n * sizeof(float);  // prefetch sizes are in bytes
+#if CUDART_VERSION >= 13000
   const cudaMemLocation gpu{cudaMemLocationTypeDevice, dev};
   WB_CHECK(cudaMemPrefetchAsync(a, bytes, gpu, 0, s));
   WB_CHECK(cudaMemPrefetchAsync(b, bytes, gpu, 0, s));
+#else
+  const int gpu = dev;
+  WB_CHECK(cudaMemPrefetchAsync(a, bytes, gpu, s));
+  WB_CHECK(cudaMemPrefetchAsync(b, bytes, gpu, s));
+#endif
 }
 
 // ...and the result back to host memory after it, so the host's reads do not fault.
 void prefetch_result_to_host(const float* c, size_t n, cudaStream_t s) {
+#if CUDART_VERSION >= 13000
   const cudaMemLocation host{cudaMemLocationTypeHost, 0};  // the id is ignored for the host
   WB_CHECK(cudaMemPrefetchAsync(c, n * sizeof(float), host, 0, s));
+#else
+  WB_CHECK(cudaMemPrefetchAsync(c, n * sizeof(float), cudaCpuDeviceId, s));
+#endif
 }
 
 // ----------------------------------------------------------------------------

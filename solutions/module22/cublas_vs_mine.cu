@@ -369,6 +369,15 @@ int main(int argc, char** argv) {
   const int threads = static_cast<int>(threads_param);
   wb::metric("n", n, "count");
   wb::metric("n_big", nb, "count");
+  // TF32 exists on every GPU of compute capability 8.0 or newer, whether or not its TF32
+  // Tensor Cores are faster than its FP32 units (an RTX 3050's are not): there a TF32 run
+  // carries a 10-bit mantissa's error, and tf32_err is held to it.
+  {
+    int dev = 0, cc_major = 0;
+    WB_CHECK(cudaGetDevice(&dev));
+    WB_CHECK(cudaDeviceGetAttribute(&cc_major, cudaDevAttrComputeCapabilityMajor, dev));
+    wb::metric("tf32_capable", cc_major >= 8 ? 1 : 0, "");
+  }
 
   cublasHandle_t h;
   CUBLAS_SETUP(cublasCreate(&h));  // once: creating a handle is expensive

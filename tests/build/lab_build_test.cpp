@@ -18,9 +18,11 @@
 #include "util/error.hpp"
 
 #include "../support/files.hpp"
+#include "../support/scoped_env.hpp"
 #include "../support/temp_dir.hpp"
 #include "../support/test_paths.hpp"
 #include "../support/text_checks.hpp"
+#include "../support/toolchain_fixture.hpp"
 
 namespace fs = std::filesystem;
 using workbook::BuildRequest;
@@ -308,6 +310,40 @@ TEST_CASE("a CUDA lab builds with nvcc for sm_90 and is cached", "[build][cuda]"
   CHECK_FALSE(bad.ok);
   CHECK(contains(bad.diagnostics, "labs/module01/hello.cu:2: error: identifier \"missing_name\" is undefined"));
   CHECK_FALSE(contains(bad.diagnostics, src.string()));
+}
+
+TEST_CASE("a CUDA lab for several architectures is one nvcc with a -gencode each, cached apart", "[build]") {
+  wbtest::ScopedEnv nvcc_env("WORKBOOK_NVCC", wbtest::toolchain_fixture("fake_nvcc.sh").string());
+  const auto nvcc = workbook::find_nvcc();
+  REQUIRE(nvcc);
+  TempDir tmp;
+  const fs::path log = tmp.path / "nvcc.log";
+  wbtest::ScopedEnv log_env("FAKE_NVCC_LOG", log.string());
+  auto src = tmp.path / "labs" / "module01" / "hello.cu";
+  write_file(src, "int main() { return 0; }\n");
+  BuildRequest req;
+  req.source = src;
+  req.display_name = "labs/module01/hello.cu";
+  req.arch = "sm_75,sm_86,sm_90";
+  req.language = Language::cuda;
+  req.cache_dir = tmp.path / "cache";
+  const BuildResult three = workbook::build_lab(req, &*nvcc);
+  REQUIRE(three.ok);
+  const std::string command = join_words(three.command);
+  CHECK(contains(command, "-gencode=arch=compute_75,code=sm_75 -gencode=arch=compute_86,code=sm_86 "
+                          "-gencode=arch=compute_90,code=sm_90"));
+  CHECK_FALSE(contains(command, "-arch="));
+  req.arch = "sm_90";
+  const BuildResult one = workbook::build_lab(req, &*nvcc);
+  REQUIRE(one.ok);
+  CHECK_FALSE(one.cached);  // a single-arch binary is another build
+  CHECK(one.key != three.key);
+  CHECK(contains(join_words(one.command), "-arch=sm_90"));
+  CHECK_FALSE(contains(join_words(one.command), "-gencode"));
+  std::ifstream calls(log);
+  int compiles = 0;
+  for (std::string line; std::getline(calls, line);) ++compiles;
+  CHECK(compiles == 2);  // one nvcc for the three architectures, one for sm_90
 }
 
 TEST_CASE("clean_diagnostics rewrites nvcc output", "[build][diagnostics]") {

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "build/toolchain.hpp"
 #include "util/error.hpp"
@@ -38,9 +39,56 @@ TEST_CASE("resolve_arch keeps every valid forced form", "[toolchain]") {
   }
 }
 
+TEST_CASE("release_outside_supported: CUDA 12.4 to 13.x is in, older and newer releases say why", "[toolchain]") {
+  for (const char* inside : {"12.4", "12.8", "12.9", "13.0", "13.2", "13.10"}) {
+    INFO(inside);
+    CHECK_FALSE(workbook::release_outside_supported(inside));
+  }
+  for (const char* unknown : {"", "13", "release 12.2", "12.2.1", "99999999999.1"}) {
+    INFO(unknown);
+    CHECK_FALSE(workbook::release_outside_supported(unknown));
+  }
+  for (const char* old : {"12.3", "12.0", "11.8", "10.2"}) {
+    INFO(old);
+    const auto why = workbook::release_outside_supported(old);
+    REQUIRE(why);
+    CHECK(why->find(std::string("nvcc ") + old + " is older than the labs support (CUDA 12.4 to 13.x)") == 0);
+    CHECK(why->find("install CUDA 12.4 or newer") != std::string::npos);
+  }
+  const auto newer = workbook::release_outside_supported("14.0");
+  REQUIRE(newer);
+  CHECK(newer->find("nvcc 14.0 is newer than the labs were written for (CUDA 12.4 to 13.x)") == 0);
+  CHECK(newer->find("a call CUDA 14 changed") != std::string::npos);
+  CHECK(newer->find("docs/cuda-versions.md") != std::string::npos);
+}
+
+TEST_CASE("resolve_arch keeps a list of architectures for one nvcc", "[toolchain]") {
+  for (const char* arch : {"sm_75,sm_86,sm_90", "sm_86,sm_75", "sm_90a,compute_90", "sm_75,sm_120"}) {
+    INFO(arch);
+    CHECK(resolve_arch(std::string(arch)) == arch);
+    CHECK(workbook::is_valid_arch_list(arch));
+    CHECK_FALSE(workbook::is_valid_arch(arch));  // -arch= takes one
+  }
+  CHECK(workbook::is_valid_arch_list("native"));
+  CHECK(workbook::is_valid_arch_list("sm_90"));
+}
+
+TEST_CASE("nvcc_arch_flags: one -arch for one architecture, a -gencode each for several", "[toolchain]") {
+  using V = std::vector<std::string>;
+  CHECK(workbook::nvcc_arch_flags("") == V{"-arch=native"});
+  CHECK(workbook::nvcc_arch_flags("native") == V{"-arch=native"});
+  CHECK(workbook::nvcc_arch_flags("sm_90") == V{"-arch=sm_90"});
+  CHECK(workbook::nvcc_arch_flags("sm_75,sm_86,sm_90") ==
+        V{"-gencode=arch=compute_75,code=sm_75", "-gencode=arch=compute_86,code=sm_86",
+          "-gencode=arch=compute_90,code=sm_90"});
+  CHECK(workbook::nvcc_arch_flags("sm_90a,compute_120") ==
+        V{"-gencode=arch=compute_90a,code=sm_90a", "-gencode=arch=compute_120,code=compute_120"});
+}
+
 TEST_CASE("resolve_arch rejects malformed forced values with a hint", "[toolchain]") {
   for (const char* arch : {"", "sm90", "90", "9.0", "sm_9", "SM_90", "sm_90 ", " sm_90", "sm_90b", "sm_1000",
-                           "-arch=sm_90", "sm_90;rm -rf /", "compute_", "Native"}) {
+                           "-arch=sm_90", "sm_90;rm -rf /", "compute_", "Native", "sm_75,", ",sm_75", "sm_75,,sm_90",
+                           "sm_75, sm_90", "sm_75,native", "native,sm_90", "sm_75,sm_75", "sm_75;sm_90"}) {
     INFO(arch);
     CHECK_THROWS_AS(resolve_arch(std::string(arch)), workbook::UsageError);
   }

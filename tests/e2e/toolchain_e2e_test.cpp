@@ -156,6 +156,43 @@ TEST_CASE("e2e: workbook device shows the toolchain line and says when the pair 
   CHECK(j["toolchain"]["works"] == true);
 }
 
+TEST_CASE("e2e: workbook device --toolchain says when nvcc is outside CUDA 12.4 to 13.x, and works on",
+          "[e2e][toolchain][device]") {
+  FixtureCourse c;
+  std::map<std::string, std::string> env = {{"WORKBOOK_NVCC", toolchain_fixture("fake_nvcc.sh").string()},
+                                            {"WORKBOOK_CCBIN", fake_gxx(c, "g++", "g++ (GCC) 12.2.0").string()},
+                                            {"WORKBOOK_GPU_NAME", ""}};
+  env["FAKE_NVCC_RELEASE"] = "12.2";
+  CommandResult r = c.run({"device", "--toolchain"}, env);
+  SHOW(r);
+  CHECK(r.exit_code == 0);  // the pair compiles: a warning, not a failure
+  CHECK(contains(r.out, "outside the supported CUDA releases: nvcc 12.2 is older than the labs support (CUDA 12.4 to "
+                        "13.x)"));
+  CHECK(contains(r.out, "works: a one-file CUDA probe compiles with this pair"));
+  r = c.run({"device", "--toolchain", "--json"}, env);
+  json j = json::parse(r.out, nullptr, false);
+  REQUIRE_FALSE(j.is_discarded());
+  CHECK(j["toolchain"]["supported_releases"] == "12.4 to 13.x");
+  CHECK(j["toolchain"]["in_supported_range"] == false);
+  CHECK(contains(j["toolchain"]["outside_range"].get<std::string>(), "install CUDA 12.4 or newer"));
+
+  env["FAKE_NVCC_RELEASE"] = "14.0";
+  r = c.run({"device", "--toolchain"}, env);
+  SHOW(r);
+  CHECK(contains(r.out, "outside the supported CUDA releases: nvcc 14.0 is newer than the labs were written for"));
+
+  for (const char* inside : {"12.4", "13.0"}) {
+    env["FAKE_NVCC_RELEASE"] = inside;
+    r = c.run({"device", "--toolchain", "--json"}, env);
+    j = json::parse(r.out, nullptr, false);
+    REQUIRE_FALSE(j.is_discarded());
+    CHECK(j["toolchain"]["in_supported_range"] == true);
+    CHECK(j["toolchain"]["outside_range"].is_null());
+    r = c.run({"device", "--toolchain"}, env);
+    CHECK_FALSE(contains(r.out, "outside the supported"));
+  }
+}
+
 TEST_CASE("e2e: scripts/setup.sh --check-toolchain stops with the fix when the pair is refused, and passes a working one",
           "[e2e][toolchain][setup]") {
   FixtureCourse c;

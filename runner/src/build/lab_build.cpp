@@ -230,7 +230,7 @@ std::vector<std::string> compile_command(const BuildRequest& req, const Compiler
   cmd.push_back("-std=c++17");
   if (req.language == Language::cuda) {
     cmd.push_back("-lineinfo");
-    cmd.push_back("-arch=" + (req.arch.empty() ? std::string("native") : req.arch));
+    for (std::string& flag : nvcc_arch_flags(req.arch)) cmd.push_back(std::move(flag));
   } else {
     cmd.push_back("-O2");
     cmd.push_back("-Wall");

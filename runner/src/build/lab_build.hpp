@@ -28,7 +28,8 @@ struct BuildRequest {
   std::vector<std::filesystem::path> include_dirs;  // -I directories; every regular file in them is hashed
   std::vector<std::string> flags;                   // from the manifest, e.g. -O3
   std::vector<std::string> libs;                    // e.g. -lcublas
-  std::string arch;                                 // "sm_90", "native" (cuda only; empty: native)
+  std::string arch;                                 // "sm_90", "sm_75,sm_86,sm_90" (one -gencode each),
+                                                    // "native" (cuda only; empty: native)
   Language language = Language::cuda;
   std::filesystem::path cache_dir;                  // <workspace>/.workbook/build
   double timeout_s = 300;                           // compile time limit; <= 0: none

@@ -107,12 +107,68 @@ bool is_valid_arch(std::string_view arch) {
   return std::regex_match(arch.begin(), arch.end(), arch_re);
 }
 
+std::optional<std::string> release_outside_supported(std::string_view release) {
+  static const std::regex release_re(R"(([0-9]{1,3})\.([0-9]{1,3}))");
+  const std::string text(release);
+  std::smatch m;
+  if (!std::regex_match(text, m, release_re)) return std::nullopt;
+  const int major = std::stoi(m[1].str()), minor = std::stoi(m[2].str());
+  if (major < 12 || (major == 12 && minor < 4))
+    return fmt::format("nvcc {} is older than the labs support (CUDA {}): some labs use calls it lacks and will not "
+                       "compile (docs/cuda-versions.md); install CUDA 12.4 or newer",
+                       text, kSupportedCudaReleases);
+  if (major > 13)
+    return fmt::format("nvcc {} is newer than the labs were written for (CUDA {}): a call CUDA {} changed may not "
+                       "compile (docs/cuda-versions.md lists those that changed from 12 to 13); a 13.x toolkit is the "
+                       "one they are checked with",
+                       text, kSupportedCudaReleases, major);
+  return std::nullopt;
+}
+
+namespace {
+std::vector<std::string> split_arch_list(std::string_view text) {
+  std::vector<std::string> parts;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t comma = text.find(',', start);
+    parts.emplace_back(text.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
+    if (comma == std::string_view::npos) return parts;
+    start = comma + 1;
+  }
+}
+}  // namespace
+
+bool is_valid_arch_list(std::string_view arches) {
+  const std::vector<std::string> parts = split_arch_list(arches);
+  if (parts.size() == 1) return is_valid_arch(parts.front());
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    if (!is_valid_arch(parts[i]) || parts[i] == "native") return false;
+    for (std::size_t j = 0; j < i; ++j)
+      if (parts[j] == parts[i]) return false;
+  }
+  return true;
+}
+
+std::vector<std::string> nvcc_arch_flags(std::string_view arch) {
+  if (arch.empty()) return {"-arch=native"};
+  const std::vector<std::string> parts = split_arch_list(arch);
+  if (parts.size() == 1) return {"-arch=" + parts.front()};
+  std::vector<std::string> flags;
+  for (const std::string& a : parts) {
+    const bool ptx = a.rfind("compute_", 0) == 0;
+    const std::string number = a.substr(a.find('_') + 1);
+    flags.push_back(fmt::format("-gencode=arch=compute_{},code={}", number, ptx ? "compute_" + number : "sm_" + number));
+  }
+  return flags;
+}
+
 std::string resolve_arch(std::optional<std::string> forced) {
   if (forced) {
-    if (!is_valid_arch(*forced))
+    if (!is_valid_arch_list(*forced))
       throw UsageError(fmt::format("`{}` is not a GPU architecture nvcc accepts here", *forced),
                        "use sm_NN for the GPU's compute capability N.N (sm_75 T4, sm_86 RTX 30xx, "
-                       "sm_90 H100), compute_NN for PTX only, or native");
+                       "sm_90 H100), compute_NN for PTX only, or native; several, each once and without native, "
+                       "joined by commas (sm_75,sm_86,sm_90) build one binary for all of them");
     return *forced;
   }
   if (auto detected = detect_gpu_arch()) return *detected;

@@ -34,6 +34,15 @@ struct Toolchain {
   HostCompiler host;
 };
 
+// The CUDA releases every lab and solution is written for (docs/cuda-versions.md): each
+// call that differs between them is guarded on CUDART_VERSION.
+inline constexpr const char* kSupportedCudaReleases = "12.4 to 13.x";
+
+// A sentence saying how nvcc's `release` ("12.2", "14.0") lies outside
+// kSupportedCudaReleases and what to do; nullopt inside it, and when the release is
+// unknown (empty, or not "<major>.<minor>").
+std::optional<std::string> release_outside_supported(std::string_view release);
+
 // Finds nvcc: $WORKBOOK_NVCC, then PATH, then /usr/local/cuda/bin/nvcc, then
 // $CUDA_HOME/bin/nvcc; its version comes from `nvcc --version`. nullopt when none is
 // found. Throws UsageError when WORKBOOK_NVCC is set but does not name a working nvcc.
@@ -55,8 +64,18 @@ std::optional<std::string> arch_from_compute_cap(std::string_view compute_cap);
 // compute_NNa, compute_NNf (two or three digits) and native.
 bool is_valid_arch(std::string_view arch);
 
-// The arch to compile for: `forced` (from --arch; validated, else UsageError), else the
-// detected GPU's, else "native".
+// True for several of those joined by commas, each once, native never among them:
+// "sm_75,sm_86,sm_90" (one nvcc builds all of them, one -gencode each). A single valid
+// arch is a list of one.
+bool is_valid_arch_list(std::string_view arches);
+
+// The nvcc flags that compile for `arch` (an is_valid_arch_list value; empty: native):
+// one arch gives {"-arch=sm_90"}; several give one "-gencode=arch=compute_NN,code=sm_NN"
+// each (code=compute_NN for a compute_NN entry, PTX only), in the order given.
+std::vector<std::string> nvcc_arch_flags(std::string_view arch);
+
+// The arch to compile for: `forced` (from --arch; a valid arch or list of them, else
+// UsageError), else the detected GPU's, else "native".
 std::string resolve_arch(std::optional<std::string> forced);
 
 // The same choice when the GPU's compute capability is already known (e.g. "9.0" from

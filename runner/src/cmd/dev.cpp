@@ -55,7 +55,9 @@ void setup_dev(CLI::App& app, CommandContext& ctx) {
   auto o = std::make_shared<DevOptions>();
   cmd->add_flag("--run", o->check.run, "Also run every solution (must pass), starter and known-wrong variant (must fail) and slow variant (must be out of range); needs a GPU");
   cmd->add_flag("--quick", o->check.quick, "Run with each parameter's quick value");
-  cmd->add_option("--arch", o->check.arch, "Compile for this architecture, e.g. sm_90 (works without a GPU)");
+  cmd->add_option("--arch", o->check.arch,
+                  "Compile for this architecture, e.g. sm_90, or for several at once, e.g. sm_75,sm_86,sm_90 (one nvcc "
+                  "a file, a -gencode each: what CI runs); works without a GPU");
   cmd->add_option("--lab,--only", o->check.only, "Only this lab, e.g. module14/tiled_gemm (repeatable)");
   cmd->add_option("--jobs,-j", o->check.jobs, "Compile this many labs at once (default: one per core)");
   cmd->add_flag("--unoptimized-host", o->check.unoptimized_host,
@@ -65,7 +67,7 @@ void setup_dev(CLI::App& app, CommandContext& ctx) {
                   "Write the markdown report here, e.g. docs/validation/H200.md (a file it did not write is refused)");
   cmd->add_flag("--force", o->force, "With --report: replace the file even if this command did not write it");
   cmd->add_flag("--json", o->json, "Print JSON");
-  cmd->footer("Examples:\n  workbook dev check --arch sm_90\n  workbook dev check --run --report docs/validation/H200.md\n  workbook dev check --only module14/tiled_gemm --arch sm_90\n  workbook dev check --arch sm_90 --unoptimized-host   (CI: compile only)");
+  cmd->footer("Examples:\n  workbook dev check --arch sm_90\n  workbook dev check --run --report docs/validation/H200.md\n  workbook dev check --only module14/tiled_gemm --arch sm_90\n  workbook dev check --arch sm_75,sm_86,sm_90 --unoptimized-host   (CI: compile only)");
   cmd->callback([&ctx, o] {
     Style style = ctx.global.style();
     if (!o->report.empty()) check_report_target(o->report, o->force);

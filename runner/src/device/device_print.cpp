@@ -137,7 +137,10 @@ nlohmann::json toolchain_json(const ToolchainStatus& st) {
                       {"host_version_line", text_or_null(tc.host.version_line)}, {"ccbin", text_or_null(tc.ccbin.string())},
                       {"ccbin_from", text_or_null(tc.ccbin_from)}, {"allow_unsupported", tc.allow_unsupported},
                       {"flags", toolchain_flags(tc)}, {"config_file", tc.config_file.string()},
-                      {"line", describe_toolchain(tc)}, {"works", st.works()}, {"problem_kind", nullptr}};
+                      {"line", describe_toolchain(tc)}, {"works", st.works()}, {"problem_kind", nullptr},
+                      {"supported_releases", kSupportedCudaReleases},
+                      {"in_supported_range", tc.release.empty() ? nlohmann::json() : nlohmann::json(!st.outside_range)},
+                      {"outside_range", st.outside_range ? nlohmann::json(*st.outside_range) : nlohmann::json()}};
   if (st.check && !st.check->ok) {
     j["output"] = st.check->output;
     j["problem_kind"] = st.check->problem ? st.check->problem->kind : "probe_failed";
@@ -157,6 +160,7 @@ void print_toolchain(const ToolchainStatus& st, const Style& s) {
   }
   const Toolchain& tc = *st.toolchain;
   fmt::print("{} {}\n", s.bold("Toolchain:"), describe_toolchain(tc));
+  if (st.outside_range) fmt::print("  {} {}\n", s.yellow("outside the supported CUDA releases:"), *st.outside_range);
   if (st.works()) {
     fmt::print("  {} {}\n", s.green("works:"), s.dim(st.check->cached ? "a one-file CUDA probe compiled with this pair before"
                                                                      : "a one-file CUDA probe compiles with this pair"));

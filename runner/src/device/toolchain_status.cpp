@@ -9,6 +9,7 @@ ToolchainStatus toolchain_status(const Workspace& workspace) {
   ToolchainStatus s;
   s.toolchain = find_toolchain(workspace.root());
   if (!s.toolchain) return s;
+  s.outside_range = release_outside_supported(s.toolchain->release);
   s.check = check_toolchain(*s.toolchain, workspace.build_cache() / "toolchain-check");
   return s;
 }

@@ -14,6 +14,7 @@ namespace workbook {
 struct ToolchainStatus {
   std::optional<Toolchain> toolchain;  // nullopt: no nvcc found
   std::optional<ToolchainCheck> check;  // the probe's outcome, when there is an nvcc
+  std::optional<std::string> outside_range;  // nvcc's release outside kSupportedCudaReleases: why
   bool works() const { return check && check->ok; }
 };
 
