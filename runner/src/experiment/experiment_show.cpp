@@ -9,6 +9,7 @@
 #include "experiment/experiment_machine.hpp"
 #include "ui/table.hpp"
 #include "ui/units.hpp"
+#include "ui/wrap.hpp"
 #include "util/lines.hpp"
 
 namespace workbook {
@@ -117,7 +118,7 @@ std::vector<std::string> summary_lines(const ExperimentSummary& s, const Style& 
   if (s.run.explanation) {
     out.push_back("");
     out.push_back(style.bold("Your explanation"));
-    out.push_back("  " + *s.run.explanation);
+    for (const auto& line : split_lines(wrap_text(*s.run.explanation, width, "  ", "  "))) out.push_back(line);
   }
   return out;
 }
