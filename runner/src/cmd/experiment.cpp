@@ -4,12 +4,14 @@
 #include <unistd.h>
 
 #include "cmd/registry.hpp"
+#include "content/course.hpp"
 #include "experiment/experiment_run.hpp"
 #include "experiment/experiment_show.hpp"
 #include "experiment/experiment_slurm.hpp"
 #include "experiment/experiment_store.hpp"
 #include "experiment/experiment_summary.hpp"
 #include "experiment/experiment_template.hpp"
+#include "experiment/experiment_topics.hpp"
 #include "ui/prompt.hpp"
 #include "ui/wrap.hpp"
 #include "util/error.hpp"
@@ -48,7 +50,8 @@ void explain_and_show(CommandContext& ctx, const ExperimentOptions& o, long long
   print_notice(out, [](const Style&) { fmt::print("\n"); });
   print_summary(journal, run_id, out);
   if (!(o.explain && !o.explain->empty()) && o.req.interactive && status != "interrupted" && status != "not_run") {
-    fmt::print("\n{}\n", style.bold("Explain the difference with a model (roofline, occupancy, Amdahl) in a sentence or two"));
+    fmt::print("\n{}\n", style.bold(wrap_text("Explain the difference with a model (roofline, occupancy, Amdahl) in a sentence or two",
+                                                text_width())));
     if (auto line = ask_line("> "); line && !line->empty()) {
       record_experiment_explanation(journal, run_id, *line);
       fmt::print("{}\n", style.dim(fmt::format("Kept with experiment run #{}.", run_id)));
@@ -57,7 +60,8 @@ void explain_and_show(CommandContext& ctx, const ExperimentOptions& o, long long
   ctx.exit_code = experiment_exit_code(status);
   if (status != "done") {  // on stderr, also with --json (whose JSON holds the status)
     const auto row = load_experiment_run(journal, run_id);
-    if (row && !row->detail.empty()) fmt::print(stderr, "{} {}\n", status == "interrupted" ? "interrupted:" : "problem:", row->detail);
+    if (row && !row->detail.empty())
+      fmt::print(stderr, "{}\n", wrap_text(row->detail, stderr_width(), status == "interrupted" ? "interrupted: " : "problem: ", "  "));
   }
 }
 
@@ -87,6 +91,11 @@ void run_experiment(CommandContext& ctx, ExperimentOptions& o) {
   if (f.partition || f.gres || f.time || f.account)
     throw UsageError("--partition, --gres, --time and --account go with --slurm (or --slurm-dry-run)");
   const Experiment e = load_workspace_experiment(ws, req.name);
+  if (const auto course = load_course(ctx.global.catalog().root(), ws.root()); course && !e.topic.empty()) {
+    std::vector<std::string> topics;
+    for (const auto& t : course->project.topics) topics.push_back(t.topic);
+    check_experiment_topic(e.topic, topics, "experiments/" + e.name + ".yaml");
+  }
   const std::vector<RecordedPrediction> predictions = collect_experiment_predictions(e, req, style);
   ws.ensure();
   long long id = 0;
@@ -175,6 +184,36 @@ void add_show(CLI::App* parent, CommandContext& ctx) {
   });
 }
 
+// `experiment explain NAME [TEXT]`: an explanation kept with the latest finished run,
+// without running it again (a training run can take hours).
+void add_explain(CLI::App* parent, CommandContext& ctx) {
+  auto* cmd = parent->add_subcommand("explain", "Explain the latest finished run's result with a model (kept with it)");
+  auto name = std::make_shared<std::string>();
+  auto text = std::make_shared<std::string>();
+  cmd->add_option("name", *name, "The experiment")->required();
+  cmd->add_option("text", *text, "Your explanation (asked on a terminal when not given)");
+  cmd->footer("Example:\n  workbook experiment explain llm_bf16 \"BF16 halves the bytes moved; the step is memory-bound\"");
+  cmd->callback([&ctx, name, text] {
+    const Workspace ws = ctx.global.open_workspace();
+    Journal journal(ws.journal_path());
+    const auto run = latest_experiment_run(journal, *name);
+    if (!run || run->status != "done") {
+      throw UsageError(fmt::format("experiment '{}' has no finished run to explain", *name),
+                       fmt::format("measure it first: workbook experiment run {}", *name));
+    }
+    std::string said = *text;
+    if (said.empty() && interactive_terminal()) {
+      fmt::print("{}\n", wrap_text("Explain the difference with a model (roofline, occupancy, Amdahl) in a sentence or two",
+                                   text_width()));
+      said = ask_line("> ").value_or("");
+    }
+    if (said.empty()) throw UsageError("no explanation given", "write it after the name, in quotes");
+    record_experiment_explanation(journal, run->id, said);
+    fmt::print("Kept with experiment run #{}.\n", run->id);
+    ctx.exit_code = 0;
+  });
+}
+
 void add_list(CLI::App* parent, CommandContext& ctx) {
   auto* cmd = parent->add_subcommand("list", "The experiment files in the workspace and their runs");
   auto json = std::make_shared<bool>(false);
@@ -205,11 +244,13 @@ void setup_experiment(CLI::App& app, CommandContext& ctx) {
   workbook experiment new llm_bf16
   workbook experiment run llm_bf16
   workbook experiment show llm_bf16
+  workbook experiment explain llm_bf16
   workbook experiment list
 An experiment is experiments/NAME.yaml in the workspace (docs/experiment.md).)");
   add_new(cmd, ctx);
   add_run(cmd, ctx);
   add_show(cmd, ctx);
+  add_explain(cmd, ctx);
   add_list(cmd, ctx);
 }
 
