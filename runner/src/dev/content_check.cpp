@@ -379,9 +379,15 @@ DevCheckResult dev_check(const RunContext& ctx, const DevCheckOptions& o) {
 
   // Compile them all, several at once (each compiler is a child process; build_lab is
   // safe to call from several threads, and a Ctrl-C reaches every running compile).
+  std::mutex progress_mutex;
+  std::size_t compiled = 0;
   compile_all(jobs.size(), o.jobs, [&](std::size_t i) {
     jobs[i].row = compile_one(ctx, *jobs[i].lab, jobs[i].plan, result.arch, nvcc, o.unoptimized_host);
     jobs[i].compiled_or_tried = true;
+    if (o.on_compiled) {
+      std::lock_guard lock(progress_mutex);
+      o.on_compiled(++compiled, jobs.size(), jobs[i].row);
+    }
     return jobs[i].row.problem == "interrupted while compiling";
   });
 
