@@ -86,7 +86,8 @@ TEST_CASE("e2e: the real content's pages and reports fit 60, 80 and 100 columns"
   for (std::size_t width : kWidths) {
     for (const std::vector<std::string>& args :
          std::vector<std::vector<std::string>>{{"list"}, {"progress"}, {"next"}, {"history"}, {"history", "--ledger"},
-                                               {"hint", "module14/tiled_gemm"}, {"report", "--out", "report"}}) {
+                                               {"hint", "module14/tiled_gemm"},
+                                               {"report", "--out", (c.tmp.path / "report").string()}}) {
       const CommandResult r = c.run(args, width);
       std::string what = "workbook";
       for (const auto& a : args) what += " " + a;
