@@ -230,6 +230,7 @@ TEST_CASE("next: the oral exam's sign-up is said in its week and on its day, not
   NextPlan day = next_steps(on("2026-12-04"));
   REQUIRE_FALSE(day.also.empty());
   CHECK(day.also.front().kind == "sign-up");
+  CHECK(day.also.front().command == "workbook drill --status");
   CHECK(day.also.front().what == "Sign up for the oral exam: due 2026-12-04 (today); the drills rehearse it");
   CHECK(next_steps(on("2026-11-29")).also.front().what.find("(in 5 days)") != std::string::npos);
   for (const char* when : {"2026-11-20", "2026-12-05"}) {

@@ -159,7 +159,7 @@ std::optional<NextStep> behind_step(const ProgressReport& r) {
 std::optional<NextStep> sign_up_step(const ProgressReport& r) {
   const auto day = learn::day_of_date(r.oral_sign_up_by);
   if (!day || *day < r.today || *day - r.today > 7) return std::nullopt;
-  return NextStep{"sign-up", "workbook drill",
+  return NextStep{"sign-up", "workbook drill --status",
                   fmt::format("Sign up for the oral exam: due {} ({}); the drills rehearse it", r.oral_sign_up_by,
                               when_text(*day - r.today)),
                   "the bonus exercises count only with the oral exam", 0, ""};

@@ -58,7 +58,7 @@ std::string calendar_lines(const ProgressReport& r, const CalendarPlan& p, const
                             p.focus->modules.size(), modules_text(p.focus->open), pace_text(*p.focus, p.modules_per_week)),
                 w, 11, "Focus:");
   }
-  std::string behind_ids;
+  std::string behind_ids, behind_text;
   int behind = 0;
   for (const auto& a : p.assignments) {
     if (a.state == AssignmentState::handed_in) {
@@ -67,9 +67,11 @@ std::string calendar_lines(const ProgressReport& r, const CalendarPlan& p, const
     if (a.state != AssignmentState::behind) continue;
     behind_ids += " " + a.id;
     ++behind;
-    out += s.red(line(fmt::format("{} was due {} ({}); modules open: {}", a.title, a.due,
-                                  when_text(a.days_left), modules_text(a.open)), w, 11, "Behind:"));
+    behind_text += (behind_text.empty() ? "" : "; ") + fmt::format("{} was due {} ({}), open: {}", a.title, a.due,
+                                                                 when_text(a.days_left), modules_text(a.open));
   }
+  if (behind == 1) behind_text.replace(behind_text.rfind(", open: "), 8, "; modules open: ");
+  if (behind > 0) out += s.red(line(behind_text, w, 11, "Behind:"));  // one entry: the first screen has 30 rows
   if (!behind_ids.empty()) {
     out += wrap_text(fmt::format("Handed in already? Mark {} done: workbook handin{}", behind == 1 ? "it" : "them",
                                  behind_ids),
