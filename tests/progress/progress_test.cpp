@@ -186,7 +186,7 @@ TEST_CASE("calibration: bands, direction, per module and over time", "[progress]
   CHECK(calibrate({}).trend.empty());
 }
 
-TEST_CASE("project: experiments that name a topic count it measured and explained; next explains them",
+TEST_CASE("project: experiments that name a topic count it measured and explained, and next explains them",
           "[progress][project]") {
   LearnerRecord rec;
   ProgressReport r;
