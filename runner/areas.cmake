@@ -38,10 +38,10 @@ workbook_area(dev       PUBLIC content run PRIVATE build specs ui)
 # The presenter: results as text and JSON (a run, a sweep, a comparison, a module's and a
 # lab's page, the solution, dev check, the written report, a journal's export and import).
 workbook_area(present   PUBLIC content dev diff grade journal report run ui PRIVATE plot profile)
-# Progress, next and history.
-workbook_area(progress  PUBLIC content journal ui workspace PRIVATE grade learn report)
+workbook_area(experiment PUBLIC content exec grade journal plot profile report run ui workspace PRIVATE build device model)
+# Progress, next and history (the experiments' project topics count in progress).
+workbook_area(progress  PUBLIC content journal ui workspace PRIVATE experiment grade learn report)
 workbook_area(watch     PUBLIC content journal ui workspace PRIVATE exec present progress run)
-workbook_area(experiment PUBLIC content exec grade journal plot profile run ui workspace PRIVATE build device model report)
 # The commands sit on top: one file per subcommand.
 workbook_area(cmd       PUBLIC content journal ui workspace
                         PRIVATE dev device diff exec experiment explain learn present profile progress report run watch)

@@ -4,6 +4,10 @@
 # week (WORKBOOK_NOW). Every screen is captured as the terminal shows it and written to
 # a Markdown transcript (issue 24: docs/walkthrough/learner-week.md is its output).
 #   scripts/learner_week.sh [WORKBOOK_BINARY] > docs/walkthrough/learner-week.md
+# ROWS sets the terminal's height (default 50) and STEPS the steps file (default
+# scripts/learner_week_steps.sh); issue 39's walk at 80 x 30:
+#   ROWS=30 STEPS=scripts/learner_week2_steps.sh scripts/learner_week.sh build/ci/runner/workbook \
+#     > docs/walkthrough/learner-week-2.md
 # Needs tmux. Keys are typed with tmux send-keys; each screen is read after the command
 # has been quiet for a moment, so a slow machine needs a larger WAIT (seconds).
 set -euo pipefail
@@ -14,7 +18,9 @@ ws=$(mktemp -d /tmp/wb-week.XXXXXX)
 session=wbweek$$
 trap 'tmux kill-session -t "$session" 2>/dev/null || true; rm -rf "$ws"' EXIT
 
-tmux new-session -d -s "$session" -x 80 -y 50 "env -i HOME=$ws TERM=xterm-256color PATH=/usr/bin:/bin LANG=C.UTF-8 \
+rows=${ROWS:-50}
+steps=${STEPS:-$(dirname "$0")/learner_week_steps.sh}
+tmux new-session -d -s "$session" -x 80 -y "$rows" "env -i HOME=$ws TERM=xterm-256color PATH=/usr/bin:/bin LANG=C.UTF-8 \
   NO_COLOR=1 WORKBOOK_WORKSPACE=$ws/workbook WORKBOOK_CONTENT=$PWD PS1='$ ' bash --norc --noprofile"
 sleep 0.5
 tmux send-keys -t "$session" "alias workbook=$bin" Enter
@@ -56,11 +62,11 @@ step() {
 }
 shot() { printf '```text\n%s\n```\n' "$(screen)"; }
 
-printf '# The learner'"'"'s week, in a terminal (80 columns)\n\n'
-printf 'Made by `scripts/learner_week.sh` on %s: tmux at 80 columns, NO_COLOR, an empty\n' "$(date -u +%Y-%m-%d)"
+printf '# The learner'"'"'s week, in a terminal (80 x %s)\n\n' "$rows"
+printf 'Made by `scripts/learner_week.sh` (%s) on %s: tmux at 80 x %s, NO_COLOR, an empty\n' "$steps" "$(date -u +%Y-%m-%d)" "$rows"
 printf 'workspace, the repository content, a machine without a GPU. `WORKBOOK_NOW` sets the\n'
 printf 'date each section happens on. Every screen below is what the terminal showed.\n'
 printf '%s\n' "The calendar follows WORKBOOK_NOW; the times the journal records (a prediction's 'made'" \
        "date, history's run times) are the real clock's: the day this transcript was made."
 
-. "$(dirname "$0")/learner_week_steps.sh"
+. "$steps"

@@ -15,6 +15,7 @@
 #include "build/toolchain_config.hpp"
 #include "cmd/registry.hpp"
 #include "exec/process.hpp"
+#include "ui/help.hpp"
 #include "ui/wrap.hpp"
 #include "util/closest_word.hpp"
 #include "util/error.hpp"
@@ -135,6 +136,7 @@ std::optional<std::pair<std::string, std::string>> workspace_io_problem(const st
 int run_command_line(int argc, char** argv) {
   using namespace workbook;
   CLI::App app{"workbook: predict, run, measure and explain the labs of the applied GPU programming workbook"};
+  use_wrapping_help(app);  // before the commands are added: each inherits it
   app.set_version_flag("--version", WORKBOOK_VERSION);
   app.footer(kFooter);
   app.require_subcommand(0, 1);  // none: the progress screen
@@ -172,8 +174,11 @@ int run_command_line(int argc, char** argv) {
         return static_cast<int>(Exit::usage);
       }
     }
-    int code = app.exit(e);
-    return code == 0 ? 0 : static_cast<int>(Exit::usage);
+    if (e.get_exit_code() != 0) {  // wrapped like every error, not CLI11's one long line
+      print_error(e.what(), "the command's --help lists its options");
+      return static_cast<int>(Exit::usage);
+    }
+    return app.exit(e);  // --help, --version
   } catch (const ContentError& e) {
     std::fflush(stdout);
     fmt::print(stderr, "error: the content does not validate ({} problem{}):\n", e.problems().size(),

@@ -86,6 +86,18 @@ TEST_CASE("learn e2e: exercises in text mode stop cleanly at the end of input", 
   CHECK(count_rows(c.journal(), "SELECT COUNT(*) FROM learn_revlog") == 2);
 }
 
+TEST_CASE("learn e2e: q at an answer prompt stops the session, and what is left is said", "[e2e][learn]") {
+  LearnCourse c("");
+  // One item answered and graded, then q where the second item's answer goes.
+  e2e::CommandResult r = c.run({"exercises", "14"}, "image, audio, CNNs\n4\nq\n");
+  SHOW(r);
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("Answered 1 item") != std::string::npos);
+  CHECK(r.out.find("Stopped (q)") != std::string::npos);
+  CHECK(r.out.find("`workbook exercises 14` asks them again") != std::string::npos);
+  CHECK(count_rows(c.journal(), "SELECT COUNT(*) FROM learn_revlog") == 1);  // "q" was not taken as an answer
+}
+
 TEST_CASE("learn e2e: variants draw fresh numbers, seeded", "[e2e][learn]") {
   LearnCourse c("");
   e2e::CommandResult r;

@@ -159,6 +159,12 @@ TEST_CASE("decide: what to do next follows the verdict, a compile error keeps th
   CHECK(decided({row("timeout")}).next_step.find("--timeout S") != std::string::npos);
   CHECK(decided({row("no GPU")}).next_step.find("`workbook run module14/tiled_gemm --slurm`") != std::string::npos);
   CHECK(decided({row("interrupted")}).next_step.find("your predictions are kept") != std::string::npos);
+  // Without a GPU the predictions stand where the journal is: on Colab only once it travels.
+  CHECK(decided({row("no GPU")}).next_step.find("`workbook journal import` there (docs/colab.md)") != std::string::npos);
+  // OUT OF RANGE names the hint command that exists, not a hint it does not show.
+  CHECK(decided({row("out of range")}).next_step.find("`workbook hint module14/tiled_gemm` shows the lab's next hint") !=
+        std::string::npos);
+  CHECK(decided({row("out of range")}).next_step.find("read the hint") == std::string::npos);
   CHECK(decided({row("pass")}).next_step.empty());
   CHECK(decided({row("not started")}).next_step.empty());
 

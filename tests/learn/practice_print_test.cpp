@@ -92,7 +92,15 @@ TEST_CASE("practice print: exercises as text", "[learn][practice]") {
         "Answer first, then compare with the model answer and grade yourself.\n");
   CHECK(stdout_of([&] { p->exercises_end(o); }) ==
         "\nAnswered 2 items (3 answers: an item rated again is asked again): again 1, good 2.\n"
-        "End of input: stopped; every answer given is kept.\n");
+        "End of input: stopped; every answer given is kept.\n"
+        "Skipped 2 items not due yet (the next on 2026-12-03): `workbook exercises 16 --all` asks them too.\n");
+  // q at the first answer: what is left is said, and how to carry on.
+  ExercisesOutcome quit = exercises();
+  quit.results = {item("a", fsrs::Rating::good)};
+  quit.stop = Stop::quit;
+  CHECK(stdout_of([&] { p->exercises_end(quit); }) ==
+        "\nAnswered 1 item: good 1.\nStopped (q); every answer given is kept.\n"
+        "Left: 1 of 2 items not answered; `workbook exercises 16` asks it again.\n");
 
   ExercisesOutcome none;
   none.plan.module = 16;
@@ -108,7 +116,8 @@ TEST_CASE("practice print: exercises as text", "[learn][practice]") {
   one.results = {item("a", fsrs::Rating::easy)};
   one.stop = Stop::interrupted;
   CHECK(stdout_of([&] { p->exercises_end(one); }) ==
-        "\nAnswered 1 item: easy 1.\nInterrupted (Ctrl-C): every answer given before it is kept in the journal.\n");
+        "\nAnswered 1 item: easy 1.\nInterrupted (Ctrl-C): every answer given before it is kept in the journal.\n"
+        "Every item of module03 is answered; `workbook review` brings them back when due.\n");
 }
 
 TEST_CASE("practice print: the text is in the Output's style", "[learn][practice]") {
@@ -155,7 +164,14 @@ TEST_CASE("practice print: review as text and as JSON", "[learn][review]") {
 
   const auto text = practice_printer(kText);
   CHECK(stdout_of([&] { text->review_start(o.plan); }) == "Review 2026-12-01: 4 due, 2 new (of 30 not yet seen).\n");
-  CHECK(stdout_of([&] { text->review_end(o); }) == "\nAnswered 1 item: hard 1.\nNext review due 2026-12-02.\n");
+  // Quit with 5 of the session's 6 still due today: said so, not a later date.
+  CHECK(stdout_of([&] { text->review_end(o); }) ==
+        "\nAnswered 1 item: hard 1.\nStopped (q); every answer given is kept.\n"
+        "Left: 5 of the 6 items of this session; `workbook review` carries on with them.\n");
+  ReviewOutcome all = o;
+  all.plan.queued = 1;
+  all.stop = Stop::done;
+  CHECK(stdout_of([&] { text->review_end(all); }) == "\nAnswered 1 item: hard 1.\nNext review due 2026-12-02.\n");
   ReviewOutcome nothing;
   nothing.plan.today = day_number("2026-12-01");
   CHECK(stdout_of([&] { text->review_end(nothing); }) == "Nothing to review today.\n");

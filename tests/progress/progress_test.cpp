@@ -109,6 +109,17 @@ TEST_CASE("next: the workbook's order, labs first when the assignment is close",
     CHECK(p.next.kind == "run");
     CHECK(p.next.command == "workbook run module16/lab");
   }
+  SECTION("after a run that could not run (no GPU): nothing to fix, the journal travels to a GPU") {
+    rec.labs["module16/lab"] = {"module16/lab", 1, 0, 0, 0, "not_run", "2026-11-30"};
+    NextPlan p = next_steps(report(rec, "2026-12-01"));
+    CHECK(p.next.kind == "run");
+    CHECK(p.next.lab == "module16/lab");
+    CHECK(p.next.what.find("Fix") == std::string::npos);  // nothing ran, nothing is known broken
+    CHECK(p.next.what.find("built, not run") != std::string::npos);
+    CHECK(p.next.command == "workbook journal export journal.json");
+    rec.labs["module16/lab"] = {"module16/lab", 1, 0, 1, 0, "fail", "2026-11-30"};
+    CHECK(next_steps(report(rec, "2026-12-01")).next.what.rfind("Fix and run", 0) == 0);  // a failed run still is
+  }
   SECTION("a passed module moves on to the next open one") {
     rec.labs["module16/lab"] = lab("module16/lab", 1, 1);
     rec.followed[{16, "ex"}] = 3;
@@ -173,4 +184,61 @@ TEST_CASE("calibration: bands, direction, per module and over time", "[progress]
   CHECK(c.weeks[1].scope == "week of 2026-11-09");
   CHECK(calibrate({}).overall.n == 0);
   CHECK(calibrate({}).trend.empty());
+}
+
+TEST_CASE("project: experiments that name a topic count it measured and explained, and next explains them",
+          "[progress][project]") {
+  LearnerRecord rec;
+  ProgressReport r;
+  r.today = *learn::day_of_date("2027-01-04");  // the day before the project report
+  for (int n : {14, 20, 21, 22}) r.modules.push_back(summarize(content(n, {fmt_lab(n)}), rec));
+  Course c;
+  c.project.report = "2027-01-05";
+  c.project.presentation_first = "2027-01-07";
+  c.project.topics_needed = 3;
+  c.project.topics = {{14, "tiling"}, {20, "Tensor Cores"}, {21, "BF16"}, {22, "cuBLAS"}};
+  r.course = c;
+  r.topic_runs = {{"llm_bf16", "bf16", true, false},  // measured, not explained (the topic matched without case)
+                  {"llm_tc", "Tensor Cores", true, true},
+                  {"llm_tc", "Tensor Cores", false, false}};  // a run that did not finish counts nothing
+  plan_report(r, {});
+  REQUIRE(r.topics.size() == 4);
+  CHECK(r.topics[1].measured == 1);
+  CHECK(r.topics[1].explained == 1);
+  CHECK(r.topics[2].measured == 1);
+  CHECK(r.topics[2].explained == 0);
+  CHECK(r.topics[2].unexplained == std::vector<std::string>{"llm_bf16"});
+  // Two topics measured of three: next points at an open topic's lab first...
+  NextPlan p = next_steps(r);
+  CHECK(p.next.command == "workbook run module14/lab");
+  // ...and once three are measured, at the experiment not yet explained.
+  r.topic_runs.push_back({"cublas_cmp", "cuBLAS", true, true});
+  plan_report(r, {});
+  p = next_steps(r);
+  CHECK(p.next.kind == "explain");
+  CHECK(p.next.command == "workbook experiment explain llm_bf16");
+}
+
+TEST_CASE("next: the oral exam's sign-up is said in its week and on its day, not after", "[progress][calendar]") {
+  LearnerRecord rec;
+  auto on = [&](const std::string& today) {
+    ProgressReport r = report(rec, today);
+    r.course->oral_exam.sign_up_with = "a3";
+    plan_report(r, {});
+    return r;
+  };
+  NextPlan day = next_steps(on("2026-12-04"));
+  REQUIRE_FALSE(day.also.empty());
+  CHECK(day.also.front().kind == "sign-up");
+  CHECK(day.also.front().command == "workbook drill --status");
+  CHECK(day.also.front().what == "Sign up for the oral exam: due 2026-12-04 (today); the drills rehearse it");
+  CHECK(next_steps(on("2026-11-29")).also.front().what.find("(in 5 days)") != std::string::npos);
+  for (const char* when : {"2026-11-20", "2026-12-05"}) {
+    for (const auto& a : next_steps(on(when)).also) CHECK(a.kind != "sign-up");
+  }
+  // progress's route line: "(today)", and past-date wording once it has passed.
+  CHECK(workbook::progress::format_progress(on("2026-12-04"), Style(false), 0).find("sign up by 12-04 (today)") !=
+        std::string::npos);
+  CHECK(workbook::progress::format_progress(on("2026-12-06"), Style(false), 0).find("sign-up was due 12-04 (2 days ago)") !=
+        std::string::npos);
 }

@@ -43,20 +43,22 @@ ProgressReport sample(const std::string& today = "2026-12-01") {
   return r;
 }
 
-std::string screen(const ProgressReport& r, std::size_t width = 80) { return format_progress(r, Style(false), width); }
+std::string screen(const ProgressReport& r, std::size_t width = 80, bool modules = true) {
+  return format_progress(r, Style(false), width, modules);
+}
 
 }  // namespace
 
 TEST_CASE("progress text: Read counts what the legend says it counts", "[progress][progress-text]") {
   const std::string s = screen(sample());
   // Follow 1/1 and Answer 6/6, reading never shown: Read is "-", and the legend says why.
-  CHECK_THAT(s, Contains("17  Streams and events               -       1/1    6/6   0/1\n"));
+  CHECK_THAT(s, Contains("17  Streams and events  -        1/1     6/6  0/1\n"));
   CHECK_THAT(s, Contains("Read: yes once `workbook show N` has printed the module's reading in full"));
   CHECK_THAT(s, !Contains("an answer or a run of the module is recorded"));
   ProgressReport r = sample();
   r.modules[1].read = r.modules[1].read_inferred = true;
   const std::string older = screen(r, 0);
-  CHECK_THAT(older, Contains("17  Streams and events               yes*"));
+  CHECK_THAT(older, Contains("17  Streams and events  yes*     1/1     6/6  0/1\n"));
   CHECK_THAT(older, Contains("yes*: inferred from activity in a journal older than the record of readings"));
 }
 
@@ -74,7 +76,7 @@ TEST_CASE("progress text: behind, with the command that marks it, handed in once
   const std::string s = screen(sample(), 0);
   CHECK_THAT(s, Contains("Behind:  Assignment 1 was due 2026-11-06 (25 days ago); modules open: 5"));
   CHECK_THAT(s, Contains("Handed in already? Mark it done: workbook handin a1"));
-  CHECK_THAT(s, Contains("Focus:   Assignment 3: 0 of 1 modules done; open: 17 (about 1.0 modules a week until 2026-12-04)"));
+  CHECK_THAT(s, Contains("Focus:   Assignment 3: 0 of 1 modules done; open: 17 (1 module in 3 days, by 2026-12-04)"));
   CHECK_THAT(s, Contains("a1 0/1 behind  a3 0/1 due 12-04"));
   ProgressReport r = sample();
   r.handed_in = {{"a1", "2026-12-01T10:00:00.000Z"}};
@@ -83,18 +85,14 @@ TEST_CASE("progress text: behind, with the command that marks it, handed in once
   CHECK_THAT(marked, !Contains("Behind:"));
   CHECK_THAT(marked, Contains("Handed in: Assignment 1 (marked; due 2026-11-06)"));
   CHECK_THAT(marked, Contains("a1 handed in  a3 0/1 due 12-04"));
-  CHECK_THAT(marked, Contains(" 5  Debugging                        -       1/1    6/6   0/1  handed in\n"));
+  CHECK_THAT(marked, Contains(" 5  Debugging           -        1/1     6/6  0/1  handed in\n"));
 }
 
-TEST_CASE("progress text: sentences are wrapped to the width, the table keeps its columns", "[progress][progress-text]") {
-  for (std::size_t width : {40u, 80u}) {
+TEST_CASE("progress text: sentences and the module table fit the width, titles whole", "[progress][progress-text]") {
+  for (std::size_t width : {40u, 60u, 80u}) {
     std::istringstream lines(screen(sample(), width));
     std::string line;
-    bool table = false;
     while (std::getline(lines, line)) {
-      if (line.rfind("Module ", 0) == 0) table = true;
-      if (line.rfind("Read: ", 0) == 0) table = false;
-      if (table) continue;  // the module table: fixed columns, at most 80
       std::size_t points = 0;
       for (unsigned char ch : line) points += (ch & 0xC0) != 0x80;
       INFO(width << ": " << line);
@@ -105,7 +103,7 @@ TEST_CASE("progress text: sentences are wrapped to the width, the table keeps it
 
 TEST_CASE("progress text: a topic's mark never starts a line of its own", "[progress][progress-text]") {
   ProgressReport r = sample();
-  r.topics = {{14, "tiling", 0, 0}, {20, "Tensor Cores", 1, 1}, {21, "BF16", 1, 0}, {22, "cuBLAS", 0, 0}};
+  r.topics = {{14, "tiling", 0, 0, {}}, {20, "Tensor Cores", 1, 1, {}}, {21, "BF16", 1, 0, {}}, {22, "cuBLAS", 0, 0, {}}};
   // At 80 columns "cuBLAS -" used to be cut after "cuBLAS", leaving "-" alone below it.
   for (std::size_t width : {60, 70, 80}) {
     const std::string s = screen(r, width);
@@ -115,4 +113,32 @@ TEST_CASE("progress text: a topic's mark never starts a line of its own", "[prog
     CHECK_THAT(s, !Contains("\n               -\n"));
     CHECK_THAT(s, !Contains("\n               ✓"));
   }
+}
+
+TEST_CASE("progress text: the first screen fits 30 rows, the module table behind --modules", "[progress][progress-text]") {
+  ProgressReport r = sample();
+  const std::string first = screen(r, 80, false);
+  std::size_t rows = 0;
+  for (char c : first) rows += c == '\n';
+  INFO(first);
+  CHECK(rows <= 29);  // and the shell's prompt
+  CHECK_THAT(first, Contains("This week"));
+  CHECK_THAT(first, Contains("progress --modules"));
+  CHECK_THAT(first, !Contains("Follow: worked examples"));  // the table's legend goes with the table
+  CHECK_THAT(screen(r, 80, true), Contains("Follow: worked examples"));
+  // A title longer than 32 columns is shown whole, never cut with '~'.
+  r.modules[0].title = "Streams, events and overlapping copies with compute";
+  CHECK_THAT(screen(r, 100, true), Contains("Streams, events and overlapping copies with compute"));
+  const std::string table = screen(r, 80, true);  // wrapped in its column, every word there
+  for (const char* word : {"Streams,", "events", "overlapping", "copies", "compute"}) CHECK_THAT(table, Contains(word));
+  CHECK_THAT(table, !Contains("~"));
+}
+
+TEST_CASE("progress text: the calendar's pace and last date say true things", "[progress][progress-text][calendar]") {
+  // On the due day a pace per week ("about 1.0 modules a week until 2026-12-04") is hours.
+  CHECK_THAT(screen(sample("2026-12-04"), 0), Contains("open: 17 (due today)"));
+  CHECK_THAT(screen(sample("2026-12-04"), 0), !Contains("a week until"));
+  CHECK_THAT(screen(sample("2026-11-20"), 0), Contains("open: 17 (about 0.5 modules a week until 2026-12-04)"));
+  // The weeks left name the date they count to.
+  CHECK_THAT(screen(sample(), 0), Contains("Weeks left until the last date (Assignment 3, 2026-12-04): 1"));
 }

@@ -5,6 +5,8 @@
 // measurement, choices by right and wrong.
 #include <catch2/catch.hpp>
 
+#include "../support/lines.hpp"
+
 #include <cmath>
 
 #include "content/catalog.hpp"
@@ -88,6 +90,15 @@ TEST_CASE("ledger: the trend chart has a series a kind and the 2x lines", "[ledg
   CHECK(c.series[1].labels == std::vector<std::string>{"a"});
   CHECK(c.series[3].name == "2x high");
   const std::string svg = plot::render_svg(c);
+  // The x axis counts predictions: whole ticks only (it used to tick 0, 0.5, 1, 1.5, 2).
+  int xticks = 0;
+  for (const auto& line : wbtest::lines_of(svg)) {
+    if (line.find("class=\"xtick\"") == std::string::npos) continue;
+    ++xticks;
+    INFO(line);
+    CHECK(line.find(".5</text>") == std::string::npos);
+  }
+  CHECK(xticks >= 2);
   CHECK(svg.find("data-series=\"speed-up\"") != std::string::npos);
 }
 
@@ -129,4 +140,21 @@ TEST_CASE("ledger: from a journal, first predictions before a measurement, numbe
   CHECK_FALSE(*l.entries[1].correct);
   CHECK(gather_ledger(j, catalog, 12).entries.empty());
   CHECK(ledger_json(l)["entries"][0]["badly_missed"] == true);
+}
+
+TEST_CASE("ledger: the text explains its words and fits 60, 80 and 100 columns", "[ledger][width]") {
+  const Ledger l = build_ledger({number("module14/tiled_gemm_with_a_long_name", 14, LedgerKind::speedup, 4, 2, "2026-11-03"),
+                                 number("module12/b", 12, LedgerKind::time, 1, 4, "2026-11-01")});
+  for (std::size_t width : {60u, 80u, 100u}) {
+    const std::string text = ledger_text(l, width);
+    for (const auto& line : wbtest::lines_of(text)) {
+      INFO(width << ": " << line);
+      CHECK(wbtest::columns(line) <= width);
+    }
+    // The words README used to be the only place to explain, now on screen.
+    std::string flat;  // the lines joined, so a phrase across a line break is found
+    for (const auto& line : wbtest::lines_of(text)) flat += " " + line.substr(std::min(line.find_first_not_of(' '), line.size()));
+    for (const char* word : {"other: any other unit", "optimism: the mean log2(p/m)", "log2 +0.00", "typical p/m: the typical"})
+      CHECK(flat.find(word) != std::string::npos);
+  }
 }

@@ -283,3 +283,34 @@ TEST_CASE("render_markdown: what the learner typed and what a lab reported is es
   CHECK(md.find("| ms&lt;img src=x onerror=alert(1)&gt; |") != std::string::npos);
   CHECK(md.find("- &lt;iframe src=x&gt;") != std::string::npos);
 }
+
+TEST_CASE("scope_to_project: the topic modules' measured labs and the given ledger, nothing not run", "[report][project]") {
+  ReportData d;
+  auto lab = [](const std::string& id, const std::string& verdict, const std::string& gpu, bool measured) {
+    LabEvidence e;
+    e.lab = id;
+    e.run.verdict = verdict;
+    e.run.device = gpu;
+    if (measured) e.metrics.push_back(MetricRow{});
+    return e;
+  };
+  d.labs = {lab("module14/tiled_gemm", "pass", "Tesla T4", true), lab("module16/streams_pipeline", "pass", "RTX 3050", true),
+            lab("module20/wmma_gemm", "not_run", "", false)};
+  for (const char* gpu : {"Tesla T4", "RTX 3050"}) {
+    MachineLine m;
+    m.gpu = gpu;
+    d.machines.push_back(m);
+  }
+  LedgerEntry e;
+  e.lab = "experiment llm_bf16";
+  e.module = kLedgerProject;
+  e.log2_ratio = 0.5;
+  scope_to_project(d, {14, 20, 21, 22}, build_ledger({e}));
+  CHECK(d.scope == "project");
+  REQUIRE(d.labs.size() == 1);  // module 16 is no topic; module 20's run was built, not run
+  CHECK(d.labs[0].lab == "module14/tiled_gemm");
+  REQUIRE(d.machines.size() == 1);
+  CHECK(d.machines[0].gpu == "Tesla T4");
+  CHECK(d.ledger_svg == "ledger.svg");
+  CHECK(d.ledger.entries.size() == 1);
+}

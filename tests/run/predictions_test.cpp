@@ -8,12 +8,17 @@
 
 #include <iostream>
 
+#include "content/catalog.hpp"
 #include "profile/profile_run.hpp"
 #include "run/predictions.hpp"
+#include "ui/prompt.hpp"
 #include "ui/style.hpp"
+#include "ui/wrap.hpp"
 #include "util/error.hpp"
 
+#include "../support/lines.hpp"
 #include "../support/ncu_prediction_lab.hpp"
+#include "../support/test_paths.hpp"
 
 using namespace workbook;
 using wbtest::lab_with_ncu_prediction;
@@ -113,4 +118,30 @@ TEST_CASE("an older journal's choice answer that is also another option's number
   LabPrediction now = old;  // this workbook records what was typed: no doubt
   now.answer.entered = "#1";
   CHECK(standing_predictions(lab, {now})[0].answer.unclear.empty());
+}
+
+TEST_CASE("every prediction prompt of the real content fits 60, 80 and 100 columns, words whole", "[predictions][width]") {
+  // module16/streams_pipeline's first prompt was one 272-column line the terminal broke
+  // mid-word ("four t/imes").
+  const Style plain(false);
+  std::size_t asked = 0;
+  for (const Module& m : Catalog(WORKBOOK_SOURCE_DIR).load_all()) {
+    for (const LabSpec& lab : m.labs) {
+      for (const PredictionSpec& spec : lab.predictions) {
+        ++asked;
+        for (std::size_t width : {60u, 80u, 100u}) {
+          const std::string shown = spec.kind == PredictionKind::choice
+                                        ? choice_text("? " + spec.prompt, spec.choices, width)
+                                        : question_text(prediction_question(spec, plain), width);
+          for (const std::string& l : wbtest::lines_of(shown)) {
+            INFO(lab.id << " " << spec.id << " at " << width << ": " << l);
+            CHECK(text_columns(l) <= width);
+          }
+        }
+      }
+    }
+  }
+  CHECK(asked > 20);
+  for (std::size_t width : {60u, 80u, 100u})
+    for (const std::string& l : wbtest::lines_of(wrap_text(kPredictFirstLine, width))) CHECK(text_columns(l) <= width);
 }

@@ -74,9 +74,9 @@ TEST_CASE("render_markdown wraps prose and list items to the width, never code",
   REQUIRE(numbered + 1 < lines.size());
   CHECK(lines[numbered + 1].rfind("   ", 0) == 0);
   CHECK(out.find("stream has finished;") != std::string::npos);
-  // Tables are kept as written.
-  CHECK(has_line(out, "| N | time |"));
-  CHECK(has_line(out, "| 1 | 2 ms |"));
+  // Tables are laid out as the terminal's tables (ui/table.hpp): a header, columns.
+  CHECK(has_line(out, "  N  time"));
+  CHECK(has_line(out, "  1  2 ms"));
 }
 
 TEST_CASE("render_markdown marks headings: underlined rules without colour, bold and underline with", "[markdown]") {
@@ -95,4 +95,22 @@ TEST_CASE("render_markdown marks headings: underlined rules without colour, bold
   CHECK(plain.find("**") == std::string::npos);
   // Width 0 (a pipe): each paragraph on one line.
   CHECK(render_markdown("a b\nc d\n", 0, Style(false)) == "a b c d\n");
+}
+
+TEST_CASE("render_markdown: a pipe table fits the width, its cells whole, never a column left out", "[markdown]") {
+  const std::string md =
+      "| T | threads/block | shared mem/block | read cut | on a T4 |\n"
+      "|---|---|---|---|---|\n"
+      "| 8 | 64 | 512 B | 8x | 2 warps/block; the 16-blocks-per-SM limit still allows 32 warps, but many barriers per unit of work |\n"
+      "| 32 | 1,024 | 8 KB | 32x | one block fills an SM; every barrier idles all 1,024 threads |\n";
+  for (std::size_t width : {60u, 80u, 100u}) {
+    INFO("width " << width);
+    const std::string out = workbook::render_markdown(md, width, workbook::Style(false));
+    for (const auto& l : wbtest::lines_of(out)) {
+      INFO(l);
+      CHECK(wbtest::columns(l) <= width);
+    }
+    CHECK(out.find("|---") == std::string::npos);
+    for (const char* cell : {"threads/block", "512 B", "1,024", "8 KB"}) CHECK(out.find(cell) != std::string::npos);
+  }
 }

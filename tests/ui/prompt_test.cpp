@@ -5,7 +5,9 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include "../support/lines.hpp"
 #include "ui/prompt.hpp"
+#include "ui/wrap.hpp"
 
 using namespace workbook;
 
@@ -42,4 +44,23 @@ TEST_CASE("prompt: end_stdin_reads makes the next read of stdin see end of input
   const int fd = ::open("/dev/null", O_RDONLY);
   CHECK(fd > STDIN_FILENO);
   ::close(fd);
+}
+
+TEST_CASE("question_text and choice_text wrap a prompt to the width, words whole", "[prompt]") {
+  const std::string q =
+      "? With four streams, how many times faster is the pipelined copy-and-compute than the serial one? [x] (Enter to skip): ";
+  for (std::size_t width : {60u, 80u, 100u}) {
+    INFO("width " << width);
+    const std::string shown = workbook::question_text(q, width);
+    for (const auto& l : wbtest::lines_of(shown)) CHECK(workbook::text_columns(l) <= width);
+    CHECK(shown.back() == ' ');  // the answer is typed after a space
+    std::string rejoined;  // every word whole: the lines joined give the question back
+    for (const auto& l : wbtest::lines_of(shown)) rejoined += (rejoined.empty() ? "" : " ") + l.substr(l.rfind("  ", 0) == 0 ? 2 : 0);
+    CHECK(rejoined == q.substr(0, q.size() - 1) + " ");
+  }
+  CHECK(workbook::question_text(q, 0) == q);
+  const std::string c = workbook::choice_text("? Which resource limits the naive kernel at N = 4096?",
+                                              {"memory bandwidth (DRAM)", "FP32 compute"}, 30);
+  for (const auto& l : wbtest::lines_of(c)) CHECK(workbook::text_columns(l) <= 30);
+  CHECK(c.find("  1) memory bandwidth (DRAM)\n") != std::string::npos);
 }

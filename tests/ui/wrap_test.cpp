@@ -74,3 +74,11 @@ TEST_CASE("text_columns does not count colour sequences, so coloured text wraps 
   // 8 visible columns + " pass": 13 columns, fits 13 although the bytes are more.
   CHECK(wrap_text(bold + " pass", 13) == bold + " pass");
 }
+
+TEST_CASE("wrap_text keeps a figure on the line of its unit", "[wrap]") {
+  // Without the rule, "30" would end the first line and "ms" begin the second.
+  CHECK(wrap_text("the copy takes about 30 ms here", 23) == "the copy takes about\n30 ms here");
+  CHECK(wrap_text("a speed-up of 12.1 x, then 4.0 GB/s.", 16) == "a speed-up of\n12.1 x, then\n4.0 GB/s.");
+  // A word that is not a unit still breaks after a figure.
+  CHECK(wrap_text("module 14 labs", 10) == "module 14\nlabs");
+}

@@ -8,6 +8,7 @@
 
 #include "../support/text_checks.hpp"
 
+using workbook::printable_text;
 using workbook::is_valid_utf8;
 using workbook::make_valid_utf8;
 using workbook::valid_utf8;

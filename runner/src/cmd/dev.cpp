@@ -1,10 +1,16 @@
 // `workbook dev check`: the authors' check of all content (see dev/content_check.hpp).
 #include <fmt/format.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
 
 #include "cmd/registry.hpp"
 #include "dev/content_check.hpp"
 #include "journal/journal.hpp"
 #include "present/dev_check_report.hpp"
+#include "ui/progress_line.hpp"
+#include "ui/wrap.hpp"
 #include "util/error.hpp"
 #include "util/file_text.hpp"
 
@@ -75,7 +81,19 @@ void setup_dev(CLI::App& app, CommandContext& ctx) {
     DevCheckOptions check = o->check;
     const Output out = ctx.global.output(o->json);
     bool header_printed = false;
+    // The compiles (minutes): a line redrawn on a terminal, a line now and then in a log; on stderr.
+    ProgressLine progress(::isatty(STDERR_FILENO) != 0, stderr_width());
+    const auto started = std::chrono::steady_clock::now();
+    check.on_compiled = [&](std::size_t done, std::size_t total, const DevLabRow& row) {
+      const double now = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+      const std::string what = fmt::format("{} {} ({})", row.compiled ? "compiled" : "not compiled:", row.lab, row.variant);
+      if (const std::string text = progress.update(done, total, what, now); !text.empty()) {
+        fmt::print(stderr, "{}", text);
+        std::fflush(stderr);
+      }
+    };
     check.on_row = [&](const DevCheckResult& so_far, const DevLabRow& row) {
+      fmt::print(stderr, "{}", progress.finish());
       print_notice(out, [&](const Style& s) {
         if (!header_printed) print_dev_header(so_far, s);
         header_printed = true;
@@ -83,6 +101,7 @@ void setup_dev(CLI::App& app, CommandContext& ctx) {
       });
     };
     DevCheckResult r = dev_check({opened.catalog, opened.workspace, opened.journal, style}, check);
+    fmt::print(stderr, "{}", progress.finish());
     if (!o->report.empty()) write_report(*o, r);
     print_result(out, r, dev_check_json, [&](const DevCheckResult& x, const Style& s) {
       if (!header_printed) print_dev_header(x, s);

@@ -4,12 +4,14 @@
 #include <unistd.h>
 
 #include "cmd/registry.hpp"
+#include "content/course.hpp"
 #include "experiment/experiment_run.hpp"
 #include "experiment/experiment_show.hpp"
 #include "experiment/experiment_slurm.hpp"
 #include "experiment/experiment_store.hpp"
 #include "experiment/experiment_summary.hpp"
 #include "experiment/experiment_template.hpp"
+#include "experiment/experiment_topics.hpp"
 #include "ui/prompt.hpp"
 #include "ui/wrap.hpp"
 #include "util/error.hpp"
@@ -66,7 +68,8 @@ void explain_and_show(CommandContext& ctx, const ExperimentOptions& o, long long
   print_notice(out, [](const Style&) { fmt::print("\n"); });
   print_summary(journal, run_id, out);
   if (!(o.explain && !o.explain->empty()) && o.req.interactive && status != "interrupted" && status != "not_run") {
-    fmt::print("\n{}\n", style.bold("Explain the difference with a model (roofline, occupancy, Amdahl) in a sentence or two"));
+    fmt::print("\n{}\n", style.bold(wrap_text("Explain the difference with a model (roofline, occupancy, Amdahl) in a sentence or two",
+                                                text_width())));
     if (auto line = ask_line("> "); line && !line->empty()) {
       record_experiment_explanation(journal, run_id, *line);
       fmt::print("{}\n", style.dim(fmt::format("Kept with experiment run #{}.", run_id)));
@@ -75,7 +78,8 @@ void explain_and_show(CommandContext& ctx, const ExperimentOptions& o, long long
   ctx.exit_code = experiment_exit_code(status);
   if (status != "done") {  // on stderr, also with --json (whose JSON holds the status)
     const auto row = load_experiment_run(journal, run_id);
-    if (row && !row->detail.empty()) fmt::print(stderr, "{} {}\n", status == "interrupted" ? "interrupted:" : "problem:", row->detail);
+    if (row && !row->detail.empty())
+      fmt::print(stderr, "{}\n", wrap_text(row->detail, stderr_width(), status == "interrupted" ? "interrupted: " : "problem: ", "  "));
   }
 }
 
@@ -105,6 +109,11 @@ void run_experiment(CommandContext& ctx, ExperimentOptions& o) {
   if (f.partition || f.gres || f.time || f.account)
     throw UsageError("--partition, --gres, --time and --account go with --slurm (or --slurm-dry-run)");
   const Experiment e = load_workspace_experiment(ws, req.name);
+  if (const auto course = load_course(ctx.global.catalog().root(), ws.root()); course && !e.topic.empty()) {
+    std::vector<std::string> topics;
+    for (const auto& t : course->project.topics) topics.push_back(t.topic);
+    check_experiment_topic(e.topic, topics, "experiments/" + e.name + ".yaml");
+  }
   const std::vector<RecordedPrediction> predictions = collect_experiment_predictions(ws, e, req, style);
   ws.ensure();
   long long id = 0;
@@ -187,8 +196,8 @@ void explain_run(CommandContext& ctx, const ExperimentOptions& o, std::string te
   const long long id = experiment_run_of(journal, o.req.name, o.run_id);
   const Style style = ctx.global.style();
   if (trim(text).empty() && !o.json && interactive_terminal()) {
-    fmt::print("{}\n", style.bold(fmt::format("Explain run #{} of {} with a model (roofline, occupancy, Amdahl)", id,
-                                              o.req.name)));
+    fmt::print("{}\n", style.bold(wrap_text(fmt::format("Explain run #{} of {} with a model (roofline, occupancy, "
+                                                        "Amdahl)", id, o.req.name), text_width())));
     text = ask_line("> ").value_or("");
   }
   if (trim(text).empty()) {

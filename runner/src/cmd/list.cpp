@@ -5,6 +5,7 @@
 
 #include "cmd/registry.hpp"
 #include "content/outline.hpp"
+#include "ui/wrap.hpp"
 
 namespace workbook {
 
@@ -29,9 +30,12 @@ void setup_list(CLI::App& app, CommandContext& ctx) {
       return;
     }
     Style s = ctx.global.style();
+    const std::size_t width = text_width();
+    const std::string hang(33, ' ');
     for (const auto& m : modules) {
-      fmt::print("{}  {}\n", s.bold(m.id), m.title);
-      for (const auto& lab : m.labs) fmt::print("    {:<28} {}\n", lab.id, s.dim(lab.title));
+      fmt::print("{}  {}\n", s.bold(m.id), wrap_text(m.title, width, std::string(m.id.size() + 2, ' '), "    ").substr(m.id.size() + 2));
+      for (const auto& lab : m.labs)  // the title wrapped in its column, under itself
+        fmt::print("    {:<28} {}\n", lab.id, s.dim(wrap_text(lab.title, width, hang, hang).substr(hang.size())));
     }
     if (modules.empty()) fmt::print("No modules have content in {}.\n", catalog.root().string());
   });

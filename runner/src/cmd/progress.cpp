@@ -5,22 +5,25 @@
 
 namespace workbook {
 
-int run_progress_command(const GlobalOptions& global, bool json) {
+int run_progress_command(const GlobalOptions& global, bool json, bool modules) {
   OpenedCourse opened(global, JournalAccess::read);
   return progress::show_progress({opened.catalog, opened.workspace, opened.journal,
-                                  global.output(json)});
+                                  global.output(json)}, modules);
 }
 
 void setup_progress(CLI::App& app, CommandContext& ctx) {
   auto* cmd = app.add_subcommand("progress", "Your record: modules, reviews and drills due, the course's dates");
   auto json = std::make_shared<bool>(false);
+  auto modules = std::make_shared<bool>(false);
   cmd->add_flag("--json", *json, "Print one JSON object");
+  cmd->add_flag("--modules", *modules, "Also every module's Read, Follow, Answer and Run");
   cmd->footer(R"(Examples:
   workbook progress
+  workbook progress --modules    with the table of every module
   workbook progress --json
-  workbook                     the same screen
+  workbook                       the same screen as `workbook progress`
 The dates come from data/course.yaml (tentative); <workspace>/course.yaml overrides them.)");
-  cmd->callback([&ctx, json] { ctx.exit_code = run_progress_command(ctx.global, *json); });
+  cmd->callback([&ctx, json, modules] { ctx.exit_code = run_progress_command(ctx.global, *json, *modules); });
 }
 
 }  // namespace workbook

@@ -82,7 +82,8 @@ void setup_journal(CLI::App& app, CommandContext& ctx);
 void setup_watch(CLI::App& app, CommandContext& ctx);
 void setup_hint(CLI::App& app, CommandContext& ctx);
 
-// `workbook progress` (cmd/progress.cpp), also what a bare `workbook` shows.
-int run_progress_command(const GlobalOptions& global, bool json);
+// `workbook progress` (cmd/progress.cpp), also what a bare `workbook` shows; `modules`:
+// with every module's row (`--modules`).
+int run_progress_command(const GlobalOptions& global, bool json, bool modules = false);
 
 }  // namespace workbook

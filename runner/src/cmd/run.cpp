@@ -21,6 +21,7 @@
 #include "run/slurm_submit.hpp"
 #include "run/solution_gate.hpp"
 #include "ui/prompt.hpp"
+#include "ui/wrap.hpp"
 #include "util/error.hpp"
 
 namespace workbook {
@@ -112,7 +113,7 @@ void ask_explanation(Journal& journal, const RunReport& report, const Style& s) 
   std::string prompt = report.lab.explain_prompt.empty()
                            ? "Explain the main figure with a model (roofline, occupancy, Amdahl) in one or two sentences"
                            : report.lab.explain_prompt;
-  fmt::print("\n{}\n", s.bold(prompt));
+  fmt::print("\n{}\n", s.bold(wrap_text(prompt, text_width())));
   auto line = ask_line("> ");
   if (line && !line->empty()) {
     const std::string feedback = record_explained(journal, report, *line);

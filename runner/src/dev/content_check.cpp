@@ -331,6 +331,17 @@ void require_only_labs(const Catalog& catalog, const std::vector<Module>& module
   }
 }
 
+// What the solutions are graded on, said in the report ("" when nothing runs).
+std::string basis_text(bool run, const DeviceContext& dev) {
+  if (run && dev.calibration) {
+    return fmt::format("solutions graded twice: on this workspace's calibration ({}) and on the spec sheet's figures",
+                       dev.calibration->measured_at.substr(0, 10));
+  }
+  return run ? "solutions graded on the spec sheet's figures only: run `workbook device --calibrate` in this "
+               "workspace first to prove the calibrated basis too"
+             : "";
+}
+
 }  // namespace
 
 DevCheckResult dev_check(const RunContext& ctx, const DevCheckOptions& o) {
@@ -346,12 +357,7 @@ DevCheckResult dev_check(const RunContext& ctx, const DevCheckOptions& o) {
   DeviceContext dev = load_device_context(ctx.catalog, std::nullopt, &ctx.journal);
   result.device = dev.describe();
   const bool calibrated = o.run && dev.calibration.has_value();
-  result.basis = calibrated ? fmt::format("solutions graded twice: on this workspace's calibration ({}) and on the spec "
-                                          "sheet's figures",
-                                          dev.calibration->measured_at.substr(0, 10))
-                 : o.run ? "solutions graded on the spec sheet's figures only: run `workbook device --calibrate` in "
-                           "this workspace first to prove the calibrated basis too"
-                         : "";
+  result.basis = basis_text(o.run, dev);
   auto selected = [&](const LabSpec& lab) {
     return o.only.empty() || std::find(o.only.begin(), o.only.end(), lab.id) != o.only.end();
   };
@@ -384,9 +390,15 @@ DevCheckResult dev_check(const RunContext& ctx, const DevCheckOptions& o) {
 
   // Compile them all, several at once (each compiler is a child process; build_lab is
   // safe to call from several threads, and a Ctrl-C reaches every running compile).
+  std::mutex progress_mutex;
+  std::size_t compiled = 0;
   compile_all(jobs.size(), o.jobs, [&](std::size_t i) {
     jobs[i].row = compile_one(ctx, *jobs[i].lab, jobs[i].plan, result.arch, nvcc, o.unoptimized_host);
     jobs[i].compiled_or_tried = true;
+    if (o.on_compiled) {
+      std::lock_guard lock(progress_mutex);
+      o.on_compiled(++compiled, jobs.size(), jobs[i].row);
+    }
     return jobs[i].row.problem == "interrupted while compiling";
   });
 

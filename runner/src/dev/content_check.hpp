@@ -27,6 +27,9 @@ struct DevCheckOptions {
   // Called as each row is done (the result so far holds device, arch and content
   // problems), so progress can be printed as it happens.
   std::function<void(const DevCheckResult& so_far, const DevLabRow& row)> on_row;
+  // Called as each compile ends (one call at a time, from the compiling threads): `done`
+  // of `total` compiled or tried, `row` the one that just ended; for a progress line.
+  std::function<void(std::size_t done, std::size_t total, const DevLabRow& row)> on_compiled;
 };
 
 struct DevLabRow {

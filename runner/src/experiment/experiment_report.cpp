@@ -32,6 +32,12 @@ plot::Chart curve_chart(const ExperimentSummary& s, const ExperimentMetric& metr
     }
     c.series.push_back(series);
   }
+  // Two variants' lines on top of each other look like one: the title says so.
+  std::string same;
+  for (std::size_t a = 0; a < c.series.size(); ++a)
+    for (std::size_t b = a + 1; b < c.series.size(); ++b)
+      if (c.series[a].y == c.series[b].y) same += (same.empty() ? "" : "; ") + c.series[a].name + " and " + c.series[b].name;
+  if (!same.empty()) c.title += " (" + same + " coincide: one line hides the other)";
   return c;
 }
 

@@ -9,6 +9,7 @@
 #include "experiment/experiment_machine.hpp"
 #include "ui/table.hpp"
 #include "ui/units.hpp"
+#include "ui/wrap.hpp"
 #include "util/lines.hpp"
 
 namespace workbook {
@@ -128,7 +129,9 @@ std::vector<std::string> summary_lines(const ExperimentSummary& s, const Style& 
   if (!s.run.explanations.empty()) {
     out.push_back("");
     out.push_back(style.bold(fmt::format("Your explanation (given with run #{})", s.run.id)));
-    for (const auto& x : s.run.explanations) out.push_back(fmt::format("  {}  {}", style.dim(x.recorded_at.substr(0, 10)), x.text));
+    for (const auto& x : s.run.explanations)
+      for (const auto& line : split_lines(wrap_text(x.recorded_at.substr(0, 10) + "  " + x.text, width, "  ", "    ")))
+        out.push_back(line);
   }
   return out;
 }

@@ -232,6 +232,7 @@ void read_top(MapReader& top, Experiment& e) {
   e.timeout_s = top.number("timeout_s", false).value_or(600);
   if (!(e.timeout_s >= 1 && e.timeout_s <= 86400)) top.problem("timeout_s", "must be from 1 to 86400 seconds");
   e.baseline = top.str("baseline", false).value_or("");
+  e.topic = top.str("topic", false).value_or("");
   for_each_map(top, "variants", true, [&](MapReader& m) { e.variants.push_back(read_variant(m)); });
   for_each_map(top, "metrics", true, [&](MapReader& m) { e.metrics.push_back(read_metric(m)); });
   for_each_map(top, "predictions", false, [&](MapReader& m) { e.predictions.push_back(read_prediction(m)); });

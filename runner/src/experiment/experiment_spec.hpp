@@ -71,6 +71,7 @@ struct Experiment {
   int repeats = 1;
   double timeout_s = 600;
   std::string baseline;       // a variant's name
+  std::string topic;          // the project topic it measures (data/course.yaml), or ""
   std::vector<ExperimentVariant> variants;
   std::vector<ExperimentMetric> metrics;
   std::vector<ExperimentPrediction> predictions;

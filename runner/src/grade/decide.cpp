@@ -35,8 +35,10 @@ std::string next_step_for(const std::string& lab_id, Verdict verdict) {
       return "install what the line above names (or move to a machine that has it: Colab has torch and triton), "
              "then run again";
     case Verdict::out_of_range:
-      return "the result is right but the figure says the design is not yet what the module teaches: "
-             "read the hint, compare your access pattern with the reading, and run again";
+      return fmt::format("the result is right but the figure says the design is not yet what the module teaches: "
+                         "`workbook hint {}` shows the lab's next hint; compare your access pattern with the "
+                         "reading, and run again",
+                         lab_id);
     default: return "";
   }
 }
@@ -142,7 +144,9 @@ Decision decide(const RunFacts& f) {
   if (f.no_gpu) {
     return made(Verdict::not_run, "no NVIDIA GPU was found (nvidia-smi lists none), so the lab was compiled but not run",
                 fmt::format("run it on a machine with a GPU (Colab, or `workbook run {} --slurm` on a cluster), or by "
-                            "hand there with the nvcc line in the lab's header; your predictions stand for that run",
+                            "hand there with the nvcc line in the lab's header; your predictions stand for that run "
+                            "where this journal is: on Colab, only after `workbook journal export` here and `workbook "
+                            "journal import` there (docs/colab.md)",
                             f.lab_id));
   }
   if (f.process) return from_run(f);

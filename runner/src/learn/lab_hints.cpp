@@ -48,7 +48,8 @@ std::string solution_command(const std::string& lab) { return "workbook show " +
 
 std::string format_hints(const HintView& v, const Style& s) {
   if (v.total == 0) {
-    return fmt::format("{} has no hints: its steps (`workbook show {}`) walk you through it.\n", v.lab, v.lab);
+    return wrap_text(fmt::format("{} has no hints: its steps (`workbook show {}`) walk you through it.", v.lab, v.lab),
+                     text_width()) + "\n";
   }
   const std::size_t width = text_width();
   std::string out;
@@ -58,11 +59,11 @@ std::string format_hints(const HintView& v, const Style& s) {
     out += wrap_text(h.text, width, "  ", "  ") + "\n\n";
   }
   if (v.all_seen()) {
-    out += fmt::format("All {} hints of {} are shown. Still stuck? The reference solution:\n  {}\n", v.total, v.lab,
-                       solution_command(v.lab));
+    out += wrap_text(fmt::format("All {} hints of {} are shown. Still stuck? The reference solution:", v.total, v.lab), width) +
+           fmt::format("\n  {}\n", solution_command(v.lab));
   } else {
-    out += s.dim(fmt::format("{} of {} hints seen; `workbook hint {}` again shows the next one.", v.seen, v.total,
-                             v.lab)) + "\n";
+    out += s.dim(wrap_text(fmt::format("{} of {} hints seen; `workbook hint {}` again shows the next one.", v.seen,
+                                       v.total, v.lab), width)) + "\n";
   }
   return out;
 }

@@ -63,7 +63,16 @@ void print_summary(const Style& style, const std::vector<ItemResult>& results, S
     fmt::print("Interrupted (Ctrl-C): every answer given before it is kept in the journal.\n");
   } else if (stop == Stop::end_of_input) {
     fmt::print("{}\n", style.dim("End of input: stopped; every answer given is kept."));
+  } else if (stop == Stop::quit) {
+    fmt::print("{}\n", style.dim("Stopped (q); every answer given is kept."));
   }
+}
+
+// The items of the session not answered in it (an item asked again counts once).
+std::size_t items_left(std::size_t in_session, const std::vector<ItemResult>& results) {
+  std::set<std::pair<int, std::string>> answered;
+  for (const auto& r : results) answered.insert({r.module, r.item});
+  return in_session > answered.size() ? in_session - answered.size() : 0;
 }
 
 // "Skipped 3 items not due yet (the next on 2026-12-03): `workbook exercises 16 --all` asks them too."
@@ -89,8 +98,19 @@ class TextPrinter final : public PracticePrinter {
     if (p.asked > 0) fmt::print("{}\n", s_.dim("Answer first, then compare with the model answer and grade yourself."));
   }
   void exercises_end(const ExercisesOutcome& o) override {
-    if (o.plan.asked == 0) fmt::print("Nothing new or due in {} today.\n", module_name(o.plan.module));
-    else print_summary(s_, o.results, o.stop);
+    if (o.plan.asked == 0) {
+      fmt::print("Nothing new or due in {} today.\n", module_name(o.plan.module));
+      return;
+    }
+    print_summary(s_, o.results, o.stop);
+    if (const std::size_t left = items_left(o.plan.asked, o.results); left > 0) {
+      fmt::print("Left: {} of {} item{} not answered; `workbook exercises {}` asks {} again.\n", left, o.plan.asked,
+                 plural(o.plan.asked), o.plan.module, left == 1 ? "it" : "them");
+    } else if (!o.plan.skipped.empty()) {
+      print_skipped(s_, o.plan.module, o.plan.skipped);
+    } else {
+      fmt::print("Every item of {} is answered; `workbook review` brings them back when due.\n", module_name(o.plan.module));
+    }
   }
 
   void review_start(const ReviewPlan& p) override {
@@ -100,7 +120,13 @@ class TextPrinter final : public PracticePrinter {
   void review_end(const ReviewOutcome& o) override {
     if (o.plan.queued == 0) fmt::print("Nothing to review today.\n");
     else print_summary(s_, o.results, o.stop);
-    if (o.next_due_day) fmt::print("Next review due {}.\n", date_of_day(*o.next_due_day));
+    const std::size_t left = o.plan.queued == 0 ? 0 : items_left(o.plan.queued, o.results);
+    if (left > 0) {  // stopped early: what is still due today, not a later date
+      fmt::print("Left: {} of the {} item{} of this session; `workbook review` carries on with {}.\n", left,
+                 o.plan.queued, plural(o.plan.queued), left == 1 ? "it" : "them");
+    } else if (o.next_due_day) {
+      fmt::print("Next review due {}.\n", date_of_day(*o.next_due_day));
+    }
   }
 
   void follow_end(const FollowOutcome& o) override {

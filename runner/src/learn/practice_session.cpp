@@ -215,8 +215,12 @@ std::optional<ItemResult> PracticeSession::item(int module, const ExerciseItem& 
                              "name=value", text_width())) +
             "\n");
   }
-  auto answer = read(s_.cyan("Your answer (or answer out loud, then Enter): "));
+  auto answer = read(s_.cyan("Your answer (or answer out loud, then Enter; q stops): "));
   if (!answer) return std::nullopt;
+  if (is_quit(*answer)) {  // not an answer: the learner ends the session here
+    stop_ = Stop::quit;
+    return std::nullopt;
+  }
   r.answer = *answer;
   r.check = check_answer(r.answer, numeric);
   show_numbers(r.check);

@@ -25,6 +25,7 @@ struct Axis {
   std::string label;  // "TILE"
   std::string unit;   // "ms"; shown as "label (unit)"
   int log = -1;       // -1: log when the values span more than kLogDecades; 0 linear; 1 log
+  bool counts = false;  // the values are counts: ticks only at whole numbers (linear axis)
   std::string title() const { return unit.empty() ? label : label + " (" + unit + ")"; }
 };
 

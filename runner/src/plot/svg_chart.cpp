@@ -135,7 +135,13 @@ Frame frame_for(const Chart& chart, double left, double top, double w, double h)
     ys.insert(ys.end(), s.lo.begin(), s.lo.end());  // the spread bars fit on the axis too
     ys.insert(ys.end(), s.hi.begin(), s.hi.end());
   }
-  return {make_scale(xs, left, left + w, chart.x.log), make_scale(ys, top + h, top, chart.y.log)};
+  Frame f{make_scale(xs, left, left + w, chart.x.log), make_scale(ys, top + h, top, chart.y.log)};
+  for (auto [axis, scale] : {std::pair{&chart.x, &f.x}, std::pair{&chart.y, &f.y}}) {
+    if (!axis->counts || scale->log) continue;  // a count: 0, 1, 2, never 0.5
+    auto& t = scale->ticks;
+    t.erase(std::remove_if(t.begin(), t.end(), [](double v) { return std::fabs(v - std::round(v)) > 1e-9; }), t.end());
+  }
+  return f;
 }
 
 ShownUnit shown_unit(const Axis& axis, const Scale& scale) {

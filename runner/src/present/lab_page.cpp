@@ -81,7 +81,8 @@ std::string expected_figures_text(const std::vector<MetricGrade>& rows, const De
 std::string lab_page_text(const LabPage& page, const Style& s, std::size_t width) {
   const LabSpec& lab = page.lab;
   const bool mistakes = page.mistakes_open;
-  std::string out = fmt::format("{}  {}\n\n{}\n\n", s.bold(lab.id), s.bold(lab.title), wrap_text(lab.goal, width));
+  const std::string heading = wrap_text(lab.id + "  " + lab.title, width, "", "  ");  // the title wrapped, never cut
+  std::string out = fmt::format("{}\n\n{}\n\n", s.bold(heading), wrap_text(lab.goal, width));
   for (std::size_t i = 0; i < lab.steps.size(); ++i) {
     const std::string number = fmt::format("  {}. ", i + 1);
     out += wrap_text(lab.steps[i], width, number, std::string(number.size(), ' ')) + "\n";

@@ -55,24 +55,26 @@ void print_metrics(Out out, const RunReport& r, const Style& s) {
   if (r.grade.metrics.empty()) return;
   const std::size_t width = text_width();
   fmt::format_to(out, "\n{}\n", s.bold("Figures"));
-  // Too wide for the terminal: the samples column goes first, then the workbook's figure.
+  // Too wide for the terminal: the samples column moves under its row first, then the
+  // workbook's figure (ui/table).
   Table t{{{"figure"}, {"measured", true}, {"expected here", false, true}, {""}, {"workbook", false, true, true},
            {"samples", false, false, true}}, {}, "  ", true};
-  std::string notes, samples_lines;
+  std::string notes;
+  bool any_samples = false;
   for (const auto& m : r.grade.metrics) {
     std::string samples = m.stats && m.stats->samples ? fmt::format("n={}", *m.stats->samples) : "";
     if (!samples.empty() && m.stats->spread) samples += fmt::format(", ±{:.1f}%", *m.stats->spread * 100);
     t.rows.push_back({m.name, m.value ? format_figure(*m.value, m.unit) : "-", range_text(m), status_text(m, s),
                       s.dim(m.reference), s.dim(samples)});
-    if (!samples.empty()) samples_lines += wrap_text(m.name + " samples: " + samples, width, "  ", "    ") + "\n";
+    any_samples = any_samples || !samples.empty();
     if (!m.note.empty() && m.status != RangeStatus::in_range) notes += wrap_text(m.name + ": " + m.note, width, "  ", "    ") + "\n";
     if (m.basis != RangeBasis::model && m.status != RangeStatus::no_range)
       notes += wrap_text(m.name + " range: " + m.basis_note, width, "  ", "    ") + "\n";
   }
   fmt::format_to(out, "{}", render_table(t, width, s));
-  if (!samples_lines.empty()) {  // the samples' column, or a line each when it did not fit
+  if (any_samples) {
     const std::string legend = "samples: how many timings were taken, and ±: their spread (max - min over the median)";
-    notes = wrap_text(legend, width, "  ", "    ") + "\n" + (shown_columns(t, width).back() ? "" : samples_lines) + notes;
+    notes = wrap_text(legend, width, "  ", "    ") + "\n" + notes;
   }
   if (!notes.empty()) fmt::format_to(out, "{}", s.dim(notes));
 }

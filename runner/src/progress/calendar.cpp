@@ -93,9 +93,9 @@ CalendarPlan plan_for(const Course& course, const std::set<int>& done, long long
     plan.weeks_to_next = weeks_rounded_up(plan.days_to_next);
   }
   if (!all.empty()) {
-    long long last = 0;
-    for (const auto& d : all) last = std::max(last, d.last_day);
-    plan.weeks_left = weeks_rounded_up(last - today + 1);
+    for (const auto& d : all)
+      if (!plan.last || d.last_day >= plan.last->last_day) plan.last = d;
+    plan.weeks_left = weeks_rounded_up(plan.last->last_day - today + 1);
   }
   // The assignment due next comes first: one already past due cannot be handed in late
   // (and may well have been handed in outside the runner), so it leads only once no

@@ -51,6 +51,7 @@ struct CalendarPlan {
   long long days_to_next = 0;
   long long weeks_to_next = 0;     // whole weeks, rounded up
   long long weeks_left = 0;        // until the last deadline, rounded up (0 when over)
+  std::optional<Deadline> last;    // the last deadline of the course
   std::vector<AssignmentStatus> assignments;  // in due order
   std::vector<std::string> behind;            // ids of assignments past due with modules open
   // The assignment to work on now: the next one due (today or later) with modules open;

@@ -9,12 +9,14 @@
 #include "content/course.hpp"
 #include "content/lab_id.hpp"
 #include "grade/grade.hpp"
+#include "experiment/experiment_topics.hpp"
 #include "learn/clock.hpp"
 #include "progress/history.hpp"
 #include "progress/next_step.hpp"
 #include "progress/progress_report.hpp"
 #include "report/ledger.hpp"
 #include "ui/output.hpp"
+#include "ui/wrap.hpp"
 #include "util/error.hpp"
 
 namespace workbook::progress {
@@ -28,10 +30,10 @@ ProgressReport report_of(const CommandInputs& in) {
 
 }  // namespace
 
-int show_progress(const CommandInputs& in) {
+int show_progress(const CommandInputs& in, bool modules) {
   const ProgressReport report = report_of(in);
   print_result(in.out, report, [](const ProgressReport& r) { return to_json(r); },
-               [](const ProgressReport& r, const Style& s) { fmt::print("{}", format_progress(r, s, screen_width())); });
+               [modules](const ProgressReport& r, const Style& s) { fmt::print("{}", format_progress(r, s, screen_width(), modules)); });
   return 0;
 }
 
@@ -49,9 +51,12 @@ int show_history(const CommandInputs& in, const std::string& lab, int limit, boo
   std::string id;
   if (!lab.empty()) id = in.catalog.find_lab(parse_lab_ref_or_throw(lab)).id;
   if (ledger) {
-    const Ledger l = gather_ledger(in.journal, in.catalog, lab.empty() ? 0 : parse_lab_ref_or_throw(lab).module);
+    const Ledger l = lab.empty() ? gather_ledger(in.journal, in.catalog, 0, experiment_ledger_entries(in.journal))
+                                 : gather_ledger(in.journal, in.catalog, parse_lab_ref_or_throw(lab).module);
     print_result(in.out, l, ledger_json, [](const Ledger& x, const Style&) {
-      fmt::print("{}{}", ledger_text(x), ledger_summary(x).empty() ? "" : "  In short: " + ledger_summary(x) + ".\n");
+      const std::size_t width = text_width();
+      fmt::print("{}", ledger_text(x, width));
+      if (!ledger_summary(x).empty()) fmt::print("{}\n", wrap_text("In short: " + ledger_summary(x) + ".", width, "  ", "    "));
     });
     return 0;
   }

@@ -24,7 +24,8 @@ struct CommandInputs {
   Output out;  // --json or text, and the text's style (GlobalOptions::output)
 };
 
-int show_progress(const CommandInputs& in);
+// `modules`: with the table of every module (progress_report.hpp, format_progress).
+int show_progress(const CommandInputs& in, bool modules = false);
 int show_next(const CommandInputs& in);
 // The lab `workbook next` points to, or "" when every lab has passed (see next_lab).
 std::string next_open_lab(const CommandInputs& in);

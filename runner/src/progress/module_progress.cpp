@@ -37,6 +37,7 @@ ModuleProgress summarize(const ModuleContent& content, const LearnerRecord& reco
     }
     p.labs_open.push_back(lab);
     if (ran) p.labs_tried.push_back(lab);
+    if (ran && it->second.last_verdict == "not_run") p.labs_not_run.push_back(lab);
   }
   return p;
 }

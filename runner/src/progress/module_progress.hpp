@@ -54,6 +54,7 @@ struct ModuleProgress {
   Tally follow, answer, run;
   std::vector<std::string> labs_open;      // labs without a passing run, in manifest order
   std::vector<std::string> labs_tried;     // labs_open that have a run (it did not pass)
+  std::vector<std::string> labs_not_run;   // labs_tried whose last run could not run (no GPU: built, not run)
   std::string first_open_example;          // the first worked example not done, or ""
   int items_open = 0;
   // Every lab passed, every item answered, every worked example followed; a module with

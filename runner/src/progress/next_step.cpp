@@ -17,6 +17,15 @@ std::optional<NextStep> run_step(const ModuleProgress& m, const std::string& why
   if (m.labs_open.empty()) return std::nullopt;
   const std::string& lab = m.labs_open.front();
   const bool tried = std::find(m.labs_tried.begin(), m.labs_tried.end(), lab) != m.labs_tried.end();
+  if (std::find(m.labs_not_run.begin(), m.labs_not_run.end(), lab) != m.labs_not_run.end()) {
+    // Nothing ran, so nothing is known broken: the lab waits for a GPU, and the journal goes with it.
+    return NextStep{"run", "workbook journal export journal.json",
+                    fmt::format("Run the lab {} on a machine with a GPU: its last run here was built, not run (no "
+                                "GPU). Your predictions stand where this journal is: export it, then `workbook journal "
+                                "import journal.json` on Colab (docs/colab.md), or run it with `--slurm` on a cluster",
+                                lab),
+                    why, m.module, lab};
+  }
   return NextStep{"run", "workbook run " + lab,
                   fmt::format("{} the lab {} until it passes", tried ? "Fix and run" : "Predict, then run", lab), why,
                   m.module, lab};
@@ -77,7 +86,6 @@ std::optional<NextStep> project_step(const ProgressReport& r) {
   if (!(report && *report >= r.today) && !(talk && *talk >= r.today)) return std::nullopt;
   int measured = 0;
   for (const auto& t : r.topics) measured += t.measured > 0 ? 1 : 0;
-  if (p.topics_needed > 0 && measured >= p.topics_needed) return std::nullopt;
   const std::string ahead =
       report && *report >= r.today
           ? fmt::format("the project report is due {} ({})", p.report, when_text(*report - r.today))
@@ -85,12 +93,22 @@ std::optional<NextStep> project_step(const ProgressReport& r) {
                         p.presentation_first, when_text(*learn::day_of_date(p.presentation_first) - r.today));
   for (const auto& t : r.topics) {
     const ModuleProgress* m = r.module(t.module);
+    if (p.topics_needed > 0 && measured >= p.topics_needed) break;
     if (t.measured > 0 || !m) continue;
     const std::string why =
         fmt::format("no assignment is due any more; {} and needs {} topics measured ({} so far): module {} ({}) "
                     "has no measured run of yours yet",
                     ahead, p.topics_needed, measured, t.module, t.topic);
     if (auto s = run_step(*m, why)) return s;
+  }
+  // A topic measured by an experiment counts fully once it is explained with a model.
+  for (const auto& t : r.topics) {
+    if (t.unexplained.empty()) continue;
+    const std::string& e = t.unexplained.front();
+    return NextStep{"explain", fmt::format("workbook experiment explain {}", e),
+                    fmt::format("Explain experiment {}'s result ({}) with a model: roofline, occupancy, Amdahl", e, t.topic),
+                    fmt::format("no assignment is due any more; {}: {} is measured but not yet explained", ahead, t.topic),
+                    t.module, ""};
   }
   return std::nullopt;
 }
@@ -136,6 +154,17 @@ std::optional<NextStep> behind_step(const ProgressReport& r) {
                   "an assignment handed in outside the runner counts as done once marked", 0, ""};
 }
 
+// The oral exam's sign-up in the week before it is due, and on the day: said first
+// among the things beside the next one (it is outside the runner, and easy to miss).
+std::optional<NextStep> sign_up_step(const ProgressReport& r) {
+  const auto day = learn::day_of_date(r.oral_sign_up_by);
+  if (!day || *day < r.today || *day - r.today > 7) return std::nullopt;
+  return NextStep{"sign-up", "workbook drill --status",
+                  fmt::format("Sign up for the oral exam: due {} ({}); the drills rehearse it", r.oral_sign_up_by,
+                              when_text(*day - r.today)),
+                  "the bonus exercises count only with the oral exam", 0, ""};
+}
+
 NextStep review_step(const ProgressReport& r) {
   return {"review", "workbook review", fmt::format("Review the {} item{} due today", r.reviews_due,
                                                    r.reviews_due == 1 ? "" : "s"),
@@ -167,6 +196,7 @@ NextPlan next_steps(const ProgressReport& r) {
                  "come back when a review or a drill falls due", 0, ""};
   }
   if (auto b = behind_step(r)) plan.also.push_back(*b);
+  if (auto o = sign_up_step(r)) plan.also.insert(plan.also.begin(), *o);
   return plan;
 }
 

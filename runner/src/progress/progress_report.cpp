@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <set>
 
+#include "experiment/experiment_topics.hpp"
 #include "journal/handins.hpp"
 #include "report/ledger.hpp"
 #include "learn/banks.hpp"
@@ -13,6 +15,7 @@
 #include "learn/review_store.hpp"
 #include "learn/practice_session.hpp"
 #include "content/lab_id.hpp"
+#include "util/text.hpp"
 
 namespace workbook::progress {
 
@@ -57,6 +60,21 @@ void split_handins(const ProgressReport& r, std::set<std::string>& assignments, 
 
 bool in_module(const std::string& lab, int module) { return lab.rfind(module_id(module) + "/", 0) == 0; }
 
+// The experiments' runs that name the topic `s` (without case) counted into it; the
+// experiments measured but never explained listed.
+void add_topic_runs(const std::vector<TopicRun>& runs, TopicStatus& s) {
+  std::set<std::string> measured, explained;
+  for (const auto& run : runs) {
+    if (lower(run.topic) != lower(s.topic) || !run.measured) continue;
+    ++s.measured;
+    s.explained += run.explained ? 1 : 0;
+    measured.insert(run.experiment);
+    if (run.explained) explained.insert(run.experiment);
+  }
+  for (const auto& e : measured)
+    if (!explained.count(e)) s.unexplained.push_back(e);
+}
+
 void plan_route(ProgressReport& r, const Course& course, const std::set<int>& done,
                 const std::vector<LabRecord>& labs) {
   auto due_of = [&](const std::string& id) -> std::string {
@@ -73,12 +91,13 @@ void plan_route(ProgressReport& r, const Course& course, const std::set<int>& do
     r.bonus.push_back(s);
   }
   for (const auto& t : course.project.topics) {
-    TopicStatus s{t.module, t.topic, 0, 0};
+    TopicStatus s{t.module, t.topic, 0, 0, {}};
     for (const auto& lab : labs) {
       if (!in_module(lab.lab, t.module)) continue;
       s.measured += lab.measured;
       s.explained += lab.explained;
     }
+    add_topic_runs(r.topic_runs, s);
     r.topics.push_back(s);
   }
   r.oral_sign_up_by = due_of(course.oral_exam.sign_up_with);
@@ -141,10 +160,12 @@ ProgressReport gather_progress(const Catalog& catalog, Journal& journal, const s
   for (const auto& c : content) r.modules.push_back(summarize(c, record));
   learn::ReviewStore store(journal);
   r.reviews_due = static_cast<int>(store.due(today).size());
-  r.ledger_line = ledger_summary(gather_ledger(journal, catalog));
+  r.ledger_line = ledger_summary(gather_ledger(journal, catalog, 0, experiment_ledger_entries(journal)));
   std::vector<int> drill_modules = course ? course->oral_exam.drill_modules : std::vector<int>{};
   if (drill_modules.empty()) drill_modules = {11, 24};
   r.drills = drill_summaries(catalog, journal, drill_modules, today);
+  for (const auto& run : experiment_topic_runs(journal))
+    r.topic_runs.push_back({run.experiment, run.topic, run.measured, run.explained});
   std::vector<LabRecord> labs;
   for (const auto& [id, lab] : record.labs) labs.push_back(lab);
   plan_report(r, labs);

@@ -34,7 +34,16 @@ struct BonusStatus {
 struct TopicStatus {
   int module = 0;
   std::string topic;
-  int measured = 0, explained = 0;  // the learner's runs of the module's labs with figures, with an explanation
+  // The learner's runs of the module's labs with figures, with an explanation; and the
+  // runs of experiments that name the topic (`topic:`), finished, with an explanation.
+  int measured = 0, explained = 0;
+  std::vector<std::string> unexplained;  // experiments of the topic measured, none of their runs explained
+};
+
+// A run of an experiment that names a project topic (experiment/experiment_topics.hpp).
+struct TopicRun {
+  std::string experiment, topic;
+  bool measured = false, explained = false;
 };
 
 struct ProgressReport {
@@ -46,6 +55,7 @@ struct ProgressReport {
   std::optional<CalendarPlan> plan;
   std::vector<BonusStatus> bonus;
   std::vector<TopicStatus> topics;
+  std::vector<TopicRun> topic_runs;  // the experiments' runs that name a topic (read by gather_progress)
   std::string oral_sign_up_by;  // date of the assignment the sign-up goes with, or ""
   // What the learner marked handed in (`workbook handin`): item ("a1", "module05") -> when.
   std::map<std::string, std::string> handed_in;
@@ -68,7 +78,11 @@ ProgressReport gather_progress(const Catalog& catalog, Journal& journal, const s
 
 nlohmann::json to_json(const ProgressReport& report);
 // The screen: at most `width` columns (at most 80), its sentences wrapped to that width.
-std::string format_progress(const ProgressReport& report, const Style& style, std::size_t width = 80);
+// The first screen (bare `workbook`, `progress`) fits a 30-row terminal: this week (what is
+// next, what is behind), the route to an A and a line counting the modules; `modules` adds
+// the table of every module (`progress --modules`) and what its columns count.
+std::string format_progress(const ProgressReport& report, const Style& style, std::size_t width = 80,
+                            bool modules = false);
 // The width the progress screens use: the terminal's (text_width), at most 80; 80 when unknown.
 std::size_t screen_width();
 

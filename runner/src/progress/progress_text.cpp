@@ -7,6 +7,7 @@
 
 #include "learn/clock.hpp"
 #include "progress/progress_report.hpp"
+#include "ui/table.hpp"
 #include "ui/wrap.hpp"
 
 namespace workbook::progress {
@@ -19,17 +20,6 @@ std::string modules_text(const std::vector<int>& modules) {
   return out.empty() ? "-" : out;
 }
 
-// `text` cut to at most `width` code points, the last one a '~' when it was cut.
-std::string clip(const std::string& text, std::size_t width) {
-  std::size_t points = 0, last_start = 0;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if ((static_cast<unsigned char>(text[i]) & 0xC0) == 0x80) continue;
-    if (++points > width) return text.substr(0, last_start) + "~";
-    last_start = i;
-  }
-  return text;
-}
-
 std::string tally_text(const Tally& t) { return t.total == 0 ? "-" : fmt::format("{}/{}", t.done, t.total); }
 
 // A sentence of the screen: wrapped to `width` after a label column of `indent` spaces.
@@ -38,6 +28,17 @@ std::string line(const std::string& text, std::size_t width, std::size_t indent 
   std::string first = "  " + label;
   if (!label.empty()) first.resize(std::max(first.size() + 1, indent), ' ');
   return wrap_text(text, width, first, std::string(indent, ' ')) + "\n";
+}
+
+// How fast the focus's open modules must go: a pace per week only when its due date is a
+// week or more away (on the due day, "4.0 modules a week" would be four modules in hours).
+std::string pace_text(const AssignmentStatus& a, double per_week) {
+  if (a.days_left <= 0) return "due today";
+  if (a.days_left < 7) {
+    return fmt::format("{} module{} in {} day{}, by {}", a.open.size(), a.open.size() == 1 ? "" : "s", a.days_left,
+                       a.days_left == 1 ? "" : "s", a.due);
+  }
+  return fmt::format("about {:.1f} modules a week until {}", per_week, a.due);
 }
 
 std::string calendar_lines(const ProgressReport& r, const CalendarPlan& p, const Style& s, std::size_t w) {
@@ -53,11 +54,11 @@ std::string calendar_lines(const ProgressReport& r, const CalendarPlan& p, const
                             when_text(p.previous->day - r.today)), w, 11, "Past:");
   }
   if (p.focus && p.focus->state != AssignmentState::behind) {
-    out += line(fmt::format("{}: {} of {} modules done; open: {} (about {:.1f} modules a week until {})",
-                            p.focus->title, p.focus->done.size(), p.focus->modules.size(), modules_text(p.focus->open),
-                            p.modules_per_week, p.focus->due), w, 11, "Focus:");
+    out += line(fmt::format("{}: {} of {} modules done; open: {} ({})", p.focus->title, p.focus->done.size(),
+                            p.focus->modules.size(), modules_text(p.focus->open), pace_text(*p.focus, p.modules_per_week)),
+                w, 11, "Focus:");
   }
-  std::string behind_ids;
+  std::string behind_ids, behind_text;
   int behind = 0;
   for (const auto& a : p.assignments) {
     if (a.state == AssignmentState::handed_in) {
@@ -66,15 +67,20 @@ std::string calendar_lines(const ProgressReport& r, const CalendarPlan& p, const
     if (a.state != AssignmentState::behind) continue;
     behind_ids += " " + a.id;
     ++behind;
-    out += s.red(line(fmt::format("{} was due {} ({}); modules open: {}", a.title, a.due,
-                                  when_text(a.days_left), modules_text(a.open)), w, 11, "Behind:"));
+    behind_text += (behind_text.empty() ? "" : "; ") + fmt::format("{} was due {} ({}), open: {}", a.title, a.due,
+                                                                 when_text(a.days_left), modules_text(a.open));
   }
+  if (behind == 1) behind_text.replace(behind_text.rfind(", open: "), 8, "; modules open: ");
+  if (behind > 0) out += s.red(line(behind_text, w, 11, "Behind:"));  // one entry: the first screen has 30 rows
   if (!behind_ids.empty()) {
     out += wrap_text(fmt::format("Handed in already? Mark {} done: workbook handin{}", behind == 1 ? "it" : "them",
                                  behind_ids),
                      w, std::string(11, ' '), std::string(11, ' ')) + "\n";
   }
-  if (p.weeks_left > 0) out += line(fmt::format("Weeks left until the last date: {}", p.weeks_left), w, 2);
+  if (p.weeks_left > 0 && p.last) {
+    out += line(fmt::format("Weeks left until the last date ({}, {}): {}", p.last->title, learn::date_of_day(p.last->last_day),
+                            p.weeks_left), w, 2);
+  }
   return out;
 }
 
@@ -150,20 +156,32 @@ std::string drills_text(const ProgressReport& r) {
   return drills.empty() ? "-" : drills;
 }
 
+// The oral exam's sign-up against today: "sign up by 12-18 (in 3 days)", "(today)", or
+// "sign-up was due 12-18 (1 day ago)" once it has passed.
+std::string sign_up_text(const ProgressReport& r) {
+  if (r.oral_sign_up_by.empty()) return "";
+  const auto day = learn::day_of_date(r.oral_sign_up_by);
+  const std::string date = r.oral_sign_up_by.substr(5);
+  if (!day) return "; sign up by " + date;
+  const long long days = *day - r.today;
+  if (days < 0) return fmt::format("; sign-up was due {} ({})", date, when_text(days));
+  return fmt::format("; sign up by {} ({})", date, when_text(days));
+}
+
 std::string route(const ProgressReport& r, const Style& s, std::size_t w) {
   if (!r.course || !r.plan) return "";
   std::string out = s.bold("Route to an A") + (r.course->tentative ? s.dim("  (dates tentative)") : "") + "\n";
   out += assignments_line(*r.plan, s, w);
+  std::string bonus;  // one line for them all: the first screen has 30 rows
   for (const auto& b : r.bonus) {
     std::string prep = b.modules.empty() ? ""
                        : b.open.empty() ? "; its modules done"
                                         : "; to prepare: module " + modules_text(b.open);
-    out += route_line("Bonus", fmt::format("{} (with {}{}){}", b.title, b.assignment,
-                                           b.due.empty() ? "" : ", due " + b.due.substr(5), prep), w);
+    bonus += (bonus.empty() ? "" : "; ") +
+             fmt::format("{} (with {}{}{})", b.title, b.assignment, b.due.empty() ? "" : ", due " + b.due.substr(5), prep);
   }
-  out += route_line("Oral exam", "drills " + drills_text(r) +
-                                     (r.oral_sign_up_by.empty() ? "" : "; sign up by " + r.oral_sign_up_by.substr(5)),
-                    w);
+  if (!bonus.empty()) out += route_line("Bonus", bonus, w);
+  out += route_line("Oral exam", "drills " + drills_text(r) + sign_up_text(r), w);
   const CourseProject& p = r.course->project;
   out += route_line("Project", fmt::format("proposal {}, report {}, talk {}", p.proposal.empty() ? "-" : p.proposal,
                                            p.report.empty() ? "-" : p.report,
@@ -180,33 +198,50 @@ std::string route(const ProgressReport& r, const Style& s, std::size_t w) {
   return out;
 }
 
-std::string module_table(const ProgressReport& r, const Style& s) {
-  std::string out = s.bold(fmt::format("{:<36} {:<4} {:>6} {:>6} {:>5}", "Module", "Read", "Follow", "Answer", "Run")) +
-                    "\n";
+// One row a module, its title whole (wrapped in its column when the screen is narrow).
+std::string module_table(const ProgressReport& r, const Style& s, std::size_t w) {
+  Table t{{{"", true}, {"Module", false, true}, {"Read"}, {"Follow", true}, {"Answer", true}, {"Run", true}, {""}},
+          {}, "", true};
   for (const auto& m : r.modules) {
-    const std::string title = clip(m.title, 32);
     const char* read = !m.read ? "-" : m.read_inferred ? "yes*" : "yes";
-    std::string row = fmt::format("{:>2}  {:<32} {:<4} {:>6} {:>6} {:>5}", m.module, title, read, tally_text(m.follow),
-                                  tally_text(m.answer), tally_text(m.run));
-    if (m.complete()) row = s.green(row + "  done");
-    else if (m.handed_in) row = s.green(row + "  handed in");
-    out += row + "\n";
+    const char* mark = m.complete() ? "done" : m.handed_in ? "handed in" : "";
+    std::vector<std::string> row{std::to_string(m.module), m.title, read, tally_text(m.follow), tally_text(m.answer),
+                                 tally_text(m.run), mark};
+    if (*mark != '\0')
+      for (auto& cell : row) cell = s.green(cell);
+    t.rows.push_back(std::move(row));
   }
-  return out;
+  return render_table(t, w, s);
 }
 
-// What each column and mark of the screen counts, as the code above counts it.
-std::string legend(const ProgressReport& r, const Style& s, std::size_t w) {
+// What each column and mark of the screen counts, as the code above counts it; the
+// module table's columns only when it is shown.
+std::string legend(const ProgressReport& r, const Style& s, std::size_t w, bool modules) {
   bool inferred = false;
   for (const auto& m : r.modules) inferred = inferred || m.read_inferred;
-  std::string out =
-      "Read: yes once `workbook show N` has printed the module's reading in full to a terminal. Follow: worked "
-      "examples done to their last step. Answer: exercise items answered at least once. Run: labs with a passing "
-      "run of your own copy. done: all three complete; handed in: marked with `workbook handin`.";
-  if (inferred) out += " yes*: inferred from activity in a journal older than the record of readings.";
+  std::string out;
+  if (modules) {
+    out = "Read: yes once `workbook show N` has printed the module's reading in full to a terminal. Follow: worked "
+          "examples done to their last step. Answer: exercise items answered at least once. Run: labs with a passing "
+          "run of your own copy. done: all three complete; handed in: marked with `workbook handin`.";
+    if (inferred) out += " yes*: inferred from activity in a journal older than the record of readings.";
+  }
   if (r.plan) out += " Assignments: modules done of those that prepare each.";
   if (!r.topics.empty()) out += " Topics: ✓ a run of the topic's labs measured, ✓✓ measured and explained.";
-  return s.dim(wrap_text(out, w)) + "\n";
+  if (out.empty()) return "";
+  return s.dim(wrap_text(out.substr(out[0] == ' ' ? 1 : 0), w)) + "\n";
+}
+
+// The module table folded into one line on the first screen.
+std::string modules_count(const ProgressReport& r, std::size_t w) {
+  int done = 0, handed_in = 0;
+  for (const auto& m : r.modules) {
+    done += m.complete() ? 1 : 0;
+    handed_in += !m.complete() && m.handed_in ? 1 : 0;
+  }
+  const std::string marked = handed_in ? fmt::format(", {} handed in", handed_in) : "";
+  return wrap_text(fmt::format("Modules: {} of {} done{} (each one: workbook progress --modules)", done,
+                               r.modules.size(), marked), w) + "\n";
 }
 
 }  // namespace
@@ -216,12 +251,12 @@ std::size_t screen_width() {
   return w == 0 ? 80 : std::min<std::size_t>(w, 80);
 }
 
-std::string format_progress(const ProgressReport& r, const Style& s, std::size_t w) {
+std::string format_progress(const ProgressReport& r, const Style& s, std::size_t w, bool modules) {
   std::string out = s.bold(fmt::format("Progress, {}", learn::date_of_day(r.today))) + "\n\n";
   out += this_week(r, s, w) + "\n";
   if (std::string a = route(r, s, w); !a.empty()) out += a + "\n";
-  out += module_table(r, s);
-  out += legend(r, s, w);
+  out += modules ? module_table(r, s, w) : modules_count(r, w);
+  out += legend(r, s, w, modules);
   return out;
 }
 

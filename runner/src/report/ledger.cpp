@@ -10,6 +10,8 @@
 
 #include "content/lab_id.hpp"
 #include "journal/journal_queries.hpp"
+#include "ui/table.hpp"
+#include "ui/wrap.hpp"
 #include "util/error.hpp"
 
 namespace workbook {
@@ -73,7 +75,9 @@ LedgerRow row_of(int module, LedgerKind kind, const std::vector<const LedgerEntr
   return r;
 }
 
-std::string module_name(int module) { return module == 0 ? "all" : module_id(module); }
+std::string module_name(int module) {
+  return module == 0 ? "all" : module == kLedgerProject ? "project" : module_id(module);
+}
 
 }  // namespace
 
@@ -128,7 +132,7 @@ Ledger build_ledger(std::vector<LedgerEntry> entries) {
   return l;
 }
 
-Ledger gather_ledger(Journal& journal, const Catalog& catalog, int module) {
+Ledger gather_ledger(Journal& journal, const Catalog& catalog, int module, std::vector<LedgerEntry> experiments) {
   LabsOnDemand labs(catalog);
   std::vector<LedgerEntry> entries;
   auto base = [&](const std::string& lab, const std::string& id, const std::string& at, long long run) {
@@ -159,6 +163,7 @@ Ledger gather_ledger(Journal& journal, const Catalog& catalog, int module) {
     e.correct = o.correct;
     entries.push_back(e);
   }
+  if (module == 0) entries.insert(entries.end(), experiments.begin(), experiments.end());
   return build_ledger(std::move(entries));
 }
 
@@ -193,7 +198,7 @@ std::string ledger_summary(const Ledger& ledger, int last) {
 plot::Chart ledger_chart(const Ledger& ledger) {
   plot::Chart c;
   c.title = "Calibration ledger: each lab's first prediction against its measurement";
-  c.x = {"prediction, oldest first", "", 0};
+  c.x = {"prediction, oldest first", "", 0, true};  // a count of predictions: whole ticks
   c.y = {"log2(predicted / measured)", "", 0};
   std::map<LedgerKind, plot::Series> by;
   int i = 0;
@@ -221,27 +226,29 @@ plot::Chart ledger_chart(const Ledger& ledger) {
   return c;
 }
 
-std::string ledger_text(const Ledger& l) {
-  std::string out = "Calibration ledger (each lab's first prediction against its measurement)\n";
+std::string ledger_text(const Ledger& l, std::size_t width) {
+  std::string out = wrap_text("Calibration ledger (each lab's first prediction against its measurement)", width) + "\n";
   if (l.entries.empty()) return out + "  No first prediction has been graded yet.\n";
-  out += fmt::format("  {:<10} {:<10} {:>4} {:>12} {:>10} {:>8} {:>7}\n", "module", "kind", "n", "typical p/m",
-                     "optimism", "right", ">2x off");
+  Table rows{{{"module"}, {"kind"}, {"n", true}, {"typical p/m", true}, {"optimism", true}, {"right", true},
+              {">2x off", true}}, {}, "  ", true};
   for (const auto& r : l.rows) {
     const bool numbers = r.kind != LedgerKind::choice;
-    out += fmt::format("  {:<10} {:<10} {:>4} {:>12} {:>10} {:>8} {:>7}\n", module_name(r.module), to_string(r.kind), r.n,
-                       numbers ? fmt::format("{:.2f}x", std::exp2(r.mean_log2)) : "-",
-                       numbers && r.kind != LedgerKind::other ? fmt::format("{:+.2f}", r.mean_optimism) : "-",
-                       numbers ? "-" : fmt::format("{}/{}", r.correct, r.n), numbers ? std::to_string(r.badly_missed) : "-");
+    rows.rows.push_back({module_name(r.module), to_string(r.kind), std::to_string(r.n),
+                         numbers ? fmt::format("{:.2f}x", std::exp2(r.mean_log2)) : "-",
+                         numbers && r.kind != LedgerKind::other ? fmt::format("{:+.2f}", r.mean_optimism) : "-",
+                         numbers ? "-" : fmt::format("{}/{}", r.correct, r.n), numbers ? std::to_string(r.badly_missed) : "-"});
   }
+  out += render_table(rows, width, Style(false));
+  out += wrap_text(kLedgerLegend, width, "  ", "  ") + "\n";
   out += "  Over time (oldest first):\n";
+  Table entries{{{"date"}, {"lab"}, {"prediction"}, {"kind"}, {"result", false, true}}, {}, "    ", false};
   for (const auto& e : l.entries) {
     const std::string what = e.log2_ratio ? fmt::format("predicted {:g}, measured {:g}: log2 {:+.2f}{}", *e.predicted,
                                                         *e.measured, *e.log2_ratio, e.badly_missed() ? ", badly missed" : "")
                                           : (e.correct && *e.correct ? "right" : "wrong");
-    out += fmt::format("    {} {:<28} {:<16} {:<9} {}\n", e.recorded_at.substr(0, 10), e.lab, e.prediction,
-                       to_string(e.kind), what);
+    entries.rows.push_back({e.recorded_at.substr(0, 10), e.lab, e.prediction, to_string(e.kind), what});
   }
-  return out;
+  return out + render_table(entries, width, Style(false));
 }
 
 nlohmann::json ledger_json(const Ledger& l) {

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
@@ -59,9 +60,13 @@ struct Ledger {
 // Pure: the rows of the entries (oldest first).
 Ledger build_ledger(std::vector<LedgerEntry> entries);
 
+// The module number of the project's experiments' entries: their rows read "project".
+inline constexpr int kLedgerProject = -1;
+
 // The ledger of the journal; labs the content no longer has are left out. `module`
-// non-zero: only that module's.
-Ledger gather_ledger(Journal& journal, const Catalog& catalog, int module = 0);
+// non-zero: only that module's. `experiments`: the experiments' first predictions
+// (experiment/experiment_topics.hpp, experiment_ledger_entries), kept when `module` is 0.
+Ledger gather_ledger(Journal& journal, const Catalog& catalog, int module = 0, std::vector<LedgerEntry> experiments = {});
 
 // Pure: one line for `progress` about the kind with the most predictions among the last
 // `last` labs' numeric first predictions ("your speed-up predictions run 1.8x optimistic
@@ -72,8 +77,17 @@ std::string ledger_summary(const Ledger& ledger, int last = 10);
 // kind, with the on-target line at 0 and the badly-missed lines at +1 and -1.
 plot::Chart ledger_chart(const Ledger& ledger);
 
-// The rows and entries as text (`history --ledger`) and as JSON.
-std::string ledger_text(const Ledger& ledger);
+// What the ledger's words mean, printed under its rows.
+inline constexpr const char* kLedgerLegend =
+    "kind: what was predicted (time, bandwidth, speed-up, choice; other: any other unit). typical p/m: the typical "
+    "predicted / measured (1.00x on target). optimism: the mean log2(p/m), turned so that + means you promised better "
+    "than was measured (a shorter time, more bandwidth, a larger speed-up): +1.00 is 2x too hopeful. right: choices "
+    "right of those made. >2x off: numbers off by more than 2x either way (their module's reviews come due sooner). "
+    "log2 +0.00 in a row below: on target; +1 or -1: 2x high or low.";
+
+// The rows and entries as text (`history --ledger`), wrapped to `width` (0: not
+// wrapped), and as JSON.
+std::string ledger_text(const Ledger& ledger, std::size_t width = 0);
 nlohmann::json ledger_json(const Ledger& ledger);
 
 }  // namespace workbook

@@ -201,6 +201,24 @@ void add_roofs(const std::vector<GpuSpec>& specs, ReportData& data) {
 
 }  // namespace
 
+void scope_to_project(ReportData& data, const std::vector<int>& topic_modules, Ledger ledger) {
+  data.scope = "project";
+  data.ledger = std::move(ledger);
+  data.ledger_svg.clear();
+  for (const auto& e : data.ledger.entries)
+    if (e.log2_ratio) data.ledger_svg = "ledger.svg";
+  auto outside = [&](const LabEvidence& e) {
+    const auto ref = parse_lab_ref(e.lab);
+    const bool topic = ref && std::find(topic_modules.begin(), topic_modules.end(), ref->module) != topic_modules.end();
+    return !topic || e.run.verdict == "not_run" || e.run.verdict == "unfinished" || e.metrics.empty();
+  };
+  data.labs.erase(std::remove_if(data.labs.begin(), data.labs.end(), outside), data.labs.end());
+  auto unused = [&](const MachineLine& m) {
+    return std::none_of(data.labs.begin(), data.labs.end(), [&](const LabEvidence& e) { return e.run.device == m.gpu; });
+  };
+  data.machines.erase(std::remove_if(data.machines.begin(), data.machines.end(), unused), data.machines.end());
+}
+
 ReportData collect_report(Journal& journal, const Catalog& catalog, const std::string& scope, const std::string& now) {
   ReportData data;
   data.scope = normalised_scope(catalog, scope);

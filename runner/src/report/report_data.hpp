@@ -67,6 +67,12 @@ struct ReportData {
   std::string ledger_svg;          // its trend chart's file name beside the Markdown; "" when nothing to draw
 };
 
+// The report scoped to the project (`workbook report project`): the labs of the project's
+// topic modules whose shown run measured something (a run that was built but not run has
+// nothing to hand in), the machines those runs ran on, and `ledger` (the labs' and the
+// experiments' first predictions); the experiments' section is added by the caller. Pure.
+void scope_to_project(ReportData& data, const std::vector<int>& topic_modules, Ledger ledger);
+
 // The run a report shows among a lab's runs (oldest first): the learner's own (starter
 // or --file runs; any run when there is none of those), the latest pass among them, else
 // the latest finished one, else the latest. With the lab's default parameters

@@ -8,6 +8,7 @@
 
 #include "content/metric_source.hpp"
 #include "ui/prompt.hpp"
+#include "ui/wrap.hpp"
 #include "util/error.hpp"
 #include "util/quantity.hpp"
 #include "util/text.hpp"
@@ -137,6 +138,11 @@ class PromptInterrupt {
 
 }  // namespace
 
+std::string prediction_question(const PredictionSpec& spec, const Style& style) {
+  std::string suffix = spec.kind == PredictionKind::yesno ? " [yes/no]" : spec.unit.empty() ? "" : fmt::format(" [{}]", spec.unit);
+  return fmt::format("{}{}{} (Enter to skip): ", style.cyan("? "), spec.prompt, suffix);
+}
+
 void ask_missing_predictions(const LabSpec& lab, std::vector<RecordedPrediction>& answers, const Style& style,
                              const std::function<void(const RecordedPrediction&)>& record) {
   const PromptInterrupt interrupt;
@@ -144,7 +150,7 @@ void ask_missing_predictions(const LabSpec& lab, std::vector<RecordedPrediction>
   for (const auto& spec : lab.predictions) {
     if (answered(answers, spec.id)) continue;
     if (!header) {
-      fmt::print("\n{}\n", style.bold("Predict first. Your answers are recorded before anything is built, and cannot be changed."));
+      fmt::print("\n{}\n", style.bold(wrap_text(kPredictFirstLine, text_width())));
       header = true;
     }
     if (spec.kind == PredictionKind::choice) {
@@ -157,9 +163,8 @@ void ask_missing_predictions(const LabSpec& lab, std::vector<RecordedPrediction>
       }
       continue;
     }
-    std::string suffix = spec.kind == PredictionKind::yesno ? " [yes/no]" : spec.unit.empty() ? "" : fmt::format(" [{}]", spec.unit);
     while (true) {
-      auto line = ask_line(fmt::format("{}{}{} (Enter to skip): ", style.cyan("? "), spec.prompt, suffix));
+      auto line = ask_line(prediction_question(spec, style));
       interrupt.check();
       if (!line) return;  // end of input: stop asking
       if (line->empty()) break;

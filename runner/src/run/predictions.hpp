@@ -39,6 +39,14 @@ void ask_missing_predictions(const LabSpec& lab, std::vector<RecordedPrediction>
 // What a prompt echoes once an answer is taken: "recorded: 4 (option 2)", "recorded: 1.5 ms".
 std::string recorded_echo(const PredictionSpec& spec, const RecordedPrediction& r);
 
+// The line before the first question (ui wraps it to the terminal).
+inline constexpr const char* kPredictFirstLine =
+    "Predict first. Your answers are recorded before anything is built, and cannot be changed.";
+
+// A numeric or yes/no prediction's question as its prompt asks it (pure): "? At N = 1024,
+// how many times faster ...? [x] (Enter to skip): "; ui/prompt wraps it to the terminal.
+std::string prediction_question(const PredictionSpec& spec, const Style& style);
+
 // The line a later run shows instead of asking again (pure): "How many ...? your
 // prediction (made 2026-11-30, before any measurement): 900".
 std::string standing_line(const LabSpec& lab, const LabPrediction& standing);

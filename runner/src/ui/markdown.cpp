@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "ui/table.hpp"
 #include "ui/wrap.hpp"
 
 namespace workbook {
@@ -91,6 +92,46 @@ std::string wrapped(std::string_view text, std::size_t width, const std::string&
   return out + "\n";
 }
 
+// The cells of a pipe-table row ("| a | b |"), trimmed, with inline markup read.
+std::vector<std::string> table_cells(std::string_view row, const Style& s) {
+  std::vector<std::string> cells;
+  row = trim_left(row);
+  if (!row.empty() && row.front() == '|') row.remove_prefix(1);
+  while (!row.empty() && (row.back() == ' ' || row.back() == '|')) row.remove_suffix(1);
+  for (std::size_t at = 0; at <= row.size();) {
+    std::size_t bar = row.find('|', at);
+    if (bar == std::string_view::npos) bar = row.size();
+    std::string cell(trim_left(row.substr(at, bar - at)));
+    while (!cell.empty() && cell.back() == ' ') cell.pop_back();
+    cell = inline_text(cell, s);
+    std::replace(cell.begin(), cell.end(), kKeep, ' ');
+    cells.push_back(cell);
+    at = bar + 1;
+  }
+  return cells;
+}
+
+// A pipe table as a ui Table: its first row the header, the |---| row dropped, every
+// column wrapping in its cells; stacked when even that is too wide (ui/table.hpp).
+std::string pipe_table(const std::vector<std::string_view>& rows, std::size_t width, const Style& s) {
+  Table t;
+  t.indent = "  ";
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    std::vector<std::string> cells = table_cells(rows[r], s);
+    const bool rule = std::all_of(cells.begin(), cells.end(), [](const std::string& c) {
+      return !c.empty() && c.find_first_not_of("-: ") == std::string::npos;
+    });
+    if (rule) continue;
+    if (t.columns.empty()) {
+      for (auto& c : cells) t.columns.push_back({c, false, true});
+      continue;
+    }
+    cells.resize(t.columns.size());
+    t.rows.push_back(std::move(cells));
+  }
+  return render_table(t, width, s);
+}
+
 // A heading's lines: bold and underlined in colour; plain, with a rule under it, without.
 std::string heading(std::string_view text, int level, const Style& s) {
   const std::string t(text);
@@ -159,7 +200,9 @@ class Renderer {
     } else if (lead(l) >= 4 && !list_) {
       while (more() && (lead(line()) >= 4 || blank(line()))) out_ += std::string(line()) + "\n", ++i_;
     } else if (is_table(l)) {
-      while (more() && is_table(line())) out_ += std::string(line()) + "\n", ++i_;
+      std::vector<std::string_view> rows;
+      while (more() && is_table(line())) rows.push_back(line()), ++i_;
+      out_ += pipe_table(rows, width_, s_);
     } else if (is_rule(l)) {
       out_ += std::string(std::min<std::size_t>(width_ == 0 ? 40 : width_, 40), '-') + "\n";
       ++i_;

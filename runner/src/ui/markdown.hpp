@@ -2,7 +2,8 @@
 // underlined in colour; under NO_COLOR plain, with a rule of '=' or '-' under them),
 // paragraphs and list items are rewrapped to the terminal's width (list items and block
 // quotes with hanging indents), while code blocks are indented and never wrapped, inline
-// `code` is kept whole on one line, and tables are kept as they are written.
+// `code` is kept whole on one line, and pipe tables are laid out as the terminal's tables
+// (ui/table.hpp: cells wrapped in their columns, rows stacked when even that is too wide).
 #pragma once
 
 #include <cstddef>

@@ -8,12 +8,29 @@
 
 #include <iostream>
 
+#include "ui/wrap.hpp"
 #include "util/text.hpp"
 
 namespace workbook {
 
+std::string question_text(std::string_view question, std::size_t width) {
+  if (width == 0 || text_columns(question) < width) return std::string(question);
+  std::string out = wrap_text(question, width - 1, "", "  ");  // a column left for the cursor
+  if (!question.empty() && question.back() == ' ') out += ' ';
+  return out;
+}
+
+std::string choice_text(std::string_view question, const std::vector<std::string>& choices, std::size_t width) {
+  std::string out = wrap_text(question, width, "", "  ") + "\n";
+  for (std::size_t i = 0; i < choices.size(); ++i) {
+    const std::string number = fmt::format("  {}) ", i + 1);
+    out += wrap_text(choices[i], width, number, std::string(number.size(), ' ')) + "\n";
+  }
+  return out;
+}
+
 std::optional<std::string> ask_line(const std::string& question) {
-  fmt::print("{}", question);
+  fmt::print("{}", question_text(question, text_width()));
   std::fflush(stdout);
   std::string line;
   if (!std::getline(std::cin, line)) {
@@ -25,8 +42,7 @@ std::optional<std::string> ask_line(const std::string& question) {
 
 std::optional<ChoiceAnswer> ask_choice(const std::string& question, const std::vector<std::string>& choices,
                                       bool allow_skip) {
-  fmt::print("{}\n", question);
-  for (std::size_t i = 0; i < choices.size(); ++i) fmt::print("  {}) {}\n", i + 1, choices[i]);
+  fmt::print("{}", choice_text(question, choices, text_width()));
   while (true) {
     auto line = ask_line(allow_skip ? "Your choice (number, Enter to skip): " : "Your choice (number): ");
     if (!line) return std::nullopt;

@@ -1,13 +1,23 @@
 // Reading answers from the learner on a terminal.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace workbook {
 
-// Prints `question` and reads one line; nullopt at end of input (Ctrl-D).
+// A question as ask_line shows it (pure): wrapped at word boundaries so that it and the
+// space after it fit `width` columns (0: as it is), continuation lines indented two.
+std::string question_text(std::string_view question, std::size_t width);
+
+// A choice question as ask_choice shows it (pure): the question, then "  1) choice" a line
+// each, all wrapped to `width`; ends in a newline.
+std::string choice_text(std::string_view question, const std::vector<std::string>& choices, std::size_t width);
+
+// Prints `question` (wrapped to the terminal) and reads one line; nullopt at end of input (Ctrl-D).
 std::optional<std::string> ask_line(const std::string& question);
 
 // Asks until the answer names one of `choices` and returns which, and what was typed: a number is

@@ -26,43 +26,63 @@ std::vector<std::size_t> natural_widths(const Table& t) {
   return w;
 }
 
-std::size_t total(const Table& t, const std::vector<std::size_t>& w, const std::vector<bool>& shown) {
+// Where each column goes at the width: in the row, under it, or nowhere (all empty).
+enum class Place { row, below, none };
+
+struct Layout {
+  std::vector<std::size_t> w;  // widths of the columns in the row
+  std::vector<Place> place;
+  bool stacked = false;  // every row a block of "head: cell" lines
+};
+
+std::size_t total(const Table& t, const Layout& l) {
   std::size_t sum = text_columns(t.indent), n = 0;
-  for (std::size_t k = 0; k < w.size(); ++k) {
-    if (!shown[k]) continue;
-    sum += w[k] + (n++ ? kGap : 0);
+  for (std::size_t k = 0; k < l.w.size(); ++k) {
+    if (l.place[k] != Place::row) continue;
+    sum += l.w[k] + (n++ ? kGap : 0);
   }
   return sum;
 }
 
-// Narrows the flexible columns to their floor, drops droppable columns from the right
-// until the table fits `width`, then gives the room left back to the flexible columns.
-void fit(const Table& t, std::size_t width, std::vector<std::size_t>& w, std::vector<bool>& shown) {
-  if (width == 0 || total(t, w, shown) <= width) return;
-  const std::vector<std::size_t> natural = w;
-  for (std::size_t k = 0; k < w.size(); ++k) {
-    if (t.columns[k].flexible) w[k] = std::min(w[k], std::max(kMinFlexible, text_columns(t.columns[k].head)));
+// Narrows the flexible columns to their floor, moves movable columns under the row from
+// the right until the table fits `width`, then gives the room left back to the flexible
+// columns; when it still does not fit, the table is stacked.
+void fit(const Table& t, std::size_t width, Layout& l) {
+  if (width == 0 || total(t, l) <= width) return;
+  const std::vector<std::size_t> natural = l.w;
+  for (std::size_t k = 0; k < l.w.size(); ++k) {
+    if (t.columns[k].flexible) l.w[k] = std::min(l.w[k], std::max(kMinFlexible, text_columns(t.columns[k].head)));
   }
-  for (std::size_t k = w.size(); k-- > 0 && total(t, w, shown) > width;) {
-    if (t.columns[k].droppable && shown[k]) shown[k] = false;
+  for (std::size_t k = l.w.size(); k-- > 0 && total(t, l) > width;) {
+    if (t.columns[k].movable && l.place[k] == Place::row) l.place[k] = Place::below;
   }
-  for (std::size_t k = 0; k < w.size(); ++k) {
-    const std::size_t used = total(t, w, shown);
-    if (!t.columns[k].flexible || !shown[k] || used >= width) continue;
-    w[k] = std::min(natural[k], w[k] + (width - used));
+  if (total(t, l) > width) {
+    l.stacked = true;
+    return;
+  }
+  for (std::size_t k = 0; k < l.w.size(); ++k) {
+    const std::size_t used = total(t, l);
+    if (!t.columns[k].flexible || l.place[k] != Place::row || used >= width) continue;
+    l.w[k] = std::min(natural[k], l.w[k] + (width - used));
   }
 }
 
-// One table row, its flexible cell wrapped onto as many lines as it needs.
-std::string row_lines(const Table& t, const std::vector<std::string>& row, const std::vector<std::size_t>& w,
-                      const std::vector<bool>& shown) {
-  std::vector<std::vector<std::string>> cells(w.size());
+// "head: cell" (or the cell alone under an empty head), wrapped to `width` under `indent`.
+std::string labelled_line(const TableColumn& c, const std::string& cell, std::size_t width, const std::string& indent) {
+  const std::string text = c.head.empty() ? cell : c.head + ": " + cell;
+  return wrap_text(text, width, indent, indent + "  ") + "\n";
+}
+
+// One table row, its flexible cells wrapped onto as many lines as they need, then its
+// moved cells on lines of their own under it.
+std::string row_lines(const Table& t, const std::vector<std::string>& row, const Layout& l, std::size_t width) {
+  std::vector<std::vector<std::string>> cells(l.w.size());
   std::size_t height = 1;
-  for (std::size_t k = 0; k < w.size(); ++k) {
-    if (!shown[k]) continue;
+  for (std::size_t k = 0; k < l.w.size(); ++k) {
+    if (l.place[k] != Place::row) continue;
     const std::string& text = cell_of(row, k);
-    if (t.columns[k].flexible && text_columns(text) > w[k]) {
-      const std::string wrapped = wrap_text(text, w[k]);
+    if (t.columns[k].flexible && text_columns(text) > l.w[k]) {
+      const std::string wrapped = wrap_text(text, l.w[k]);
       for (std::size_t at = 0;;) {
         const std::size_t nl = wrapped.find('\n', at);
         cells[k].push_back(wrapped.substr(at, nl == std::string::npos ? std::string::npos : nl - at));
@@ -78,46 +98,62 @@ std::string row_lines(const Table& t, const std::vector<std::string>& row, const
   for (std::size_t line = 0; line < height; ++line) {
     std::string text = t.indent;
     bool first = true;
-    for (std::size_t k = 0; k < w.size(); ++k) {
-      if (!shown[k]) continue;
+    for (std::size_t k = 0; k < l.w.size(); ++k) {
+      if (l.place[k] != Place::row) continue;
       if (!first) text += std::string(kGap, ' ');
       first = false;
-      text += pad_to(line < cells[k].size() ? cells[k][line] : "", w[k], t.columns[k].right);
+      text += pad_to(line < cells[k].size() ? cells[k][line] : "", l.w[k], t.columns[k].right);
     }
     while (!text.empty() && text.back() == ' ') text.pop_back();
     out += text + "\n";
   }
+  for (std::size_t k = 0; k < l.w.size(); ++k) {
+    if (l.place[k] == Place::below && !cell_of(row, k).empty())
+      out += labelled_line(t.columns[k], cell_of(row, k), width, t.indent + "    ");
+  }
   return out;
 }
 
-// The columns' widths and which are shown, at `width`.
-std::vector<bool> layout(const Table& t, std::size_t width, std::vector<std::size_t>& w) {
-  w = natural_widths(t);
-  std::vector<bool> shown(w.size());
-  for (std::size_t k = 0; k < w.size(); ++k) shown[k] = w[k] > 0;
-  fit(t, width, w, shown);
-  return shown;
+// One row stacked: its first cell, then "head: cell" for each other non-empty one.
+std::string stacked_lines(const Table& t, const std::vector<std::string>& row, std::size_t width) {
+  std::string out;
+  bool first = true;
+  for (std::size_t k = 0; k < t.columns.size(); ++k) {
+    const std::string& cell = cell_of(row, k);
+    if (cell.empty()) continue;
+    if (first) out += wrap_text(cell, width, t.indent, t.indent + "  ") + "\n";
+    else out += labelled_line(t.columns[k], cell, width, t.indent + "  ");
+    first = false;
+  }
+  return out;
+}
+
+// The columns' widths and places at `width`.
+Layout layout(const Table& t, std::size_t width) {
+  Layout l;
+  l.w = natural_widths(t);
+  for (std::size_t k = 0; k < l.w.size(); ++k) l.place.push_back(l.w[k] > 0 ? Place::row : Place::none);
+  fit(t, width, l);
+  return l;
 }
 
 }  // namespace
 
-std::vector<bool> shown_columns(const Table& t, std::size_t width) {
-  std::vector<std::size_t> w;
-  return layout(t, width, w);
-}
-
 std::string render_table(const Table& t, std::size_t width, const Style& style) {
-  std::vector<std::size_t> w;
-  const std::vector<bool> shown = layout(t, width, w);
+  const Layout l = layout(t, width);
   std::string out;
+  if (l.stacked) {
+    for (const auto& row : t.rows) out += stacked_lines(t, row, width);
+    return out;
+  }
   if (t.header) {
     std::vector<std::string> head;
     for (const auto& c : t.columns) head.push_back(c.head);
-    std::string line = row_lines(t, head, w, shown);
-    line.pop_back();
+    std::string line = row_lines(t, head, l, 0);
+    line = line.substr(0, line.find('\n'));  // the moved columns' heads are on their rows' lines
     out += (style.color() ? style.bold(line) : line) + "\n";
   }
-  for (const auto& row : t.rows) out += row_lines(t, row, w, shown);
+  for (const auto& row : t.rows) out += row_lines(t, row, l, width);
   return out;
 }
 

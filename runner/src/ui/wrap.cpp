@@ -22,6 +22,45 @@ std::size_t columns_from_env() {
   return static_cast<std::size_t>(v);
 }
 
+// Units a figure is written with: a figure and its unit stay on one line ("30 ms").
+bool is_unit(std::string_view w) {
+  while (!w.empty() && std::string_view(",.;:)]").find(w.back()) != std::string_view::npos) w.remove_suffix(1);
+  static constexpr std::string_view kUnits[] = {
+      "ms",   "us",     "\u00b5s", "ns",     "s",      "x",       "%",      "B",       "KB",     "MB",
+      "GB",   "TB",     "KiB",     "MiB",    "GiB",    "GB/s",    "MB/s",   "TB/s",    "FLOP/s", "GFLOP/s",
+      "TFLOP/s", "TFLOPS", "GFLOPS", "W",    "MHz",    "GHz",     "tok/s",  "bytes",   "cycles", "days",
+      "weeks", "modules", "min",    "h",      "elements", "threads", "blocks"};
+  for (std::string_view u : kUnits)
+    if (w == u) return true;
+  return false;
+}
+
+// Ends in a digit: a figure ("30", "1.2", "~4", "(2").
+bool is_figure(std::string_view w) { return !w.empty() && w.back() >= '0' && w.back() <= '9'; }
+
+// The words of `line` (split at single spaces), a figure and the unit after it kept as one.
+std::vector<std::string_view> words_of(std::string_view line) {
+  std::vector<std::string_view> words;
+  std::size_t last_start = 0;  // where words.back() begins in `line`
+  for (std::size_t i = 0; i < line.size();) {
+    const std::size_t start = line.find_first_not_of(' ', i);
+    if (start == std::string_view::npos) break;
+    std::size_t end = line.find(' ', start);
+    if (end == std::string_view::npos) end = line.size();
+    const std::string_view word = line.substr(start, end - start);
+    const bool glued = !words.empty() && is_figure(words.back()) && is_unit(word) &&
+                       start == last_start + words.back().size() + 1;
+    if (glued) {
+      words.back() = line.substr(last_start, end - last_start);
+    } else {
+      words.push_back(word);
+      last_start = start;
+    }
+    i = end;
+  }
+  return words;
+}
+
 // Appends one line of `text` (no line break in it), wrapped.
 void wrap_line(std::string_view line, std::size_t width, std::string_view first_indent, std::string_view indent,
                std::string& out) {
@@ -35,15 +74,7 @@ void wrap_line(std::string_view line, std::size_t width, std::string_view first_
     out += line;
     return;
   }
-  std::vector<std::string_view> words;
-  for (std::size_t i = 0; i < line.size();) {
-    std::size_t start = line.find_first_not_of(' ', i);
-    if (start == std::string_view::npos) break;
-    std::size_t end = line.find(' ', start);
-    if (end == std::string_view::npos) end = line.size();
-    words.push_back(line.substr(start, end - start));
-    i = end;
-  }
+  const std::vector<std::string_view> words = words_of(line);
   out += first;
   std::size_t used = columns(first);
   bool line_empty = true;
@@ -123,6 +154,17 @@ std::string wrap_text(std::string_view text, std::size_t width, std::string_view
     start = end + 1;
   }
   return out;
+}
+
+std::string wrap_columns(std::string_view line, std::size_t width) {
+  if (width == 0 || text_columns(line) <= width) return std::string(line);
+  const std::size_t lead = std::min(line.find_first_not_of(' '), line.size());
+  const std::size_t gap = line.find("  ", lead);
+  const std::size_t col = gap == std::string_view::npos ? std::string_view::npos : line.find_first_not_of(' ', gap);
+  if (col == std::string_view::npos || col > width / 2) {
+    return wrap_text(line.substr(lead), width, std::string(lead, ' '), std::string(lead + 4, ' '));
+  }
+  return wrap_text(line.substr(col), width, line.substr(0, col), std::string(col, ' '));
 }
 
 }  // namespace workbook

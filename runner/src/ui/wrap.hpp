@@ -25,6 +25,13 @@ std::size_t stderr_width();
 std::string wrap_text(std::string_view text, std::size_t width, std::string_view first_indent = "",
                       std::string_view indent = "");
 
+// One line in two columns ("  workbook next      the one next thing to do") wrapped to
+// `width`: the second column starts after the first run of two or more spaces past the
+// line's indent, and its continuation lines hang under it; when there is no second column
+// or it starts past half the width, continuation lines are indented four columns more than
+// the line. A line that fits is returned as it is. No trailing newline.
+std::string wrap_columns(std::string_view line, std::size_t width);
+
 // The columns `s` takes on a terminal: UTF-8 code points, not counting the ANSI colour
 // sequences (ESC [ ... m) that Style adds. wrap_text counts the same way.
 std::size_t text_columns(std::string_view s);
