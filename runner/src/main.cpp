@@ -133,6 +133,29 @@ std::optional<std::pair<std::string, std::string>> workspace_io_problem(const st
   }
 }
 
+// A filesystem error that reached main: the workspace's disk (74), a name too long or a
+// current folder that is gone (2, input problems), else an internal error (70).
+int filesystem_error_exit(const std::filesystem::filesystem_error& e) {
+  using namespace workbook;
+  if (auto io = workspace_io_problem(e)) {
+    print_error(io->first, io->second);
+    return static_cast<int>(Exit::io_error);
+  }
+  if (e.code() == std::errc::filename_too_long) {  // a name the learner gave: an input problem
+    print_error(fmt::format("a path is too long for the file system: {}", e.what()),
+                "use shorter folder and file names (a name holds at most 255 bytes)");
+    return static_cast<int>(Exit::usage);
+  }
+  std::error_code cwd_gone;
+  if (std::filesystem::current_path(cwd_gone).empty() || cwd_gone) {  // a relative path met a current folder that was deleted or moved
+    print_error(fmt::format("the current folder no longer exists (it was deleted or moved): {}", e.what()),
+                "cd to a folder that exists and run the command again");
+    return static_cast<int>(Exit::usage);
+  }
+  fmt::print(stderr, "internal error: {}\nPlease report this with the command you ran.\n", e.what());
+  return static_cast<int>(Exit::internal);
+}
+
 int run_command_line(int argc, char** argv) {
   using namespace workbook;
   CLI::App app{"workbook: predict, run, measure and explain the labs of the applied GPU programming workbook"};
@@ -191,23 +214,7 @@ int run_command_line(int argc, char** argv) {
     return static_cast<int>(e.code());
   } catch (const std::filesystem::filesystem_error& e) {
     std::fflush(stdout);
-    if (auto io = workspace_io_problem(e)) {
-      print_error(io->first, io->second);
-      return static_cast<int>(Exit::io_error);
-    }
-    if (e.code() == std::errc::filename_too_long) {  // a name the learner gave: an input problem
-      print_error(fmt::format("a path is too long for the file system: {}", e.what()),
-                  "use shorter folder and file names (a name holds at most 255 bytes)");
-      return static_cast<int>(Exit::usage);
-    }
-    std::error_code cwd_gone;
-    if (std::filesystem::current_path(cwd_gone).empty() || cwd_gone) {  // a relative path met a current folder that was deleted or moved
-      print_error(fmt::format("the current folder no longer exists (it was deleted or moved): {}", e.what()),
-                  "cd to a folder that exists and run the command again");
-      return static_cast<int>(Exit::usage);
-    }
-    fmt::print(stderr, "internal error: {}\nPlease report this with the command you ran.\n", e.what());
-    return static_cast<int>(Exit::internal);
+    return filesystem_error_exit(e);
   } catch (const std::exception& e) {
     std::fflush(stdout);
     fmt::print(stderr, "internal error: {}\nPlease report this with the command you ran.\n", e.what());

@@ -27,7 +27,7 @@ std::vector<ExperimentTopicRun> experiment_topic_runs(Journal& journal) {
     if (topic.empty()) continue;
     const bool done = row.status == "done";
     const auto full = done ? load_experiment_run(journal, row.id) : std::nullopt;
-    out.push_back({row.experiment, topic, row.id, done, full && full->explanation && !full->explanation->empty()});
+    out.push_back({row.experiment, topic, row.id, done, full && !full->explanations.empty()});
   }
   std::reverse(out.begin(), out.end());
   return out;
