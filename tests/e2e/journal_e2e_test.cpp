@@ -243,7 +243,7 @@ bool set_immutable(const std::vector<fs::path>& paths, bool on) {
 
 }  // namespace
 
-TEST_CASE("e2e: in a read-only workspace the commands that only read still answer; a run says read-only, 74",
+TEST_CASE("e2e: in a read-only workspace the commands that only read still answer, and a run says read-only, 74",
           "[e2e][journal][hostile][io]") {
   FixtureCourse c;
   REQUIRE(c.run({"run", "module01/pass_lab", "--no-predict"}).exit_code == 0);

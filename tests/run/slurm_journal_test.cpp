@@ -60,6 +60,10 @@ TEST_CASE("slurm journal: the row exists before sbatch, its id after, and Slurm'
   CHECK(slurm_job_of(j, run)->job_id == "4242");
 
   j.finish_run(run, Verdict::interrupted, -1, "Slurm sent SIGTERM");  // the node's record of a kill
+  // The login node records Slurm's end first (run/slurm_submit.cpp's finish); only then may
+  // Slurm's verdict replace the node's (journal/schema.cpp: an ended run is otherwise kept).
+  CHECK_THROWS(settle_slurm_verdict(j, run, Verdict::timeout, "too early"));
+  record_slurm_end(j, run, "TIMEOUT", "0:15");
   settle_slurm_verdict(j, run, Verdict::timeout, "the job reached its --time 10");
   const auto end = run_end_of(j, run);
   REQUIRE(end);

@@ -72,8 +72,8 @@ TEST_CASE("match_choice matches the text case-insensitively or the 1-based numbe
   CHECK_FALSE(match_choice("1", {}));
 }
 
-TEST_CASE("match_choice (a --predict flag): when choices are numbers, the exact text wins over the position; #N is "
-          "always the position",
+TEST_CASE("match_choice (a --predict flag): when choices are numbers, the exact text wins over the position, and #N "
+          "is always the position",
           "[text]") {
   std::vector<std::string> c{"4", "1", "2"};
   CHECK(match_choice("1", c) == std::optional<std::string>("1"));

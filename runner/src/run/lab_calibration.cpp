@@ -102,6 +102,10 @@ LabCalibration calibrate_one(const RunContext& ctx, const LabSpec& lab, const De
   ref.params = runs.front().params;
   ref.power_source = dev.power_source;
   ref.runs = static_cast<int>(runs.size());
+  std::vector<double> clocks;  // the SM clock read after each run (before it, a GPU idles low)
+  for (const auto& r : runs)
+    if (r.profile.clocks_after && r.profile.clocks_after->sm_mhz) clocks.push_back(*r.profile.clocks_after->sm_mhz);
+  if (!clocks.empty()) ref.sm_clock_mhz = median_of(clocks);
   ref.basis = runs.front().device_figures;
   take_figures(lab, runs, ref);
   if (ref.figures.empty()) out.problem = "it reports no figure graded against a range: nothing to calibrate";
@@ -138,8 +142,28 @@ std::vector<LabCalibration> calibrate_labs(const RunContext& ctx, const std::vec
   return out;
 }
 
+namespace {
+
+// Why the machine's state now is not the one `r` was measured in ("" when it is).
+std::string state_differs(const LabReference& r, const DeviceContext& dev, const GpuClocks* clocks) {
+  if (!r.power_source.empty() && !dev.power_source.empty() && r.power_source != dev.power_source)
+    return fmt::format("they were measured on {}, and it runs on {} now", r.power_source, dev.power_source);
+  if (!clocks) return "";
+  if (clocks->reasons && (*clocks->reasons & kThrottleReasons) != 0) {
+    std::string names;
+    for (const auto& n : clock_reason_names(*clocks->reasons & kThrottleReasons)) names += (names.empty() ? "" : ", ") + n;
+    return fmt::format("the GPU was slowed during this run ({})", names);
+  }
+  if (r.sm_clock_mhz && clocks->sm_mhz && *clocks->sm_mhz < 0.9 * *r.sm_clock_mhz)
+    return fmt::format("the SM clock was {:.0f} MHz, 10 % or more below the {:.0f} MHz they were measured at",
+                       *clocks->sm_mhz, *r.sm_clock_mhz);
+  return "";
+}
+
+}  // namespace
+
 const OwnReference* own_reference_for(const DeviceContext& dev, const LabSpec& lab, const Figures& params,
-                                      std::string* why_not) {
+                                      std::string* why_not, const GpuClocks* clocks) {
   std::string hash;
   for (const auto& own : dev.own_references) {
     const LabReference& r = own.row;
@@ -153,11 +177,11 @@ const OwnReference* own_reference_for(const DeviceContext& dev, const LabSpec& l
     }
     if (hash.empty()) hash = solution_hash(dev, lab);
     if (r.source_hash != hash) continue;  // the reference solution changed since: stale
-    if (!r.power_source.empty() && !dev.power_source.empty() && r.power_source != dev.power_source) {
+    if (const std::string differs = state_differs(r, dev, clocks); !differs.empty()) {
       if (why_not) {
-        *why_not = fmt::format("this GPU's own references for {} were measured on {}, and it runs on {} now: "
-                               "graded against the model band instead (plug in, or calibrate again on {})",
-                               lab.id, r.power_source, dev.power_source, dev.power_source);
+        *why_not = fmt::format("this GPU's own references for {} are set aside: {}; graded against the model band "
+                               "instead (run it again in the state they were measured in, or calibrate again)",
+                               lab.id, differs);
       }
       return nullptr;
     }

@@ -19,6 +19,7 @@
 #include "journal/lab_predictions.hpp"
 #include "run/lab_calibration.hpp"
 #include "run/predictions.hpp"
+#include "run/slurm_journal.hpp"
 #include "util/error.hpp"
 #include "util/text.hpp"
 #include "util/seed.hpp"
@@ -43,7 +44,7 @@ std::string format_param(double v) { return fmt::format("{:.17g}", v); }
 }  // namespace
 
 GradeBasis grade_basis(const DeviceContext& dev, const LabSpec& lab, const Figures& params, bool quick,
-                       bool any_sheet, std::string* set_aside) {
+                       bool any_sheet, std::string* set_aside, const GpuClocks* clocks) {
   GradeBasis basis;
   if (!dev.spec || (!dev.spec_is_local && !any_sheet)) return basis;
   basis.gpu_id = dev.spec->id;
@@ -52,7 +53,7 @@ GradeBasis grade_basis(const DeviceContext& dev, const LabSpec& lab, const Figur
     auto it = params.find(p.name);
     return it != params.end() && it->second == p.default_value;
   });
-  if (const OwnReference* own = quick ? nullptr : own_reference_for(dev, lab, params, set_aside)) {
+  if (const OwnReference* own = quick ? nullptr : own_reference_for(dev, lab, params, set_aside, clocks)) {
     basis.measured = &own->measured;  // this GPU's own references come first
     basis.measured_label = own->label;
     basis.measured_device = Figures(own->measured.basis.begin(), own->measured.basis.end());
@@ -214,6 +215,7 @@ void predict(const RunContext& ctx, const RunRequest& req, Prepared& p, RunRepor
 // recorded there (run/slurm_submit.hpp); the lab's scored ones are graded.
 void resume(const RunContext& ctx, const RunRequest& req, RunReport& report) {
   report.run_id = req.continue_run_id;
+  record_run_arch(ctx.journal, report.run_id, report.arch);  // while the run is open (an ended one is kept)
   for (const auto& s : standing_predictions(report.lab, first_predictions(ctx.journal, report.lab.id))) {
     report.predictions.push_back(s.answer);
     report.prediction_uids[s.answer.id] = s.uid;
@@ -356,7 +358,8 @@ void grade_and_record(const RunContext& ctx, const RunRequest& req, const Prepar
   RunOutcome outcome{pr.timed_out, pr.signal == 0 ? pr.exit_code : -1, pr.signal, pr.timeout_s,
                      last_nonblank_line(pr.err.empty() ? pr.out : pr.err)};
   std::string set_aside;  // this GPU's own references, not used in this run's state: said before grading
-  GradeBasis basis = grade_basis(p.dev, report.lab, report.params, req.quick, false, &set_aside);
+  const GpuClocks* clocks = report.profile.clocks_after ? &*report.profile.clocks_after : nullptr;
+  GradeBasis basis = grade_basis(p.dev, report.lab, report.params, req.quick, false, &set_aside, clocks);
   if (!set_aside.empty()) ctx.observer->notice(set_aside);
   basis.ranges_not_graded = req.ranges_not_graded;
   report.grade = grade_parts(report.lab, results, p.dev.figures, p.dev.note, scope_params, report.predictions,

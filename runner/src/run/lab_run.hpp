@@ -111,9 +111,10 @@ BuildRequest lab_build_request(const RunContext& ctx, const LabSpec& lab, const 
 // `any_sheet`, of whatever sheet dev holds (--gpu), for showing them before a run.
 // Where a run's figures are graded from: this GPU's own references (run/lab_calibration.hpp)
 // first, then the project's (data/measured), else the model. `set_aside` (may be null)
-// says why this GPU's own references do not apply in its present state.
+// says why this GPU's own references do not apply in its present state (`clocks`: the
+// run's reading after it ran).
 GradeBasis grade_basis(const DeviceContext& dev, const LabSpec& lab, const Figures& params, bool quick, bool any_sheet,
-                       std::string* set_aside = nullptr);
+                       std::string* set_aside = nullptr, const GpuClocks* clocks = nullptr);
 
 // The exit code for a report (see util/error.hpp).
 int exit_code_for(const RunReport& report);

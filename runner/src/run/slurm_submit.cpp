@@ -269,7 +269,6 @@ RunReport continue_slurm_run(const RunContext& ctx, const RunRequest& req) {
     ctx.journal.finish_run(id, decide(facts), -1);
     throw;
   }
-  record_run_arch(ctx.journal, id, report.arch);
   if (!node.gpu.empty()) report.device = node.gpu + " on " + node.node;
   const nlohmann::json j = run_report_json(report);
   write_file_text(slurm_run_dir(ctx.workspace, id) / "report.json", j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
