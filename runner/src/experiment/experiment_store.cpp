@@ -1,6 +1,8 @@
 // The journal's experiment rows (see experiment_store.hpp).
 #include "experiment/experiment_store.hpp"
 
+#include <limits>
+
 #include "journal/sqlite_statement.hpp"
 #include "util/error.hpp"
 #include "util/utf8.hpp"
@@ -115,17 +117,23 @@ std::vector<ExperimentPredictionRow> prediction_rows(Statement& p) {
   return out;
 }
 
+// The scored prediction of each id of `experiment` (the first this journal received),
+// where it was given with run `up_to` or an earlier one.
+std::vector<ExperimentPredictionRow> scored_rows(sqlite3* db, const std::string& experiment, long long up_to) {
+  Statement s(db, (std::string(kPredictionColumns) +
+                   "WHERE p.experiment = ?1 AND p.experiment_run_id <= ?2 AND p.id = (SELECT MIN(q.id) FROM "
+                   "experiment_predictions q WHERE q.experiment = p.experiment AND q.prediction = p.prediction) "
+                   "ORDER BY p.id")
+                      .c_str());
+  s.bind(experiment).bind(up_to);
+  return prediction_rows(s);
+}
+
 void load_children(sqlite3* db, ExperimentRunRow& r) {
   Statement p(db, (std::string(kPredictionColumns) + "WHERE p.experiment_run_id=? ORDER BY p.id").c_str());
   p.bind(r.id);
   r.predictions = prediction_rows(p);
-  Statement first(db, (std::string(kPredictionColumns) +
-                       "WHERE p.experiment = ?1 AND p.experiment_run_id <= ?2 AND p.id = (SELECT MIN(q.id) FROM "
-                       "experiment_predictions q WHERE q.experiment = p.experiment AND q.prediction = p.prediction) "
-                       "ORDER BY p.id")
-                          .c_str());
-  first.bind(r.experiment).bind(r.id);
-  r.scored = prediction_rows(first);
+  r.scored = scored_rows(db, r.experiment, r.id);
   Statement q(db, "SELECT variant, repeat, outcome, exit_code, wall_s, detail, readings, kernels FROM experiment_results "
                   "WHERE experiment_run_id=? ORDER BY id");
   q.bind(r.id);
@@ -196,13 +204,7 @@ bool experiment_measured(Journal& journal, const std::string& name) {
 }
 
 std::vector<ExperimentPredictionRow> scored_experiment_predictions(Journal& journal, const std::string& name) {
-  Statement s(journal.store_connection(),
-              (std::string(kPredictionColumns) +
-               "WHERE p.experiment = ?1 AND p.id = (SELECT MIN(q.id) FROM experiment_predictions q WHERE "
-               "q.experiment = p.experiment AND q.prediction = p.prediction) ORDER BY p.id")
-                  .c_str());
-  s.bind(name);
-  return prediction_rows(s);
+  return scored_rows(journal.store_connection(), name, std::numeric_limits<long long>::max());
 }
 
 std::vector<ExperimentRunRow> explained_experiment_runs(Journal& journal, const std::string& name, long long except) {
