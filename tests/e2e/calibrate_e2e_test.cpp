@@ -26,19 +26,19 @@ void replace_once_in_file(const fs::path& file, const std::string& from, const s
   e2e::write_file(file, text);
 }
 
-// pass_lab summing 10,000,000 terms by default (a loop of milliseconds) and timing it as
-// the best of 15 (this test's machine runs other tests beside it: the minimum is what a
-// busy CPU leaves steady), with a slow variant that sums four times: the same result in
-// four times the time.
+// pass_lab with a time that is a model of its work, not a clock: 1 ns a term summed, so that
+// the figures are the same run after run on a CI machine busy with other tests (there a
+// clock's best of 15 went outside the band of its own reference, and the solution was OUT
+// OF RANGE, 2026-12-05). What is under test is the runner's path (calibrate, store, grade against),
+// not the fixture's timer. The slow variant sums four times: the same result, four times
+// the modeled time.
 void make_pass_lab_timed(const FixtureCourse& c) {
   const fs::path solution = c.content / "solutions/module01/pass_lab.cpp";
-  replace_once_in_file(solution, "for (int rep = 0; rep < 5; ++rep) {", "for (int rep = 0; rep < 15; ++rep) {");
+  replace_once_in_file(solution, "long long sum_to(long long n) {",
+                       "long long g_terms = 0;  // terms summed, all calls\nlong long sum_to(long long n) {\n  g_terms += n;");
   replace_once_in_file(solution, "wb::metric(\"sum_ms\", wb::stats_of(ms), \"ms\");",
-             "wb::metric(\"sum_ms\", *std::min_element(ms.begin(), ms.end()), \"ms\");");
-  replace_once_in_file(solution, "#include <chrono>", "#include <algorithm>\n#include <chrono>");
+                       "wb::metric(\"sum_ms\", static_cast<double>(g_terms) / ms.size() / 1e6, \"ms\");");
   const fs::path manifest = c.content / "modules/module01/module.yaml";
-  replace_once_in_file(manifest, "{name: N, default: 1000, quick: 10, doc: \"how far to sum\"}",
-             "{name: N, default: 10000000, quick: 10, doc: \"how far to sum\"}");
   std::string y = e2e::read_file(manifest);
   const std::string before = "    predictions:\n      - {id: count_guess";
   REQUIRE(y.find(before) != std::string::npos);
@@ -94,7 +94,7 @@ TEST_CASE("e2e: device --calibrate --labs grades later runs against this GPU's o
   CHECK(r.exit_code == 5);
 
   // Other parameters are not graded on them: the model band again.
-  r = run_as(c, {"run", "module01/pass_lab", "--variant", "sums_four_times", "-p", "N=2000000"});
+  r = run_as(c, {"run", "module01/pass_lab", "--variant", "sums_four_times", "-p", "N=2000"});
   SHOW(r);
   CHECK(r.exit_code == 0);
   // An export carries them.

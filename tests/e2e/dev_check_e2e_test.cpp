@@ -8,9 +8,13 @@
 
 #include "e2e_support.hpp"
 
+#include "../support/lines.hpp"
+#include "../support/toolchain_fixture.hpp"
+
 using e2e::CommandResult;
 using e2e::FixtureCourse;
 using nlohmann::json;
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -59,4 +63,36 @@ TEST_CASE("e2e: dev check --run in a calibrated workspace grades each solution t
   // The text output names the basis too.
   r = c.run({"dev", "check", "--run", "--only", "module01/fail_lab"});
   CHECK(r.out.find("Basis: solutions graded twice") != std::string::npos);
+}
+
+TEST_CASE("e2e: dev check for several GPUs compiles starters and solutions for each, variants for the first",
+          "[e2e][variants][arch]") {
+  FixtureCourse c;
+  const fs::path log = c.tmp.path / "nvcc.log";
+  CommandResult r = c.run({"dev", "check", "--only", "module14/tiled_gemm", "--arch", "sm_75,sm_86,sm_90",
+                           "--unoptimized-host", "--json"},
+                          {{"WORKBOOK_CONTENT", fs::path(WORKBOOK_SOURCE_DIR).string()},
+                           {"WORKBOOK_NVCC", wbtest::toolchain_fixture("fake_nvcc.sh").string()},
+                           {"FAKE_NVCC_RELEASE", "12.8"},
+                           {"FAKE_NVCC_LOG", log.string()}},
+                          600);
+  SHOW(r);
+  const json j = json::parse(r.out, nullptr, false);
+  REQUIRE(j.is_object());
+  int all_three = 0, first_only = 0, other = 0;
+  for (const std::string& line : wbtest::lines_of(e2e::read_file(log))) {
+    const bool v75 = line.find("code=sm_75") != std::string::npos || line.find("-arch=sm_75") != std::string::npos;
+    const bool v86 = line.find("code=sm_86") != std::string::npos;
+    const bool v90 = line.find("code=sm_90") != std::string::npos;
+    if (v75 && v86 && v90) ++all_three;
+    else if (line.find("-arch=sm_75") != std::string::npos && !v86 && !v90) ++first_only;
+    else ++other;
+  }
+  std::size_t variants = 0;
+  for (const auto& row : j["labs"])
+    if (row["variant"] != "solution" && row["variant"] != "starter") ++variants;
+  CHECK(all_three == 2);  // the starter and the solution
+  CHECK(variants >= 3);
+  CHECK(first_only == static_cast<int>(variants));
+  CHECK(other == 0);
 }
