@@ -2,7 +2,7 @@
 # How long the everyday commands take to answer: each command's median wall time over
 # RUNS runs (default 10, after one warm-up run that fills the course outline's cache),
 # beside `workbook --help` (the process start, CLI11 and the linker: the floor). Not a
-# timed test: figures depend on the machine; README's performance section quotes them.
+# timed test: figures depend on the machine; docs/maintaining.md's performance section quotes them.
 #   scripts/bench/startup.sh [WORKBOOK_BINARY]    (default build/dev/runner/workbook)
 # The workspace and the cache are fresh temporary folders, so a learner's journal is never
 # touched; set RUNS=N for more runs. SEED=DIR copies the workspace DIR (its journal) into

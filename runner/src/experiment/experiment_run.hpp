@@ -5,7 +5,7 @@
 // with --trace each run under the CUPTI injection library the labs use; the machine
 // line; all of it in the journal (experiment/experiment_store.hpp).
 //
-// A run's status and exit code (README "Exit codes"):
+// A run's status and exit code (docs/commands.md, "Exit codes"):
 //   done          every run of every variant exited 0 and every metric was read   0
 //   no_metrics    a pattern matched nothing in a run that exited 0 (fix the
 //                 pattern: the message shows the output's first lines)            2

@@ -21,7 +21,7 @@ namespace workbook {
 // The one verdict of a run; not_run: built, but there was no GPU to run it on.
 enum class Verdict { pass, fail, out_of_range, compile_error, runtime_error, timeout, interrupted, not_run };
 const char* to_string(Verdict v);
-// The runner's exit status for a verdict (README, "Exit codes").
+// The runner's exit status for a verdict (docs/commands.md, "Exit codes").
 Exit exit_for(Verdict v);
 
 struct CheckGrade {

@@ -45,7 +45,7 @@ inline void throw_if_storage_failure(sqlite3* db, int rc) {
   }
 }
 
-// Every failure of the journal ends here, as exit 74 (README: the journal or the
+// Every failure of the journal ends here, as exit 74 (docs/commands.md: the journal or the
 // workspace could not be read or written) with what to do: the storage failures above, a
 // journal another command holds locked past the busy wait, a table or column missing (a
 // damaged journal), a journal a read-only folder keeps from opening, anything else.

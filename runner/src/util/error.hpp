@@ -9,7 +9,7 @@
 
 namespace workbook {
 
-// Exit codes of the `workbook` binary (documented in README.md and `workbook --help`).
+// Exit codes of the `workbook` binary (documented in docs/commands.md and `workbook --help`).
 enum class Exit : int {
   ok = 0,             // everything passed
   check_failed = 1,   // a lab ran but a check failed

@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# The H200 as a GPU the project has no figures for (issues 37 and 42): data/measured/h200.yaml
+# is set aside in the device's copy of the tree, and
+#   A  a fresh workspace: `workbook device --calibrate --labs` over the whole course, cold
+#      (every compile in it), timed; then `dev check --run` per lab graded against those
+#      references (solutions pass, starters and wrong variants fail, slow variants are out
+#      of range), a second run of every solution, and a learner's `run module14/tiled_gemm`
+#      on an 80 x 30 pseudo-terminal;
+#   B  a fresh workspace with no references and no calibration: every slow variant graded
+#      by the spec sheet's model bands alone (how many of them pass there).
+# Each step has a deadline (seconds from the start) after which it starts nothing new, and
+# everything is packed into /tmp/wb-own.tgz after every step; scripts/device/follow.sh
+# copies it into $OUT. Run it in the background (setsid) and follow it from later calls:
+#   setsid bash scripts/device/own_references.sh >/tmp/wb-own.log 2>&1 < /dev/null &
+# Needs the portable runner in .carry/bin/ (docs/maintaining.md, "Building for another machine").
+set -u
+d=/tmp/wb-own; rm -rf "$d"; mkdir -p "$d/t" "$d/reports"
+export PATH=/usr/local/cuda/bin:$PATH NO_COLOR=1
+W=$PWD/.carry/bin/workbook
+A=/tmp/wb-own-A B=/tmp/wb-own-B
+rm -rf "$A" "$B"; mkdir -p "$A" "$B/.workbook"
+log=$d/steps.txt
+start=$(date +%s)
+now() { echo $(( $(date +%s) - start )); }
+pack() {
+  echo "$(now) s: $1" | tee -a "$log"
+  tar czf /tmp/wb-own.tgz.part -C "$d" . && mv /tmp/wb-own.tgz.part /tmp/wb-own.tgz
+}
+before() { (( $(now) < $1 )); }
+gpu_state() {
+  nvidia-smi --query-gpu=name,uuid,driver_version,compute_cap,pstate,clocks.sm,clocks.max.sm,clocks.mem,power.draw,temperature.gpu,clocks_throttle_reasons.active \
+    --format=csv,noheader 2>&1
+}
+
+mv data/measured/h200.yaml /tmp/h200.yaml.aside
+{ echo "start $(date -u +%FT%TZ)"; gpu_state; nvcc --version | tail -2; git log -1 --format=%H 2>/dev/null; } >"$d/machine.txt"
+"$W" list --json | python3 -c 'import json,sys; print("\n".join(l["id"] for m in json.load(sys.stdin) for l in m["labs"]))' >"$d/labs.txt"
+pack "machine: $(head -2 "$d/machine.txt" | tail -1)"
+
+# A: the whole course's references, cold (each solution compiled, then run 5 times).
+t0=$(date +%s)
+WORKBOOK_WORKSPACE=$A timeout 900 "$W" device --calibrate --labs --json </dev/null >"$d/calibrate_labs.json" 2>"$d/calibrate_labs.err"
+pack "A calibrate --labs rc=$? in $(( $(date +%s) - t0 )) s; $(gpu_state)"
+WORKBOOK_WORKSPACE=$A "$W" journal export "$d/A-export.json" >/dev/null 2>&1
+
+# Every starter and variant compiled at once, 16 at a time, into A's build cache.
+t0=$(date +%s)
+WORKBOOK_WORKSPACE=$A timeout 300 "$W" dev check -j 16 --arch sm_90 </dev/null >"$d/compile.txt" 2>&1
+pack "compile rc=$? in $(( $(date +%s) - t0 )) s: $(tail -1 "$d/compile.txt")"
+ln -s "$A/.workbook/build" "$B/.workbook/build"
+
+# A learner's first look after the calibration: 80 x 30, a pseudo-terminal.
+script -qec "stty cols 80 rows 30; WORKBOOK_WORKSPACE=$A $W run module14/tiled_gemm --solution --yes --no-predict" \
+  "$d/learner_tiled_gemm.typescript" </dev/null >/dev/null 2>&1
+pack "learner run rc=$?"
+
+# B: every slow variant on the model bands alone.
+python3 - >"$d/slow_variants.txt" <<'EOF'
+import glob, yaml
+for f in sorted(glob.glob("modules/*/module.yaml")):
+    for lab in yaml.safe_load(open(f)).get("labs", []):
+        for v in lab.get("variants") or []:
+            if v.get("kind") == "slow":
+                print(f"{f.split('/')[1]}/{lab['id'].split('/')[-1]} {v['id']}")
+EOF
+while read -r lab variant; do
+  before 700 || { pack "B $lab $variant skipped: past 700 s"; continue; }
+  n=B-${lab//\//_}-$variant
+  WORKBOOK_WORKSPACE=$B timeout 200 "$W" run "$lab" --variant "$variant" --yes --no-predict --json </dev/null >"$d/t/$n.json" 2>"$d/t/$n.err"
+  pack "B $lab $variant rc=$?"
+done <"$d/slow_variants.txt"
+
+# A: dev check --run per lab, each with its report.
+while read -r lab; do
+  before 1380 || { pack "A dev check $lab skipped: past 1380 s"; continue; }
+  n=${lab//\//_}
+  WORKBOOK_WORKSPACE=$A timeout 400 "$W" dev check --run --only "$lab" --report "$d/reports/A-$n.md" </dev/null >"$d/t/A-devcheck-$n.txt" 2>&1
+  pack "A dev check $lab rc=$? $(tail -1 "$d/t/A-devcheck-$n.txt")"
+done <"$d/labs.txt"
+
+# A: each solution once more (the calibration's runs are not graded; dev check's is one).
+while read -r lab; do
+  before 1500 || { pack "A second run $lab skipped: past 1500 s"; continue; }
+  n=A-run2-${lab//\//_}
+  WORKBOOK_WORKSPACE=$A timeout 200 "$W" run "$lab" --solution --yes --no-predict --json </dev/null >"$d/t/$n.json" 2>"$d/t/$n.err"
+  pack "A second run $lab rc=$?"
+done <"$d/labs.txt"
+gpu_state >>"$d/machine.txt"
+WORKBOOK_WORKSPACE=$A "$W" journal export "$d/A-export-end.json" >/dev/null 2>&1
+mv /tmp/h200.yaml.aside data/measured/h200.yaml
+pack "done"
