@@ -9,11 +9,19 @@
 #   B  a fresh workspace with no references and no calibration: every slow variant graded
 #      by the spec sheet's model bands alone (how many of them pass there).
 # Each step has a deadline (seconds from the start) after which it starts nothing new, and
-# everything is packed into /tmp/wb-own.tgz after every step; scripts/device/follow.sh
-# copies it into $OUT. Run it in the background (setsid) and follow it from later calls:
+# everything is packed into /tmp/wb-own.tgz after every step. It runs on a copy of the tree
+# in /tmp/wb-tree (a later call of the device tool copies the working tree again, h200.yaml
+# with it), so it can run in the background across calls, each of which copies the archive
+# into its $OUT:
 #   setsid bash scripts/device/own_references.sh >/tmp/wb-own.log 2>&1 < /dev/null &
+#   until grep -q ': done' /tmp/wb-own/steps.txt; do sleep 10; done; cp /tmp/wb-own.tgz $OUT/
 # Needs the portable runner in .carry/bin/ (docs/maintaining.md, "Building for another machine").
 set -u
+tree=/tmp/wb-tree; rm -rf "$tree"; mkdir -p "$tree"
+tar -C "$PWD" --exclude=./.git --exclude=./build -cf - . | tar -C "$tree" -xf -
+cd "$tree" || exit 1
+rm data/measured/h200.yaml  # this copy only: the H200 as a GPU without the project's figures
+export WORKBOOK_CONTENT=$tree
 d=/tmp/wb-own; rm -rf "$d"; mkdir -p "$d/t" "$d/reports"
 export PATH=/usr/local/cuda/bin:$PATH NO_COLOR=1
 W=$PWD/.carry/bin/workbook
@@ -32,8 +40,7 @@ gpu_state() {
     --format=csv,noheader 2>&1
 }
 
-mv data/measured/h200.yaml /tmp/h200.yaml.aside
-{ echo "start $(date -u +%FT%TZ)"; gpu_state; nvcc --version | tail -2; git log -1 --format=%H 2>/dev/null; } >"$d/machine.txt"
+{ echo "start $(date -u +%FT%TZ)"; gpu_state; nvcc --version | tail -2; } >"$d/machine.txt"
 "$W" list --json | python3 -c 'import json,sys; print("\n".join(l["id"] for m in json.load(sys.stdin) for l in m["labs"]))' >"$d/labs.txt"
 pack "machine: $(head -2 "$d/machine.txt" | tail -1)"
 
@@ -87,5 +94,4 @@ while read -r lab; do
 done <"$d/labs.txt"
 gpu_state >>"$d/machine.txt"
 WORKBOOK_WORKSPACE=$A "$W" journal export "$d/A-export-end.json" >/dev/null 2>&1
-mv /tmp/h200.yaml.aside data/measured/h200.yaml
 pack "done"

@@ -203,11 +203,11 @@ TEST_CASE("experiment: the report shows it with an SVG loss curve per variant", 
   CHECK(md.find("### cmp: fixture") != std::string::npos);
   CHECK(md.find("fast / slow") != std::string::npos);
   CHECK(md.find("predicted 4 (made ") != std::string::npos);
-  CHECK(md.find("with run #1, before any measurement)") != std::string::npos);
+  CHECK(md.find("with experiment run #1, before any measurement)") != std::string::npos);
   CHECK(md.find("later answer with this run: 2 (not scored)") != std::string::npos);
-  CHECK(md.find("Explanation given with run #2:\n\n> now I know") != std::string::npos);
-  CHECK(md.find("#### cmp: run #1") != std::string::npos);
-  CHECK(md.find("Explanation given with run #1:\n\n> fewer bytes") != std::string::npos);
+  CHECK(md.find("Explanation given with experiment run #2:\n\n> now I know") != std::string::npos);
+  CHECK(md.find("#### cmp: experiment run #1") != std::string::npos);
+  CHECK(md.find("Explanation given with experiment run #1:\n\n> fewer bytes") != std::string::npos);
   CHECK(md.find("![experiment-cmp-train_loss.svg](experiment-cmp-train_loss.svg)") != std::string::npos);
   const std::string svg = e2e::read_file(out / "experiment-cmp-train_loss.svg");
   CHECK(svg.find("data-series=\"slow\"") != std::string::npos);

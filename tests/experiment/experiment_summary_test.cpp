@@ -154,7 +154,7 @@ TEST_CASE("experiment report: a section with a curve per per-step metric", "[exp
   CHECK(sec.markdown.find("0.51x") != std::string::npos);
   CHECK(sec.markdown.find("predicted 2 (made ") != std::string::npos);
   CHECK(sec.markdown.find(" with this run, before any measurement), measured 1.96 x — within 1.25x") != std::string::npos);
-  CHECK(sec.markdown.find("Explanation given with run #1:\n\n> bf16 halves") != std::string::npos);
+  CHECK(sec.markdown.find("Explanation given with experiment run #1:\n\n> bf16 halves") != std::string::npos);
   REQUIRE(sec.svgs.size() == 2);  // loss and ms; val is once
   CHECK(sec.svgs[0].name == "experiment-cmp-loss.svg");
   CHECK(sec.markdown.find("![experiment-cmp-loss.svg](experiment-cmp-loss.svg)") != std::string::npos);

@@ -142,3 +142,13 @@ TEST_CASE("progress text: the calendar's pace and last date say true things", "[
   // The weeks left name the date they count to.
   CHECK_THAT(screen(sample(), 0), Contains("Weeks left until the last date (Assignment 3, 2026-12-04): 1"));
 }
+
+TEST_CASE("progress text: a presentation over two days names both", "[progress][progress-text][calendar]") {
+  ProgressReport r = sample();
+  r.course->project.report = "2027-01-05";
+  r.course->project.presentation_first = "2027-01-07";
+  r.course->project.presentation_last = "2027-01-08";
+  CHECK_THAT(screen(r, 0), Contains("report 2027-01-05, talk 2027-01-07 or 01-08"));
+  r.course->project.presentation_last = "2027-01-07";
+  CHECK_THAT(screen(r, 0), Contains("talk 2027-01-07\n"));
+}

@@ -184,12 +184,12 @@ TEST_CASE("render_markdown: figures, predictions, explanations, machine line, ro
   CHECK(md.find("# Workbook report: module14") != std::string::npos);
   CHECK(md.find("- **NVIDIA H200**, compiled for sm_90.\n  Not recorded in the journal: CUDA version; power state.") != std::string::npos);
   CHECK(md.find("## module14/tiled_gemm · Tiled GEMM") != std::string::npos);
-  CHECK(md.find("Run #12 (starter), 2026-11-30T09:00, on NVIDIA H200: **pass** · N=1024") != std::string::npos);
+  CHECK(md.find("Run #12 (starter), 2026-11-30 09:00 UTC, on NVIDIA H200: **pass** · N=1024") != std::string::npos);
   CHECK(md.find("| speedup | 1.52 x | 1.2 x to 4 x | in range |") != std::string::npos);
   CHECK(md.find("| speedup | 3 | 2026-11-29, before any measurement | 1.52 | within 2x, off by 1.97x (2/3) |") != std::string::npos);
   CHECK(md.find("| reason | compute | 2026-11-29, after a measurement was seen |  | wrong (it was memory) |") != std::string::npos);
   CHECK(md.find("| speedup | 1.5 | 2026-11-30, after a measurement was seen |  | a later answer: not scored") != std::string::npos);
-  CHECK(md.find("Explanation given with run #12 (2026-11-30T09:05):") != std::string::npos);
+  CHECK(md.find("Explanation given with run #12 (2026-11-30 09:05 UTC):") != std::string::npos);
   CHECK(md.find("What an examiner would say (checked against run #12's figures above):\n\n- names T") != std::string::npos);
   CHECK(md.find("Other runs of this lab with an explanation, each with its own figures in `workbook history "
                 "module14/tiled_gemm`: #11 (out_of_range, 2026-11-30).") != std::string::npos);
@@ -246,7 +246,7 @@ TEST_CASE("the machine line names driver, CUDA versions, clocks and power state,
   line.recorded = {"driver 580.159.04", "power state P0"};
   d.machines.push_back(line);
   const std::string md = render_markdown(d);
-  CHECK(md.find("- **NVIDIA H200**, compiled for sm_90.\n  With run #12 (2026-11-30T09:00): driver 580.159.04, power state P0.\n") !=
+  CHECK(md.find("- **NVIDIA H200**, compiled for sm_90.\n  With run #12 (2026-11-30 09:00 UTC): driver 580.159.04, power state P0.\n") !=
         std::string::npos);
   CHECK(md.find("Not recorded in the journal") == std::string::npos);
   CHECK(report_data_json(d)["machines"][0]["machine"]["driver"] == "580.159.04");

@@ -44,3 +44,11 @@ TEST_CASE("format_figure keeps the unit as given, 3 significant digits, whole nu
   CHECK(format_figure(1.234e7, "") == "1.23e+07");
   CHECK(format_figure(-2500, "x") == "-2500 x");
 }
+
+TEST_CASE("date_time_text: a journal time as a date and a time of day, other text as it is", "[units]") {
+  CHECK(date_time_text("2027-01-02T10:04:31Z") == "2027-01-02 10:04 UTC");
+  CHECK(date_time_text("2026-11-30T09:00:00.000Z") == "2026-11-30 09:00 UTC");
+  CHECK(date_time_text("2026-11-30T09:00:00") == "2026-11-30 09:00");
+  CHECK(date_time_text("2026-11-30") == "2026-11-30");
+  CHECK(date_time_text("") == "");
+}

@@ -97,11 +97,11 @@ void kernels_table(const ExperimentSummary& s, std::string& md) {
 // A run's explanations, each with its date, under that run's own figures.
 void explanations_md(const ExperimentRunRow& run, std::string& md) {
   if (run.explanations.empty()) {
-    md += fmt::format("\nExplanation: none given with run #{} (`workbook experiment explain {} --run {} \"...\"`)\n\n",
+    md += fmt::format("\nExplanation: none given with experiment run #{} (`workbook experiment explain {} --run {} \"...\"`)\n\n",
                       run.id, run.experiment, run.id);
     return;
   }
-  md += fmt::format("\nExplanation given with run #{}:\n\n", run.id);
+  md += fmt::format("\nExplanation given with experiment run #{}:\n\n", run.id);
   for (const auto& x : run.explanations) md += fmt::format("> {} ({})\n>\n", cell(x.text), x.recorded_at.substr(0, 10));
   md += "\n";
 }
@@ -125,7 +125,7 @@ void predictions_list(const ExperimentSummary& s, std::string& md) {
 
 std::string experiment_markdown(const ExperimentSummary& s, const std::vector<ExperimentSvg>& svgs) {
   std::string md = fmt::format("### {}{}\n\n", s.experiment.name, s.experiment.title.empty() ? "" : ": " + s.experiment.title);
-  md += fmt::format("Run #{}, started {}, {}; {} repeat{} per variant{}.\n\n", s.run.id, s.run.started_at,
+  md += fmt::format("Experiment run #{}, started {}, {}; {} repeat{} per variant{}.\n\n", s.run.id, date_time_text(s.run.started_at),
                     s.run.status.empty() ? "unfinished" : s.run.status, s.experiment.repeats,
                     s.experiment.repeats == 1 ? "" : "s", s.run.slurm_job.empty() ? "" : ", Slurm job " + s.run.slurm_job);
   md += "Machine: " + cell(experiment_machine_text(s.run.gpu, s.run.machine)) + "\n\n";
@@ -144,7 +144,7 @@ namespace {
 
 // An earlier run of an experiment that was explained: its figures and its explanations.
 std::string earlier_run_markdown(const ExperimentSummary& s) {
-  std::string md = fmt::format("#### {}: run #{}, started {}, {}\n\n", s.experiment.name, s.run.id, s.run.started_at,
+  std::string md = fmt::format("#### {}: experiment run #{}, started {}, {}\n\n", s.experiment.name, s.run.id, date_time_text(s.run.started_at),
                                s.run.status.empty() ? "unfinished" : s.run.status);
   md += "Machine: " + cell(experiment_machine_text(s.run.gpu, s.run.machine)) + "\n\n";
   figures_table(s, md);
@@ -174,7 +174,7 @@ ExperimentsSection experiments_section(Journal& journal) {
       try {
         out.markdown += earlier_run_markdown(summarize_experiment(earlier));
       } catch (const Error&) {  // its kept file no longer parses: its explanation alone
-        std::string md = fmt::format("#### {}: run #{}\n", name, earlier.id);
+        std::string md = fmt::format("#### {}: experiment run #{}\n", name, earlier.id);
         explanations_md(earlier, md);
         out.markdown += md;
       }

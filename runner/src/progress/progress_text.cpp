@@ -183,9 +183,12 @@ std::string route(const ProgressReport& r, const Style& s, std::size_t w) {
   if (!bonus.empty()) out += route_line("Bonus", bonus, w);
   out += route_line("Oral exam", "drills " + drills_text(r) + sign_up_text(r), w);
   const CourseProject& p = r.course->project;
+  const bool two_days = !p.presentation_last.empty() && p.presentation_last != p.presentation_first;
+  const std::string talk = p.presentation_first.empty() ? "-"
+                           : two_days ? p.presentation_first + " or " + p.presentation_last.substr(5)
+                                      : p.presentation_first;
   out += route_line("Project", fmt::format("proposal {}, report {}, talk {}", p.proposal.empty() ? "-" : p.proposal,
-                                           p.report.empty() ? "-" : p.report,
-                                           p.presentation_first.empty() ? "-" : p.presentation_first), w);
+                                           p.report.empty() ? "-" : p.report, talk), w);
   int measured = 0;
   std::string topics;
   for (const auto& t : r.topics) {

@@ -99,11 +99,11 @@ void machine_section(const ReportData& d, std::string& out) {
     if (m.calibration) {
       line += "; driver " + m.calibration->driver;
       if (m.calibration->sm_clock_mhz) line += fmt::format(", SM clock {:.0f} MHz", *m.calibration->sm_clock_mhz);
-      line += " (at its calibration, " + m.calibration->measured_at.substr(0, 16) + ")";
+      line += " (at its calibration, " + date_time_text(m.calibration->measured_at) + ")";
     }
     std::string recorded;
     for (const auto& x : m.recorded) recorded += (recorded.empty() ? "" : ", ") + x;
-    if (!recorded.empty()) line += fmt::format(".\n  With run #{} ({}): {}", m.run_id, m.run_at.substr(0, 16), recorded);
+    if (!recorded.empty()) line += fmt::format(".\n  With run #{} ({}): {}", m.run_id, date_time_text(m.run_at), recorded);
     std::string missing;
     for (const auto& x : m.missing) missing += (missing.empty() ? "" : "; ") + x;
     out += line + (missing.empty() ? ".\n" : ".\n  Not recorded in the journal: " + missing + ".\n");
@@ -143,12 +143,12 @@ void predictions_table(const LabEvidence& e, std::string& out) {
 void lab_section(const LabEvidence& e, std::string& out) {
   out += "## " + e.lab + (e.title.empty() ? "" : " · " + e.title) + "\n\n";
   out += fmt::format("Run #{} ({}), {}, on {}: **{}** · {} · seed {} · {} run(s) of this lab in the journal\n\n", e.run.id,
-                     e.run.variant, e.run.started_at.substr(0, 16), e.run.device.empty() ? "no GPU" : e.run.device,
+                     e.run.variant, date_time_text(e.run.started_at), e.run.device.empty() ? "no GPU" : e.run.device,
                      e.run.verdict, params_text(e.run.params), e.run.seed, e.runs_total);
   figures_table(e, out);
   predictions_table(e, out);
   for (const auto& x : e.explanations) {
-    out += fmt::format("Explanation given with run #{} ({}):\n\n", e.run.id, x.recorded_at.substr(0, 16));
+    out += fmt::format("Explanation given with run #{} ({}):\n\n", e.run.id, date_time_text(x.recorded_at));
     for (const auto& line : split_lines(x.text)) out += "> " + md_text(line) + "\n";
     out += "\n";
     if (!x.feedback.empty()) {

@@ -75,4 +75,9 @@ std::string format_figure(double value, const std::string& unit) {
   return unit.empty() ? num : num + " " + unit;
 }
 
+std::string date_time_text(const std::string& iso) {
+  if (iso.size() < 16 || iso[10] != 'T') return iso;
+  return iso.substr(0, 10) + " " + iso.substr(11, 5) + (iso.back() == 'Z' ? " UTC" : "");
+}
+
 }  // namespace workbook

@@ -31,4 +31,8 @@ std::string format_range(std::optional<double> lo, std::optional<double> hi, con
 // (not rescaled): the verdict tables, reports and history.
 std::string format_figure(double value, const std::string& unit);
 
+// A journal time ("2027-01-02T10:04:31Z") as a reader writes it: "2027-01-02 10:04 UTC";
+// a text of another shape as it is.
+std::string date_time_text(const std::string& iso);
+
 }  // namespace workbook
