@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # The H200 as a GPU the project has no figures for (issues 37 and 42): data/measured/h200.yaml
 # is set aside in the device's copy of the tree, and
-#   A  a fresh workspace: `workbook device --calibrate --labs` over the whole course, cold
-#      (every compile in it), timed; then `dev check --run` per lab graded against those
-#      references (solutions pass, starters and wrong variants fail, slow variants are out
-#      of range), a second run of every solution, and a learner's `run module14/tiled_gemm`
-#      on an 80 x 30 pseudo-terminal;
-#   B  a fresh workspace with no references and no calibration: every slow variant graded
-#      by the spec sheet's model bands alone (how many of them pass there).
+#   A  a fresh workspace: every lab compiled (16 at once), then `workbook device --calibrate
+#      --labs` over the whole course, timed; a learner's `run module14/tiled_gemm` on an
+#      80 x 30 pseudo-terminal; every slow variant and every solution graded against those
+#      references; then `dev check --run` per lab (solutions pass, starters and wrong
+#      variants fail, slow variants are out of range) as time allows;
+#   B  (WITH_B=1) a fresh workspace with no references and no calibration: every slow
+#      variant graded by the spec sheet's model bands alone (how many of them pass there).
+# Deadlines in seconds from the start: SLOW_BY, RUN2_BY, DEVCHECK_BY. LABS_NAMED=1 names every
+# lab to --labs (a runner before 2026-12-05 read a bare --labs as one empty lab id).
 # Each step has a deadline (seconds from the start) after which it starts nothing new, and
 # everything is packed into /tmp/wb-own.tgz after every step. It runs on a copy of the tree
 # in /tmp/wb-tree (a later call of the device tool copies the working tree again, h200.yaml
@@ -44,53 +46,53 @@ gpu_state() {
 "$W" list --json | python3 -c 'import json,sys; print("\n".join(l["id"] for m in json.load(sys.stdin) for l in m["labs"]))' >"$d/labs.txt"
 pack "machine: $(head -2 "$d/machine.txt" | tail -1)"
 
-# A: the whole course's references, cold (each solution compiled, then run 5 times).
-t0=$(date +%s)
-WORKBOOK_WORKSPACE=$A timeout 900 "$W" device --calibrate --labs --json </dev/null >"$d/calibrate_labs.json" 2>"$d/calibrate_labs.err"
-pack "A calibrate --labs rc=$? in $(( $(date +%s) - t0 )) s; $(gpu_state)"
-WORKBOOK_WORKSPACE=$A "$W" journal export "$d/A-export.json" >/dev/null 2>&1
-
-# Every starter and variant compiled at once, 16 at a time, into A's build cache.
+# Every lab's starter, solution and variants compiled at once, 16 at a time, into A's build
+# cache (the compile a learner's calibration would do one lab at a time is timed here apart).
 t0=$(date +%s)
 WORKBOOK_WORKSPACE=$A timeout 300 "$W" dev check -j 16 --arch sm_90 </dev/null >"$d/compile.txt" 2>&1
 pack "compile rc=$? in $(( $(date +%s) - t0 )) s: $(tail -1 "$d/compile.txt")"
 ln -s "$A/.workbook/build" "$B/.workbook/build"
+
+# A: the whole course's references (each solution run 5 times at its defaults), timed.
+t0=$(date +%s)
+WORKBOOK_WORKSPACE=$A timeout 560 "$W" device --calibrate --labs ${LABS_NAMED:+$(cat "$d/labs.txt")} --json </dev/null >"$d/calibrate_labs.json" 2>"$d/calibrate_labs.err"
+pack "A calibrate --labs rc=$? in $(( $(date +%s) - t0 )) s; $(gpu_state)"
+WORKBOOK_WORKSPACE=$A "$W" journal export "$d/A-export.json" >/dev/null 2>&1
 
 # A learner's first look after the calibration: 80 x 30, a pseudo-terminal.
 script -qec "stty cols 80 rows 30; WORKBOOK_WORKSPACE=$A $W run module14/tiled_gemm --solution --yes --no-predict" \
   "$d/learner_tiled_gemm.typescript" </dev/null >/dev/null 2>&1
 pack "learner run rc=$?"
 
-# B: every slow variant on the model bands alone.
-python3 - >"$d/slow_variants.txt" <<'EOF'
+python3 - >"$d/slow_variants.txt" <<'EOF2'
 import glob, yaml
 for f in sorted(glob.glob("modules/*/module.yaml")):
     for lab in yaml.safe_load(open(f)).get("labs", []):
         for v in lab.get("variants") or []:
             if v.get("kind") == "slow":
                 print(f"{f.split('/')[1]}/{lab['id'].split('/')[-1]} {v['id']}")
-EOF
-while read -r lab variant; do
-  before 700 || { pack "B $lab $variant skipped: past 700 s"; continue; }
-  n=B-${lab//\//_}-$variant
-  WORKBOOK_WORKSPACE=$B timeout 200 "$W" run "$lab" --variant "$variant" --yes --no-predict --json </dev/null >"$d/t/$n.json" 2>"$d/t/$n.err"
-  pack "B $lab $variant rc=$?"
-done <"$d/slow_variants.txt"
-
-# A: dev check --run per lab, each with its report.
+EOF2
+# A: every slow variant graded against the references, then every solution once more
+# (the calibration's runs are not graded), then dev check --run per lab as time allows.
+for ws in A ${WITH_B:+B}; do  # WITH_B=1: also in B, on the model bands alone
+  while read -r lab variant; do
+    before "${SLOW_BY:-900}" || { pack "$ws $lab $variant skipped"; continue; }
+    n=$ws-${lab//\//_}-$variant
+    WORKBOOK_WORKSPACE=$([ "$ws" = A ] && echo "$A" || echo "$B") timeout 200 "$W" run "$lab" --variant "$variant" --yes --no-predict --json </dev/null >"$d/t/$n.json" 2>"$d/t/$n.err"
+    pack "$ws $lab $variant rc=$?"
+  done <"$d/slow_variants.txt"
+done
 while read -r lab; do
-  before 1380 || { pack "A dev check $lab skipped: past 1380 s"; continue; }
-  n=${lab//\//_}
-  WORKBOOK_WORKSPACE=$A timeout 400 "$W" dev check --run --only "$lab" --report "$d/reports/A-$n.md" </dev/null >"$d/t/A-devcheck-$n.txt" 2>&1
-  pack "A dev check $lab rc=$? $(tail -1 "$d/t/A-devcheck-$n.txt")"
-done <"$d/labs.txt"
-
-# A: each solution once more (the calibration's runs are not graded; dev check's is one).
-while read -r lab; do
-  before 1500 || { pack "A second run $lab skipped: past 1500 s"; continue; }
+  before "${RUN2_BY:-1000}" || { pack "A second run $lab skipped"; continue; }
   n=A-run2-${lab//\//_}
   WORKBOOK_WORKSPACE=$A timeout 200 "$W" run "$lab" --solution --yes --no-predict --json </dev/null >"$d/t/$n.json" 2>"$d/t/$n.err"
   pack "A second run $lab rc=$?"
+done <"$d/labs.txt"
+while read -r lab; do
+  before "${DEVCHECK_BY:-1100}" || { pack "A dev check $lab skipped"; continue; }
+  n=${lab//\//_}
+  WORKBOOK_WORKSPACE=$A timeout 400 "$W" dev check --run --only "$lab" --report "$d/reports/A-$n.md" </dev/null >"$d/t/A-devcheck-$n.txt" 2>&1
+  pack "A dev check $lab rc=$? $(tail -1 "$d/t/A-devcheck-$n.txt")"
 done <"$d/labs.txt"
 gpu_state >>"$d/machine.txt"
 WORKBOOK_WORKSPACE=$A "$W" journal export "$d/A-export-end.json" >/dev/null 2>&1

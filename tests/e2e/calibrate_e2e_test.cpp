@@ -111,3 +111,18 @@ TEST_CASE("e2e: device --labs without --calibrate, and an unknown lab, are refus
   r = c.run({"device", "--calibrate", "--labs", "module01/nope"}, kLaptop);
   CHECK(r.exit_code == 2);
 }
+
+TEST_CASE("e2e: device --calibrate --labs with no lab named calibrates every lab", "[e2e][calibrate]") {
+  FixtureCourse c;
+  CommandResult r = c.run({"device", "--calibrate", "--labs", "--json"}, kLaptop, 300);
+  SHOW(r);
+  CHECK_FALSE(contains(r.err, "is not a module or lab id"));
+  const json j = json::parse(r.out, nullptr, false);
+  REQUIRE_FALSE(j.is_discarded());
+  const json list = c.run_json({"list", "--json"});
+  std::size_t labs = 0;
+  for (const auto& m : list) labs += m["labs"].size();
+  CHECK(j["labs"].size() == labs);
+  CHECK(e2e::find_by(j["labs"], "lab", "module01/pass_lab")["recorded"] == true);
+  CHECK((r.exit_code == 0 || r.exit_code == 1));
+}

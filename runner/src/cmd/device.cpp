@@ -190,6 +190,7 @@ void setup_device(CLI::App& app, CommandContext& ctx) {
               "  workbook --ccbin /usr/bin/g++-14 device --toolchain\n  workbook device --json");
   cmd->callback([&ctx, o, labs] {
     o->labs = labs->count() > 0;
+    std::erase(o->lab_ids, std::string());  // a bare --labs (every lab) comes as one empty value
     if (o->labs && !o->calibrate) throw UsageError("--labs goes with --calibrate", "workbook device --calibrate --labs");
     const Workspace ws = ctx.global.open_workspace();
     const Style s = ctx.global.style();

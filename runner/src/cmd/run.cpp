@@ -6,8 +6,6 @@
 #include "exec/process.hpp"
 #include "journal/journal.hpp"
 #include "journal/views.hpp"
-#include "learn/clock.hpp"
-#include "progress/missed_predictions.hpp"
 #include "content/variant.hpp"
 #include "run/compare.hpp"
 #include "run/explained.hpp"
@@ -20,8 +18,7 @@
 #include "run/sweep.hpp"
 #include "run/slurm_submit.hpp"
 #include "run/solution_gate.hpp"
-#include "ui/prompt.hpp"
-#include "ui/wrap.hpp"
+#include "watch/after_run.hpp"
 #include "util/error.hpp"
 
 namespace workbook {
@@ -64,18 +61,6 @@ void add_slurm_options(CLI::App* cmd, RunOptions& o) {
 
 void print_feedback(const std::string& feedback, const Style& s) { fmt::print("{}", render_feedback(feedback, s)); }
 
-// A badly missed first prediction brings its module's review items due sooner
-// (progress/missed_predictions.hpp); said after the run unless the output is JSON.
-void nudge_reviews(OpenedCourse& opened, const Output& out) {
-  for (const auto& m : progress::nudge_missed_predictions(opened.journal, opened.catalog, learn::now_unix())) {
-    print_notice(out, [&](const Style& s) {
-      fmt::print("{}\n", s.dim(fmt::format("Your first prediction {} of {} was off by {:.1f}x: {} review item(s) of module "
-                                         "{:02d} come due sooner (workbook review).",
-                                         m.prediction, m.lab, m.factor, m.cards_moved, m.module)));
-    });
-  }
-}
-
 // --sweep and --compare: several runs, one table (and for a sweep, a chart and an SVG).
 void run_several(CommandContext& ctx, const RunOptions& o, const RunRequest& req) {
   const Style style = ctx.global.style();
@@ -89,37 +74,25 @@ void run_several(CommandContext& ctx, const RunOptions& o, const RunRequest& req
       });
       std::fflush(stdout);
     });
-    std::string feedback;
-    if (const RunReport* graded = explained_point(r); o.explain && !o.explain->empty() && graded)
-      feedback = record_explained(opened.journal, *graded, *o.explain);
+    const AfterRun after{explained_point(r), o.explain, req.interactive};
+    const std::string feedback = record_given_explanation(opened.journal, after);
     print_result(out, r, sweep_json, [&](const SweepResult& x, const Style& st) {
       print_sweep(x, st);
       print_feedback(feedback, st);
     });
     ctx.exit_code = exit_code_for(r);
+    after_run(opened.journal, opened.catalog, after, out);
     return;
   }
   CompareResult r = run_compare(rc, req);
-  std::string feedback;
-  if (o.explain && !o.explain->empty() && r.mine.run_id) feedback = record_explained(opened.journal, r.mine, *o.explain);
+  const AfterRun after{r.mine.run_id ? &r.mine : nullptr, o.explain, req.interactive};
+  const std::string feedback = record_given_explanation(opened.journal, after);
   print_result(out, r, compare_json, [&](const CompareResult& x, const Style& st) {
     print_compare(x, st);
     print_feedback(feedback, st);
   });
   ctx.exit_code = exit_code_for(r);
-}
-
-void ask_explanation(Journal& journal, const RunReport& report, const Style& s) {
-  std::string prompt = report.lab.explain_prompt.empty()
-                           ? "Explain the main figure with a model (roofline, occupancy, Amdahl) in one or two sentences"
-                           : report.lab.explain_prompt;
-  fmt::print("\n{}\n", s.bold(wrap_text(prompt, text_width())));
-  auto line = ask_line("> ");
-  if (line && !line->empty()) {
-    const std::string feedback = record_explained(journal, report, *line);
-    fmt::print("{}\n", s.dim("Kept with run #" + std::to_string(report.run_id) + "."));
-    print_feedback(feedback, s);
-  }
+  after_run(opened.journal, opened.catalog, after, out);
 }
 
 // --predict, --no-predict, --repredict (run/lab_run.hpp: the lab's first predictions stand).
@@ -214,16 +187,13 @@ void run_on_slurm(CommandContext& ctx, RunOptions& o, RunRequest req) {
   const SlurmRunEnd outcome = submit_slurm_run(ctx.global.catalog(), workspace, style, req, o.slurm_run, observer);
   print_result(out, outcome, [](const SlurmRunEnd& x) { return x.json; },
                [](const SlurmRunEnd& x, const Style& st) { fmt::print("{}", render_slurm_end(x, st)); });
-  const RunReport& report = outcome.report;
-  ctx.exit_code = exit_code_for(report);
-  const bool ask = report.ran && !o.explain && req.interactive && report.grade.verdict != Verdict::interrupted;
-  if (!(o.explain && !o.explain->empty()) && !ask) return;
+  ctx.exit_code = exit_code_for(outcome.report);
+  // The node has ended the run and closed the journal: the login node opens it again.
   Journal journal(workspace.journal_path());
-  if (o.explain && !o.explain->empty()) {
-    const std::string feedback = record_explained(journal, report, *o.explain);
-    print_notice(out, [&](const Style& st) { print_feedback(feedback, st); });
-  }
-  if (ask) ask_explanation(journal, report, style);
+  const AfterRun after{&outcome.report, o.explain, req.interactive};
+  const std::string feedback = record_given_explanation(journal, after);
+  print_notice(out, [&](const Style& st) { print_feedback(feedback, st); });
+  after_run(journal, ctx.global.catalog(), after, out);
 }
 
 // The gate before the reference solution, or a variant of it (the solution with a line
@@ -254,15 +224,11 @@ int run_one(CommandContext& ctx, const RunOptions& o, const RunRequest& req) {
   Style style = ctx.global.style();
   OpenedCourse opened(ctx.global);
   RunReport report = run_lab({opened.catalog, opened.workspace, opened.journal, style}, req);
-  std::string feedback;
-  if (o.explain && !o.explain->empty()) feedback = record_explained(opened.journal, report, *o.explain);
+  const AfterRun after{&report, o.explain, req.interactive};
+  const std::string feedback = record_given_explanation(opened.journal, after);
   const Output out = ctx.global.output(o.json);
   print_result(out, ExplainedRun{report, o.explain, feedback}, explained_run_json, print_explained_run);
-  // An interrupted run has nothing to explain, and the line typed next is not an answer
-  // (req.interactive is false with --json: nothing is asked).
-  const bool interrupted = report.grade.verdict == Verdict::interrupted || termination_signal() != 0;
-  if (report.ran && !o.explain && req.interactive && !interrupted) ask_explanation(opened.journal, report, style);
-  nudge_reviews(opened, out);
+  after_run(opened.journal, opened.catalog, after, out);
   return exit_code_for(report);
 }
 

@@ -163,6 +163,13 @@ std::vector<RowPlan> plan_rows(const RunContext& ctx, const LabSpec& lab, bool c
   return plans;
 }
 
+// Compiling only, for several GPUs (CI: sm_75,sm_86,sm_90): every starter and solution,
+// what a learner builds, for each of them; a variant (the solution with one edit, run only
+// by dev check --run, which compiles it for its own GPU) for the first listed, the oldest
+// in CI's list, where an arch-gated feature fails first. A variant for all three made CI's
+// compile 3x that of one GPU (1,535 s of a 1,885 s CI run, 2026-12-05).
+std::string first_arch(const std::string& arches) { return arches.substr(0, arches.find(',')); }
+
 DevLabRow compile_one(const RunContext& ctx, const LabSpec& lab, RowPlan& plan, const std::string& arch,
                       const std::optional<Toolchain>& nvcc, bool unoptimized_host) {
   DevLabRow row;
@@ -372,7 +379,6 @@ DevCheckResult dev_check(const RunContext& ctx, const DevCheckOptions& o) {
   result.arch = arch_for_gpu(o.arch, dev.gpu ? dev.gpu->compute_cap : "");
   std::optional<Toolchain> nvcc = find_toolchain(ctx.workspace.root());
   ctx.workspace.ensure();
-
   // Every row to check, in content order.
   struct Job {
     const LabSpec* lab;
@@ -390,16 +396,10 @@ DevCheckResult dev_check(const RunContext& ctx, const DevCheckOptions& o) {
 
   // Compile them all, several at once (each compiler is a child process; build_lab is
   // safe to call from several threads, and a Ctrl-C reaches every running compile).
-  // Compiling only, for several GPUs (CI: sm_75,sm_86,sm_90): every starter and solution,
-  // what a learner builds, for each of them; a variant (the solution with one edit, run
-  // only by dev check --run, which compiles it for its own GPU) for the first listed, the
-  // oldest in CI's list, where an arch-gated feature fails first. A variant for all three
-  // made CI's compile 3x that of one GPU (1,535 s of a 1,885 s CI run, 2026-12-05).
-  const std::string variants_arch = result.arch.substr(0, result.arch.find(','));
   std::mutex progress_mutex;
   std::size_t compiled = 0;
   compile_all(jobs.size(), o.jobs, [&](std::size_t i) {
-    const std::string& arch = jobs[i].plan.variant && !o.run ? variants_arch : result.arch;
+    const std::string arch = jobs[i].plan.variant && !o.run ? first_arch(result.arch) : result.arch;
     jobs[i].row = compile_one(ctx, *jobs[i].lab, jobs[i].plan, arch, nvcc, o.unoptimized_host);
     jobs[i].compiled_or_tried = true;
     if (o.on_compiled) {

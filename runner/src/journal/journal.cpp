@@ -212,8 +212,10 @@ void Journal::finish_run(long long run_id, Verdict verdict, int exit_code, const
   transaction.commit();
 }
 
-void Journal::finish_run(long long run_id, const Decision& decision, int exit_code) {
-  finish_run(run_id, decision.verdict, exit_code, decision.journal_detail());
+Decision Journal::end_run(long long run_id, const RunFacts& facts, int exit_code) {
+  Decision d = decide(facts);
+  finish_run(run_id, d.verdict, exit_code, d.journal_detail());
+  return d;
 }
 
 void Journal::record_explanation(long long run_id, const std::string& text, const std::string& feedback) {

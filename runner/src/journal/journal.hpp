@@ -58,8 +58,10 @@ class Journal {
   void record_grade(long long run_id, const Grade& grade,
                     const std::map<std::string, std::string>& prediction_uids = {});
   void finish_run(long long run_id, Verdict verdict, int exit_code, const std::string& detail);
-  // The decider's answer (grade/decide.hpp): its verdict, and its journal detail.
-  void finish_run(long long run_id, const Decision& decision, int exit_code);
+  // A run's end, decided and written in one place: decide(facts) (grade/decide.hpp), its
+  // verdict and journal detail recorded with `exit_code` (-1: none), the decision returned
+  // for the report. Every row of the run is recorded before it: an ended run takes none.
+  Decision end_run(long long run_id, const RunFacts& facts, int exit_code);
   // `feedback`: the examiner's points on it (explain/feedback.hpp), one a line; "" when none.
   void record_explanation(long long run_id, const std::string& text, const std::string& feedback = "");
 

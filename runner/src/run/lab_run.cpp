@@ -248,7 +248,7 @@ std::optional<BuildResult> build(const RunContext& ctx, const Prepared& p, RunRe
   facts.lab_id = lab.id;
   if (built.interrupted) {
     facts.interrupted = "interrupted during the build";
-    ctx.journal.finish_run(report.run_id, decide(facts), -1);
+    ctx.journal.end_run(report.run_id, facts, -1);
     throw Error(Exit::interrupted, "interrupted during the build; your predictions are kept in the journal");
   }
   if (built.ok) return built;
@@ -258,9 +258,7 @@ std::optional<BuildResult> build(const RunContext& ctx, const Prepared& p, RunRe
     facts.build_failed->toolchain_next_step = built.toolchain_problem->next_step;
   }
   report.compile_error_kind = built.toolchain_problem ? built.toolchain_problem->kind : "source";
-  const Decision d = decide(facts);
-  take_decision(d, report);
-  ctx.journal.finish_run(report.run_id, d, -1);  // the journal's detail: the compiler's output
+  take_decision(ctx.journal.end_run(report.run_id, facts, -1), report);  // its detail: the compiler's output
   return std::nullopt;
 }
 
@@ -372,12 +370,10 @@ void grade_and_record(const RunContext& ctx, const RunRequest& req, const Prepar
   facts.metrics = report.grade.metrics;
   facts.profiler = profiler_facts(report.profile);
   facts.on_battery = p.dev.power_source == "battery";
-  const Decision d = decide(facts);
-  take_decision(d, report);
   note_battery(report.grade, p.dev.power_source);  // clocks capped on battery (run/device_context.hpp)
   ctx.journal.record_grade(report.run_id, report.grade, report.prediction_uids);
   record_gpu_state(ctx.journal, report.run_id, report.profile);
-  ctx.journal.finish_run(report.run_id, d, pr.exit_code);
+  take_decision(ctx.journal.end_run(report.run_id, facts, pr.exit_code), report);
 }
 
 }  // namespace
@@ -406,10 +402,8 @@ RunReport run_lab(const RunContext& outer, const RunRequest& req) {
     RunFacts facts;
     facts.lab_id = report.lab.id;
     facts.no_gpu = true;
-    const Decision d = decide(facts);
-    take_decision(d, report);
-    report.not_run_reason = d.reason;
-    ctx.journal.finish_run(report.run_id, d, -1);
+    take_decision(ctx.journal.end_run(report.run_id, facts, -1), report);
+    report.not_run_reason = report.grade.verdict_reason;
     return report;
   }
   LabResults results;

@@ -98,7 +98,7 @@ std::string recover_job(const Workspace& workspace, long long run_id, const std:
     if (const auto end = run_end_of(journal, run_id); end && !end->verdict) {
       RunFacts facts;
       facts.interrupted = why;
-      journal.finish_run(run_id, decide(facts), -1);
+      journal.end_run(run_id, facts, -1);
     }
     throw Error(Exit::interrupted, fmt::format("run #{} {}", run_id, why),
                 fmt::format("check that no job is left with `squeue {}`", user_name));
@@ -133,7 +133,7 @@ std::string submit_job(const Workspace& workspace, const SlurmJobRecord& job, co
     forget_slurm_submission(journal, job.run_id);
     RunFacts facts;
     facts.not_started = e.what();
-    journal.finish_run(job.run_id, decide(facts), -1);
+    journal.end_run(job.run_id, facts, -1);
     throw;
   }
 }
@@ -266,7 +266,7 @@ RunReport continue_slurm_run(const RunContext& ctx, const RunRequest& req) {
     RunFacts facts;
     facts.lab_id = req.lab;
     facts.not_started = e.hint().empty() ? e.what() : std::string(e.what()) + "; " + e.hint();
-    ctx.journal.finish_run(id, decide(facts), -1);
+    ctx.journal.end_run(id, facts, -1);
     throw;
   }
   if (!node.gpu.empty()) report.device = node.gpu + " on " + node.node;

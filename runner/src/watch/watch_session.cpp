@@ -17,6 +17,7 @@
 #include "run/report_json.hpp"
 #include "util/error.hpp"
 #include "util/text.hpp"
+#include "watch/after_run.hpp"
 #include "watch/line_input.hpp"
 
 namespace workbook {
@@ -98,6 +99,9 @@ RunReport run_once(Watching& w, const std::string& lab, WatchObserver& console, 
   RunObserver* observer = w.ctx.out.json ? &quiet : static_cast<RunObserver*>(&console);
   RunReport report = run_lab({w.ctx.catalog, w.ctx.workspace, w.ctx.journal, w.ctx.out.style, observer}, r);
   print_result(w.ctx.out, report, run_report_json, print_report);
+  // The review nudge as after any run; no explanation is asked here: the terminal's next
+  // line belongs to the watch (Enter, q), and `run LAB` or `report` take one later.
+  after_run(w.ctx.journal, w.ctx.catalog, AfterRun{&report, std::nullopt, false}, w.ctx.out);
   std::fflush(stdout);
   w.last_exit = exit_code_for(report);
   return report;
