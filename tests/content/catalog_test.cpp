@@ -10,9 +10,12 @@
 #include <fstream>
 #include <optional>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "content/catalog.hpp"
 #include "util/error.hpp"
+#include "util/file_text.hpp"
 
 #include "../support/scoped_env.hpp"
 #include "../support/temp_dir.hpp"
@@ -133,4 +136,75 @@ TEST_CASE("load_all of a course with a bad manifest throws a ContentError with i
   }
   CHECK_THROWS_AS(cat.load_module(3), workbook::ContentError);
   CHECK(Catalog(kCourse).load_all().size() == 1);
+}
+
+namespace {
+
+// A copy of the fixture course whose module01/module.yaml a test may change.
+struct CourseCopy : TempDir {
+  fs::path course = path / "course";
+  fs::path manifest = course / "modules/module01/module.yaml";
+  CourseCopy() { fs::copy(kCourse, course, fs::copy_options::recursive); }
+  void replace(const std::string& from, const std::string& to) const {
+    std::string text = workbook::read_file_text(manifest).value();
+    REQUIRE(text.find(from) != std::string::npos);
+    text.replace(text.find(from), from.size(), to);
+    std::ofstream(manifest, std::ios::trunc) << text;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("a catalog reads a manifest once: changed on disk later, load_module, load_all and find_lab answer "
+          "what was read", "[catalog]") {
+  CourseCopy copy;
+  const Catalog cat(copy.course);
+  const workbook::Module& first = cat.load_module(1);
+  REQUIRE(first.title == "Fixture module");
+  const workbook::LabSpec& pass_lab = cat.find_lab(LabRef{1, "pass_lab"});
+  copy.replace("title: \"Fixture module\"", "title: \"Changed on disk\"");
+  copy.replace("id: pass_lab", "id: renamed_lab");
+  CHECK(&cat.load_module(1) == &first);  // the same module, not a copy read again
+  CHECK(cat.load_module(1).title == "Fixture module");
+  CHECK(cat.load_all().at(0).title == "Fixture module");
+  CHECK(&cat.find_lab(LabRef{1, "pass_lab"}) == &pass_lab);
+  CHECK(cat.lab_or_null("module01/pass_lab") == &pass_lab);
+  // A new catalog (the next command) reads the file as it is now.
+  const Catalog fresh(copy.course);
+  CHECK(fresh.load_module(1).title == "Changed on disk");
+  CHECK(fresh.lab_or_null("module01/pass_lab") == nullptr);
+  CHECK(fresh.find_lab(LabRef{1, "renamed_lab"}).id == "module01/renamed_lab");
+}
+
+TEST_CASE("a catalog keeps a manifest's problems too: fixed on disk later, the same catalog still reports them",
+          "[catalog]") {
+  CourseCopy copy;
+  copy.replace("format_version: 1", "format_version: 99");
+  const Catalog cat(copy.course);
+  CHECK_THROWS_AS(cat.load_module(1), workbook::ContentError);
+  copy.replace("format_version: 99", "format_version: 1");
+  CHECK_THROWS_AS(cat.load_module(1), workbook::ContentError);
+  CHECK_THROWS_AS(cat.load_all(), workbook::ContentError);
+  CHECK(cat.lab_or_null("module01/pass_lab") == nullptr);
+  CHECK(Catalog(copy.course).load_module(1).title == "Fixture module");
+}
+
+TEST_CASE("a catalog loaded from several threads at once gives every thread the one module it read", "[catalog]") {
+  const Catalog cat(kCourse);
+  std::vector<const workbook::Module*> seen(8, nullptr);
+  std::vector<std::thread> threads;
+  for (std::size_t i = 0; i < seen.size(); ++i) threads.emplace_back([&cat, &seen, i] { seen[i] = &cat.load_module(1); });
+  for (auto& t : threads) t.join();
+  for (const auto* m : seen) CHECK(m == seen[0]);
+  CHECK(seen[0]->labs.size() >= 5);
+}
+
+TEST_CASE("lab_or_null finds a lab by id, and answers nullptr for a lab or module that is not there", "[catalog]") {
+  const Catalog cat(kCourse);
+  REQUIRE(cat.lab_or_null("module01/fail_lab") != nullptr);
+  CHECK(cat.lab_or_null("module01/fail_lab")->id == "module01/fail_lab");
+  CHECK(cat.lab_or_null("module01/no_such_lab") == nullptr);
+  CHECK(cat.lab_or_null("module07/x") == nullptr);  // no manifest
+  CHECK(cat.lab_or_null("module01") == nullptr);    // a module, not a lab
+  CHECK(cat.lab_or_null("not a lab id") == nullptr);
 }

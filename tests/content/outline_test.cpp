@@ -123,18 +123,19 @@ TEST_CASE("an outline cache hit is read from the cache, and a changed manifest i
   replace_in(caches[0], "Fixture module", "Read from the cache");
   CHECK(course_outline(catalog)[0].title == "Read from the cache");
 
-  // A manifest changed: another key, read in full again, a second cache file.
+  // A manifest changed: another key, read again, a second cache file. (A catalog keeps
+  // what it read, so each later command, a process of its own, is a new catalog here.)
   replace_in(course / "modules/module01/module.yaml", "title: \"Fixture module\"", "title: \"Renamed module\"");
-  CHECK(course_outline(catalog)[0].title == "Renamed module");
+  CHECK(course_outline(Catalog(course))[0].title == "Renamed module");
   CHECK(caches_in(tmp.path / "cache").size() == 2);
 
   // A cache that is not JSON (or is another key's) is a miss, never an error.
   for (const auto& f : caches_in(tmp.path / "cache")) std::ofstream(f, std::ios::trunc) << "{not json";
-  CHECK(course_outline(catalog)[0].title == "Renamed module");
+  CHECK(course_outline(Catalog(course))[0].title == "Renamed module");
 
-  // A starter deleted: a miss too, and the full load says what is missing.
+  // A starter deleted: a miss too, and the load says what is missing.
   fs::remove(course / "labs/module01/pass_lab.cpp");
-  CHECK_THROWS_AS(course_outline(catalog), workbook::ContentError);
+  CHECK_THROWS_AS(course_outline(Catalog(course)), workbook::ContentError);
 }
 
 TEST_CASE("an outline cache that is a FIFO or a link to /dev/zero is a miss, read at once", "[outline]") {

@@ -560,6 +560,30 @@ TEST_CASE("e2e: dev check --run fails when a known-wrong variant passes", "[e2e]
         std::string::npos);
 }
 
+TEST_CASE("e2e: a variant whose edit no longer applies is dev check's problem, and a learner's run of the lab still runs",
+          "[e2e][variants]") {
+  FixtureCourse c;
+  fs::path manifest = c.content / "modules/module01/module.yaml";
+  std::string text = e2e::read_file(manifest);
+  const std::string from = R"(from: "i <= n; ++i) sum = sum + i;")";
+  REQUIRE(text.find(from) != std::string::npos);
+  text.replace(text.find(from), from.size(), R"(from: "a line the solution no longer has")");
+  std::ofstream(manifest) << text;
+  CommandResult check = c.run({"dev", "check", "--only", "module01/fail_lab"});
+  SHOW(check);
+  CHECK(check.exit_code == 1);
+  CHECK(check.out.find("labs.fail_lab.variants.loop_stops_early.edits[0].from: occurs 0 times in the solution") !=
+        std::string::npos);
+  // A run loads the manifest's own fields: the starter and the other variant run as before,
+  // and only the variant asked for is applied (and refused).
+  CHECK(c.run({"run", "module01/fail_lab", "--no-predict"}).exit_code == 1);
+  CHECK(c.run({"run", "module01/fail_lab", "--variant", "miscounted", "--yes", "--no-predict"}).exit_code == 5);
+  CommandResult broken = c.run({"run", "module01/fail_lab", "--variant", "loop_stops_early", "--yes", "--no-predict"});
+  SHOW(broken);
+  CHECK(broken.exit_code == 2);
+  CHECK(broken.err.find("loop_stops_early.edits[0].from: occurs 0 times in the solution") != std::string::npos);
+}
+
 TEST_CASE("e2e: a CUDA lab on a machine without a GPU is not_run (exit 2) in the JSON and the journal alike",
           "[e2e][verdict]") {
   const char* nvcc_env = std::getenv("WORKBOOK_NVCC");

@@ -217,7 +217,7 @@ void setup_device(CLI::App& app, CommandContext& ctx) {
       print_result(out, p, as_json, no_text);
       throw UsageError(p.error, p.hint);
     }
-    Catalog catalog = ctx.global.catalog();
+    const Catalog& catalog = ctx.global.catalog();
     if (o->labs) {
       ctx.exit_code = calibrate_lab_references(*o, catalog, ws, s);
       return;

@@ -18,7 +18,7 @@ void setup_init(CLI::App& app, CommandContext& ctx) {
                        "name the folder for the workspace, e.g. `workbook init ~/gpu-workbook`, or leave it out to use "
                        "the default (--workspace, $WORKBOOK_WORKSPACE or ~/workbook)");
     }
-    Catalog catalog = ctx.global.catalog();
+    const Catalog& catalog = ctx.global.catalog();
     Workspace ws = !*dir ? ctx.global.open_workspace() : Workspace(std::filesystem::absolute(**dir));
     ws.ensure();
     Journal journal(ws.journal_path());  // creates the database

@@ -15,7 +15,7 @@ void setup_list(CLI::App& app, CommandContext& ctx) {
   cmd->add_flag("--json", *json_out, "Print JSON");
   cmd->footer("Example: workbook list --json");
   cmd->callback([&ctx, json_out] {
-    Catalog catalog = ctx.global.catalog();
+    const Catalog& catalog = ctx.global.catalog();
     std::vector<ModuleOutline> modules = course_outline(catalog);  // cached: content/outline.hpp
     modules.erase(std::remove_if(modules.begin(), modules.end(), [](const ModuleOutline& m) { return !m.has_manifest; }),
                   modules.end());

@@ -37,10 +37,13 @@ std::optional<std::string> closest_command(const std::string& word) {
   return closest_word(word, names);
 }
 
-Catalog GlobalOptions::catalog() const {
-  std::optional<std::filesystem::path> dir;
-  if (content) dir = *content;
-  return Catalog(find_content_root(dir));
+const Catalog& GlobalOptions::catalog() const {
+  if (!catalog_) {
+    std::optional<std::filesystem::path> dir;
+    if (content) dir = *content;
+    catalog_ = std::make_shared<const Catalog>(find_content_root(dir));
+  }
+  return *catalog_;
 }
 
 Workspace GlobalOptions::open_workspace() const {

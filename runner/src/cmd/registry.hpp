@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -23,11 +24,16 @@ struct GlobalOptions {
   std::optional<std::string> workspace;  // --workspace DIR
   bool no_color = false;                 // --no-color
 
-  Catalog catalog() const;
+  // The content, found on the first call (once the options are parsed) and kept: one
+  // catalog per command, so each manifest is read at most once (content/catalog.hpp).
+  const Catalog& catalog() const;
   Workspace open_workspace() const;
   Style style() const { return Style::for_stdout(no_color); }
   // How a command with --json prints (ui/output.hpp): the one place JSON turns colour off.
   Output output(bool json) const { return output_for(json, style()); }
+
+ private:
+  mutable std::shared_ptr<const Catalog> catalog_;
 };
 
 // The content, the workspace (created if missing) and its journal, opened together by the
@@ -35,7 +41,7 @@ struct GlobalOptions {
 // then still answer in a read-only workspace.
 struct OpenedCourse {
   explicit OpenedCourse(const GlobalOptions& global, JournalAccess access = JournalAccess::write);
-  Catalog catalog;
+  const Catalog& catalog;
   Workspace workspace;
   Journal journal;
 };

@@ -17,11 +17,11 @@ void setup_reset(CLI::App& app, CommandContext& ctx) {
   cmd->add_flag("-y,--yes", *yes, "Do not ask for confirmation (needed when stdin is not a terminal)");
   cmd->footer("Example: workbook reset module14/tiled_gemm");
   cmd->callback([&ctx, lab, yes] {
-    Catalog catalog = ctx.global.catalog();
+    const Catalog& catalog = ctx.global.catalog();
     Workspace ws = ctx.global.open_workspace();
     LabRef ref = parse_lab_ref_or_throw(*lab);
     if (ref.name.empty()) throw UsageError("reset takes a lab, e.g. module14/tiled_gemm");
-    LabSpec spec = catalog.find_lab(ref);
+    const LabSpec& spec = catalog.find_lab(ref);
     auto path = ws.lab_copy(spec);
     const auto backup = ws.next_backup(spec);
     if (!*yes) {

@@ -201,7 +201,7 @@ void run_on_slurm(CommandContext& ctx, RunOptions& o, RunRequest req) {
 // recorded as a view ("run" or "variant"). False when the learner said no on the terminal.
 bool open_solution_gate(CommandContext& ctx, const RunOptions& o, const RunRequest& req) {
   OpenedCourse opened(ctx.global);
-  const LabSpec spec = opened.catalog.find_lab(parse_lab_ref_or_throw(req.lab));
+  const LabSpec& spec = opened.catalog.find_lab(parse_lab_ref_or_throw(req.lab));
   const std::string lab = spec.id;
   const bool variant = !o.variant.empty();
   if (variant) find_variant(spec, o.variant);  // an unknown id is refused before anything is asked

@@ -136,7 +136,7 @@ void setup_show(CLI::App& app, CommandContext& ctx) {
   cmd->add_flag("--author", o->author, "For content authors: list the lab's known mistakes even before your copy has passed");
   cmd->footer(kShowExamples);
   cmd->callback([&ctx, o] {
-    Catalog catalog = ctx.global.catalog();
+    const Catalog& catalog = ctx.global.catalog();
     LabRef ref = parse_lab_ref_or_throw(o->what);
     if (o->solution && ref.name.empty()) throw UsageError("--solution goes with a lab, e.g. module14/tiled_gemm");
     if (o->solution) return show_solution(ctx, catalog.find_lab(ref), *o);
@@ -147,7 +147,7 @@ void setup_show(CLI::App& app, CommandContext& ctx) {
         record_reading(opened.journal, ref.module);
       }
     } else {
-      LabSpec lab = catalog.find_lab(ref);
+      const LabSpec& lab = catalog.find_lab(ref);
       const Workspace ws = ctx.global.open_workspace();
       show_lab(lab, load_device_context(catalog, o->gpu, ws), ctx.global.output(o->json), o->no_pager,
                mistakes_open(ws, lab.id, o->author));

@@ -72,8 +72,10 @@ std::vector<int> Catalog::module_numbers() const {
   return out;
 }
 
-Module Catalog::load_module(int number) const {
-  fs::path file = root_ / "modules" / module_id(number) / "module.yaml";
+const Catalog::Read& Catalog::read(int number) const {
+  std::lock_guard lock(mutex_);
+  if (const auto it = read_.find(number); it != read_.end()) return it->second;
+  const fs::path file = root_ / "modules" / module_id(number) / "module.yaml";
   if (!fs::is_regular_file(file)) {
     std::string have;
     for (int n : module_numbers()) have += (have.empty() ? "" : ", ") + module_id(n);
@@ -82,17 +84,24 @@ Module Catalog::load_module(int number) const {
   }
   Problems problems;
   Module m = read_module(file, number, root_, problems);
-  problems.throw_if_any();
-  return m;
+  return read_.emplace(number, Read{std::move(m), problems.list()}).first->second;
+}
+
+const Module& Catalog::load_module(int number) const {
+  const Read& r = read(number);
+  if (!r.problems.empty()) throw ContentError(r.problems);
+  return r.module;
 }
 
 std::vector<Module> Catalog::load_all() const {
-  Problems problems;
+  std::vector<std::string> problems;
   std::vector<Module> out;
   for (int n : module_numbers()) {
-    out.push_back(read_module(root_ / "modules" / module_id(n) / "module.yaml", n, root_, problems));
+    const Read& r = read(n);
+    problems.insert(problems.end(), r.problems.begin(), r.problems.end());
+    out.push_back(r.module);
   }
-  problems.throw_if_any();
+  if (!problems.empty()) throw ContentError(problems);
   return out;
 }
 
@@ -112,7 +121,18 @@ const LabSpec& lab_in(const Module& m, const std::string& name) {
                          : fmt::format("labs in {}: {}", m.id, have.empty() ? "(none yet)" : have));
 }
 
-LabSpec Catalog::find_lab(const LabRef& ref) const { return lab_in(load_module(ref.module), ref.name); }
+const LabSpec& Catalog::find_lab(const LabRef& ref) const { return lab_in(load_module(ref.module), ref.name); }
+
+const LabSpec* Catalog::lab_or_null(const std::string& id) const {
+  const auto ref = parse_lab_ref(id);
+  if (!ref || ref->name.empty()) return nullptr;
+  try {
+    for (const auto& lab : load_module(ref->module).labs)
+      if (lab.id == id) return &lab;
+  } catch (const Error&) {  // a module gone from the content, or one with problems
+  }
+  return nullptr;
+}
 
 fs::path Catalog::starter_path(const LabSpec& lab) const {
   return root_ / "labs" / lab.id.substr(0, lab.id.find('/')) / lab.source;

@@ -4,7 +4,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <mutex>
 #include <optional>
 #include <regex>
 #include <set>
@@ -287,26 +286,17 @@ void check_expressions(const LabSpec& lab, const std::string& file, Problems& pr
 }
 
 // Values that can be computed before any run must make sense: every var evaluates to a
-// finite number and no expected min is above its max, at default parameters without
-// device figures and, where the content has them, with the T4 sheet's figures. A name
-// not known in a scope (a device figure, a reported metric) skips that check there.
-void check_values(const LabSpec& lab, const std::string& file, const Figures* t4, Problems& problems) {
+// finite number and no expected min is above its max, at default parameters and, given
+// `device` (the T4 sheet's figures: dev check), with its figures. A name the scope lacks
+// (a device figure without `device`, a reported metric) skips that check.
+void check_values(const LabSpec& lab, const std::string& file, const Figures* device, Problems& problems) {
   const std::string base = "labs." + lab.name;
-  Figures params;
-  for (const auto& p : lab.params) params[p.name] = p.default_value;
-  struct Scope {
-    Figures figures;
-    std::string where;
-  };
-  std::vector<Scope> scopes{{params, "at default parameters"}};
-  if (t4) {
-    Figures f = *t4;
-    for (const auto& [k, v] : params) f[k] = v;
-    scopes.push_back({f, "with the T4 sheet's figures and default parameters"});
-  }
-  // The value of `expr` in `scope`; nullopt when it names something the scope lacks or
-  // has a syntax error (check_expressions reports those); throws when it fails otherwise.
-  auto value = [](const std::string& expr, const Figures& scope) -> std::optional<double> {
+  const std::string where = device ? "with the T4 sheet's figures and default parameters" : "at default parameters";
+  Figures scope = device ? *device : Figures{};
+  for (const auto& p : lab.params) scope[p.name] = p.default_value;
+  // The value of `expr`; nullopt when it names something the scope lacks or has a syntax
+  // error (check_expressions reports those); throws when it fails otherwise.
+  auto value = [&scope](const std::string& expr) -> std::optional<double> {
     if (expr.empty()) return std::nullopt;
     try {
       for (const auto& name : variables_of(expr)) {
@@ -317,39 +307,29 @@ void check_values(const LabSpec& lab, const std::string& file, const Figures* t4
     }
     return evaluate(expr, scope);
   };
-  std::set<std::string> reported;
-  for (auto& sc : scopes) {
-    for (const auto& v : lab.vars) {
-      try {
-        if (auto x = value(v.expr, sc.figures)) sc.figures[v.name] = *x;
-      } catch (const Error& e) {
-        if (reported.insert("vars." + v.name).second) {
-          problems.add(file, v.line, base + ".vars." + v.name, fmt::format("{} {}", e.what(), sc.where));
-        }
-      }
+  for (const auto& v : lab.vars) {
+    try {
+      if (auto x = value(v.expr)) scope[v.name] = *x;
+    } catch (const Error& e) {
+      problems.add(file, v.line, base + ".vars." + v.name, fmt::format("{} {}", e.what(), where));
     }
   }
   for (const auto* list : {&lab.metrics, &lab.derived}) {
     for (const auto& m : *list) {
       if (!m.expected) continue;
       const std::string field = base + ".metrics." + m.name + ".expected";
-      for (const auto& sc : scopes) {
-        std::optional<double> lo, hi;
-        try {
-          lo = value(m.expected->min_expr, sc.figures);
-          hi = value(m.expected->max_expr, sc.figures);
-          value(m.expected->equals_expr, sc.figures);
-        } catch (const Error& e) {
-          if (reported.insert(field).second) problems.add(file, m.expected->line, field, fmt::format("{} {}", e.what(), sc.where));
-          break;
-        }
-        if (lo && hi && *lo > *hi) {
-          if (reported.insert(field).second) {
-            problems.add(file, m.expected->line, field,
-                         fmt::format("min ({:g}) is above max ({:g}) {}: no value can be in range", *lo, *hi, sc.where));
-          }
-          break;
-        }
+      std::optional<double> lo, hi;
+      try {
+        lo = value(m.expected->min_expr);
+        hi = value(m.expected->max_expr);
+        value(m.expected->equals_expr);
+      } catch (const Error& e) {
+        problems.add(file, m.expected->line, field, fmt::format("{} {}", e.what(), where));
+        continue;
+      }
+      if (lo && hi && *lo > *hi) {
+        problems.add(file, m.expected->line, field,
+                     fmt::format("min ({:g}) is above max ({:g}) {}: no value can be in range", *lo, *hi, where));
       }
     }
   }
@@ -518,7 +498,7 @@ void read_memcheck_and_exercised(MapReader& r, LabSpec& lab) {
   }
 }
 
-LabSpec read_lab(MapReader& r, const Module& module, const std::filesystem::path& content_root, const Figures* t4) {
+LabSpec read_lab(MapReader& r, const Module& module, const std::filesystem::path& content_root) {
   LabSpec lab;
   lab.line = r.line();
   lab.name = r.str("id", true).value_or("");
@@ -548,36 +528,14 @@ LabSpec read_lab(MapReader& r, const Module& module, const std::filesystem::path
   read_examiner(r, lab);  // content/examiner.hpp
   check_lab_names(r, lab);
   check_expressions(lab, r.file(), r.problems());
-  check_values(lab, r.file(), t4, r.problems());
-  if (!lab.source.empty()) check_variants(lab, content_root / "solutions" / module.id / lab.source, r.file(), r.problems());
+  check_values(lab, r.file(), nullptr, r.problems());
   return lab;
 }
 
-// The T4 sheet's figures (spec sheet and nominal measured-only figures), if the content
-// has data/gpus.yaml, for checking values before any run (check_values). Parsing the
-// sheets costs as much as a manifest, so the figures are kept for as long as the file's
-// text stays the same (loading every module asked for them once per module).
-std::optional<Figures> t4_figures(const std::filesystem::path& content_root) {
-  static std::mutex mutex;
-  static std::string cached_text;
-  static std::optional<Figures> cached;
-  const auto text = read_file_text(content_root / "data" / "gpus.yaml");
-  if (!text) return std::nullopt;
-  std::lock_guard lock(mutex);
-  if (*text == cached_text && !text->empty()) return cached;
-  std::optional<Figures> t4;
-  try {
-    const auto specs = load_gpu_specs(content_root / "data" / "gpus.yaml");
-    if (const GpuSpec* spec = find_gpu(specs, "t4")) {
-      t4 = spec->figures;
-      for (const auto& [k, v] : nominal_measured_figures(*spec)) (*t4)[k] = v;
-    }
-  } catch (const Error&) {
-    // a broken sheet is reported where sheets are read; the checks here need none
-  }
-  cached_text = *text;
-  cached = t4;
-  return t4;
+// The manifest's name in problems: relative to the content root where it is inside it.
+std::string display_name(const std::filesystem::path& file, const std::filesystem::path& content_root) {
+  std::string display = std::filesystem::relative(file, content_root).string();
+  return display.empty() || display.rfind("..", 0) == 0 ? file.string() : display;
 }
 
 }  // namespace
@@ -589,15 +547,13 @@ Module read_module(const std::filesystem::path& file, int number, const std::fil
   module.id = module_id(number);
   module.file = file;
   module.dir = file.parent_path();
-  std::string display = std::filesystem::relative(file, content_root).string();
-  if (display.empty() || display.rfind("..", 0) == 0) display = file.string();
+  const std::string display = display_name(file, content_root);
 
   YAML::Node root = load_yaml_file(file, problems, display);
   if (!present(root)) {
     if (root.IsDefined()) problems.add(display, 0, "", "is empty");  // undefined: already reported
     return module;
   }
-  const std::optional<Figures> t4 = t4_figures(content_root);
   MapReader r(root, display, "", problems);
   auto version = r.integer("format_version", true);
   if (version && *version != kManifestFormatVersion) {
@@ -611,13 +567,27 @@ Module read_module(const std::filesystem::path& file, int number, const std::fil
   module.title = r.str("title", true).value_or("");
   module.objectives = r.str_list("objectives", true);
   for_each_map(r, "labs", false, [&](MapReader& lr) {
-    module.labs.push_back(read_lab(lr, module, content_root, t4 ? &*t4 : nullptr));
+    module.labs.push_back(read_lab(lr, module, content_root));
   });
   std::vector<std::string> names;
   for (const auto& lab : module.labs) names.push_back(lab.name);
   check_unique(names, "labs", display, 0, problems);
   r.finish();
   return module;
+}
+
+void check_module_beyond_manifest(const Module& module, const std::filesystem::path& content_root, const GpuSpec* t4,
+                                  Problems& problems) {
+  const std::string file = display_name(module.file, content_root);
+  std::optional<Figures> figures;
+  if (t4) {
+    figures = t4->figures;
+    for (const auto& [k, v] : nominal_measured_figures(*t4)) (*figures)[k] = v;
+  }
+  for (const auto& lab : module.labs) {
+    if (figures) check_values(lab, file, &*figures, problems);
+    if (!lab.source.empty()) check_variants(lab, content_root / "solutions" / module.id / lab.source, file, problems);
+  }
 }
 
 }  // namespace workbook

@@ -25,7 +25,7 @@ constexpr std::size_t kCachesKept = 8;  // one per content version recently used
 fs::path manifest_file(const Catalog& c, int n) { return c.root() / "modules" / module_id(n) / "module.yaml"; }
 fs::path bank_file(const Catalog& c, int n) { return c.root() / "exercises" / (module_id(n) + ".yaml"); }
 
-// Reads and checks the content in full: what the commands did before the cache.
+// Reads and checks the content as a load does: what the commands did before the cache.
 std::vector<ModuleOutline> load_outline(const Catalog& catalog) {
   std::map<int, ModuleOutline> by_number;
   for (const Module& m : catalog.load_all()) {
@@ -107,20 +107,17 @@ void prune_caches(const fs::path& dir) {
   for (std::size_t i = kCachesKept; i < caches.size(); ++i) fs::remove(caches[i].second, ec);
 }
 
-// The regular files of `dir`, sorted by name, each with its size and modification time.
+// The names of the regular files of `dir`, sorted.
 void add_listing(Hasher& h, const fs::path& dir) {
-  std::vector<std::string> entries;
+  std::vector<std::string> names;
   std::error_code ec;
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
     std::error_code e;
-    if (!it->is_regular_file(e)) continue;
-    const auto size = it->file_size(e);
-    const auto time = it->last_write_time(e).time_since_epoch().count();
-    entries.push_back(fmt::format("{} {} {}", it->path().filename().string(), size, time));
+    if (it->is_regular_file(e)) names.push_back(it->path().filename().string());
   }
-  std::sort(entries.begin(), entries.end());
+  std::sort(names.begin(), names.end());
   h.add(dir.filename().string());
-  for (const auto& e : entries) h.add(e);
+  for (const auto& n : names) h.add(n);
 }
 
 }  // namespace
@@ -144,11 +141,9 @@ std::string outline_key(const Catalog& catalog) {
   for (int n = 1; n <= kModuleCount; ++n) {
     add(manifest_file(catalog, n));
     add(bank_file(catalog, n));
-    // The manifest checks also read the labs' starters and solutions (they must exist; a
-    // variant must apply to its solution): their names, sizes and times, not their bytes.
+    // A load checks that the labs' starters and solutions exist: their names, not their bytes.
     for (const char* dir : {"labs", "solutions"}) add_listing(h, catalog.root() / dir / module_id(n));
   }
-  add(catalog.root() / "data" / "gpus.yaml");
   return h.hex();
 }
 

@@ -3,10 +3,9 @@
 // `progress`, `next` and a bare `workbook` show of the content, and reading it from the
 // YAML (24 manifests and 24 exercise banks, about 0.7 MB, with every check) took most of
 // their time. So it is kept in a cache keyed by a hash of the files it is read from
-// (every module.yaml, every exercises/moduleNN.yaml and data/gpus.yaml, which the
-// manifest checks read) and of the names, sizes and times of the starters and solutions
-// (the checks need them to exist): any change to one is a miss, and a miss reads and checks the
-// content in full, as before (a content problem is reported as before and nothing is
+// (every module.yaml and every exercises/moduleNN.yaml) and of the names of the starters
+// and solutions (a load checks that they exist): any change to one is a miss, and a miss
+// reads and checks the content as a load does (a content problem is reported and nothing is
 // cached). The cache is only ever written after a load without a problem. Where the
 // cache folder cannot be read or written, every call is a miss: slower, never wrong.
 // `dev check` always validates everything and never reads this cache.

@@ -16,6 +16,7 @@
 #include "content/catalog.hpp"
 #include "content/exercises.hpp"
 #include "content/lab_id.hpp"
+#include "content/manifest_load.hpp"
 #include "content/variant.hpp"
 #include "dev/build_lines.hpp"
 #include "dev/exercised.hpp"
@@ -62,24 +63,28 @@ void unexercised_todos(const Catalog& catalog, const Module& module, const LabSp
   problems.insert(problems.end(), unknown.begin(), unknown.end());
 }
 
-void validate_content(const Catalog& catalog, std::vector<Module>& modules, std::vector<std::string>& problems) {
-  try {
-    modules = catalog.load_all();
-  } catch (const ContentError& e) {
-    problems.insert(problems.end(), e.problems().begin(), e.problems().end());
-  }
+// Every module, loaded (its manifest's own fields checked) and then checked against the
+// files it names and the T4 sheet (content/manifest_load.hpp); none when one has a problem.
+std::vector<Module> checked_modules(const Catalog& catalog, const std::vector<GpuSpec>& specs,
+                                    std::vector<std::string>& problems) {
+  std::vector<Module> modules;
   Problems p;
-  for (int n = 1; n <= kModuleCount; ++n) {
-    fs::path file = catalog.root() / "exercises" / (module_id(n) + ".yaml");
-    if (fs::exists(file)) read_exercises(file, n, "exercises/" + module_id(n) + ".yaml", p);
+  for (int n : catalog.module_numbers()) {
+    try {
+      modules.push_back(catalog.load_module(n));
+      check_module_beyond_manifest(modules.back(), catalog.root(), find_gpu(specs, "t4"), p);
+    } catch (const ContentError& e) {
+      for (const auto& line : e.problems()) p.add_line(line);
+    }
   }
-  std::vector<GpuSpec> specs;
-  try {
-    specs = load_gpu_specs(catalog.root() / "data" / "gpus.yaml");
-  } catch (const ContentError& e) {
-    problems.insert(problems.end(), e.problems().begin(), e.problems().end());
-  }
-  // data/measured/*.yaml: a known GPU, known labs, and only graded min/max figures.
+  problems.insert(problems.end(), p.list().begin(), p.list().end());
+  if (!p.empty()) modules.clear();
+  return modules;
+}
+
+// data/measured/*.yaml: a known GPU, known labs, and only graded min/max figures.
+void check_measured_refs(const Catalog& catalog, const std::vector<GpuSpec>& specs, const std::vector<Module>& modules,
+                         std::vector<std::string>& problems) {
   try {
     for (const auto& refs : load_measured_refs(catalog.root() / "data")) {
       const std::string where = "data/measured (gpu " + refs.gpu + ")";
@@ -108,6 +113,24 @@ void validate_content(const Catalog& catalog, std::vector<Module>& modules, std:
     }
   } catch (const ContentError& e) {
     problems.insert(problems.end(), e.problems().begin(), e.problems().end());
+  }
+}
+
+void validate_content(const Catalog& catalog, std::vector<Module>& modules, std::vector<std::string>& problems) {
+  std::vector<GpuSpec> specs;
+  std::vector<std::string> sheet_problems;
+  try {
+    specs = load_gpu_specs(catalog.root() / "data" / "gpus.yaml");
+  } catch (const ContentError& e) {
+    sheet_problems = e.problems();
+  }
+  modules = checked_modules(catalog, specs, problems);
+  problems.insert(problems.end(), sheet_problems.begin(), sheet_problems.end());
+  check_measured_refs(catalog, specs, modules, problems);
+  Problems p;
+  for (int n = 1; n <= kModuleCount; ++n) {
+    fs::path file = catalog.root() / "exercises" / (module_id(n) + ".yaml");
+    if (fs::exists(file)) read_exercises(file, n, "exercises/" + module_id(n) + ".yaml", p);
   }
   problems.insert(problems.end(), p.list().begin(), p.list().end());
   std::map<std::string, std::set<std::string>> sources;
@@ -349,6 +372,38 @@ std::string basis_text(bool run, const DeviceContext& dev) {
              : "";
 }
 
+// One row of dev check: its lab, what it builds and expects, and what came of it.
+struct DevJob {
+  const LabSpec* lab;
+  RowPlan plan;
+  DevLabRow row;
+  bool compiled_or_tried = false;
+};
+
+// Runs the compiled rows one at a time, in order (timings must not share the GPU), each
+// added to `result` as it ends; stops at the first one interrupted.
+void run_rows(const RunContext& ctx, std::vector<DevJob>& jobs, const DevCheckOptions& o, DevCheckResult& result) {
+  for (DevJob& job : jobs) {
+    DevLabRow& row = job.row;
+    if (!job.compiled_or_tried) {  // not started: a compile before it was interrupted
+      row.lab = job.lab->id;
+      row.variant = job.plan.name;
+      row.expected = job.plan.expected;
+      row.problem = "interrupted while compiling";
+    }
+    if (row.compiled && o.run) run_one(ctx, *job.lab, job.plan, row, o);
+    const bool stopped = row.problem == "interrupted while compiling" ||
+                         (row.report && row.report->grade.verdict == Verdict::interrupted);
+    result.rows.push_back(std::move(row));
+    if (o.on_row) o.on_row(result, result.rows.back());
+    if (stopped) {  // the author (or the system) asked to stop: check nothing more
+      result.interrupted = true;
+      result.problems.push_back("interrupted: the rows after the last one shown were not checked");
+      return;
+    }
+  }
+}
+
 }  // namespace
 
 DevCheckResult dev_check(const RunContext& ctx, const DevCheckOptions& o) {
@@ -379,14 +434,7 @@ DevCheckResult dev_check(const RunContext& ctx, const DevCheckOptions& o) {
   result.arch = arch_for_gpu(o.arch, dev.gpu ? dev.gpu->compute_cap : "");
   std::optional<Toolchain> nvcc = find_toolchain(ctx.workspace.root());
   ctx.workspace.ensure();
-  // Every row to check, in content order.
-  struct Job {
-    const LabSpec* lab;
-    RowPlan plan;
-    DevLabRow row;
-    bool compiled_or_tried = false;
-  };
-  std::vector<Job> jobs;
+  std::vector<DevJob> jobs;  // every row to check, in content order
   for (const auto& m : modules) {
     for (const auto& lab : m.labs) {
       if (!selected(lab)) continue;
@@ -409,26 +457,7 @@ DevCheckResult dev_check(const RunContext& ctx, const DevCheckOptions& o) {
     return jobs[i].row.problem == "interrupted while compiling";
   });
 
-  // Then run them one at a time, in order (timings must not share the GPU).
-  for (Job& job : jobs) {
-    DevLabRow& row = job.row;
-    if (!job.compiled_or_tried) {  // not started: a compile before it was interrupted
-      row.lab = job.lab->id;
-      row.variant = job.plan.name;
-      row.expected = job.plan.expected;
-      row.problem = "interrupted while compiling";
-    }
-    if (row.compiled && o.run) run_one(ctx, *job.lab, job.plan, row, o);
-    const bool stopped = row.problem == "interrupted while compiling" ||
-                         (row.report && row.report->grade.verdict == Verdict::interrupted);
-    result.rows.push_back(std::move(row));
-    if (o.on_row) o.on_row(result, result.rows.back());
-    if (stopped) {  // the author (or the system) asked to stop: check nothing more
-      result.interrupted = true;
-      result.problems.push_back("interrupted: the rows after the last one shown were not checked");
-      return result;
-    }
-  }
+  run_rows(ctx, jobs, o, result);
   return result;
 }
 

@@ -83,7 +83,7 @@ int show_hints(const Catalog& catalog, Journal& journal, const std::string& lab_
   const LabRef ref = parse_lab_ref_or_throw(lab_ref);
   LabSpec lab;
   if (ref.name.empty()) {
-    const Module m = catalog.load_module(ref.module);
+    const Module& m = catalog.load_module(ref.module);
     if (m.labs.size() != 1) {
       std::string names;
       for (const auto& l : m.labs) names += (names.empty() ? "" : ", ") + l.id;

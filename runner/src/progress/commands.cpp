@@ -3,9 +3,6 @@
 
 #include <fmt/format.h>
 
-#include <map>
-#include <optional>
-
 #include "content/course.hpp"
 #include "content/lab_id.hpp"
 #include "grade/grade.hpp"
@@ -61,21 +58,13 @@ int show_history(const CommandInputs& in, const std::string& lab, int limit, boo
     return 0;
   }
   HistoryReport report = gather_history(in.journal, id, limit);
-  std::map<std::string, std::optional<LabSpec>> labs;  // each lab read once
   for (auto& r : report.runs) {
-    if (!labs.count(r.lab)) {
-      try {
-        labs[r.lab] = in.catalog.find_lab(parse_lab_ref_or_throw(r.lab));
-      } catch (const Error&) {
-        labs[r.lab] = std::nullopt;  // a lab no longer in the content: its runs stay in the record
-      }
-      report.hint_totals[r.lab] = labs[r.lab] ? static_cast<int>(labs[r.lab]->hints.size()) : 0;
-    }
-    if (!labs[r.lab]) continue;
+    const LabSpec* spec = in.catalog.lab_or_null(r.lab);  // nullptr: gone from the content, its runs stay in the record
+    report.hint_totals[r.lab] = spec ? static_cast<int>(spec->hints.size()) : 0;
+    if (!spec) continue;
     for (auto& p : r.predictions)
-      for (const auto& spec : labs[r.lab]->predictions)
-        if (spec.id == p.id && spec.kind == PredictionKind::choice)
-          p.unclear = unclear_choice_note(spec.choices, p.answer, p.entered);
+      for (const auto& s : spec->predictions)
+        if (s.id == p.id && s.kind == PredictionKind::choice) p.unclear = unclear_choice_note(s.choices, p.answer, p.entered);
   }
   print_result(in.out, report, [](const HistoryReport& r) { return to_json(r); },
                [](const HistoryReport& r, const Style& s) { fmt::print("{}", format_history(r, s)); });

@@ -21,35 +21,11 @@ namespace {
 constexpr LedgerKind kKinds[] = {LedgerKind::time, LedgerKind::bandwidth, LedgerKind::speedup, LedgerKind::choice,
                                  LedgerKind::other};
 
-// The labs the journal's predictions name, each module's manifest read once and only
-// when a prediction names one of its labs: progress and next show the ledger's line,
-// and reading all 24 manifests for it cost them about 450 ms where the outline cache
-// answers `list` in 20.
-class LabsOnDemand {
- public:
-  explicit LabsOnDemand(const Catalog& catalog) : catalog_(catalog) {}
-  const LabSpec* find(const std::string& id) {
-    const auto ref = parse_lab_ref(id);
-    if (!ref) return nullptr;
-    auto [it, fresh] = modules_.try_emplace(ref->module);
-    if (fresh) {
-      try {
-        for (const auto& lab : catalog_.load_module(ref->module).labs) it->second.emplace(lab.id, lab);
-      } catch (const Error&) {  // a module no longer in the content: its predictions count as "other"
-      }
-    }
-    const auto lab = it->second.find(id);
-    return lab == it->second.end() ? nullptr : &lab->second;
-  }
-
- private:
-  const Catalog& catalog_;
-  std::map<int, std::map<std::string, LabSpec>> modules_;
-};
-
-// The manifest's prediction `id` of `lab`, or nullptr.
-const PredictionSpec* find_prediction(LabsOnDemand& labs, const std::string& lab, const std::string& id) {
-  const LabSpec* spec = labs.find(lab);
+// The manifest's prediction `id` of `lab`, or nullptr. Only the modules the journal's
+// predictions name are read (the catalog keeps each): reading all 24 manifests for the
+// ledger's line cost progress and next about 450 ms where the outline cache answers `list` in 20.
+const PredictionSpec* find_prediction(const Catalog& catalog, const std::string& lab, const std::string& id) {
+  const LabSpec* spec = catalog.lab_or_null(lab);
   if (!spec) return nullptr;
   for (const auto& p : spec->predictions) {
     if (p.id == id) return &p;
@@ -133,10 +109,9 @@ Ledger build_ledger(std::vector<LedgerEntry> entries) {
 }
 
 Ledger gather_ledger(Journal& journal, const Catalog& catalog, int module, std::vector<LedgerEntry> experiments) {
-  LabsOnDemand labs(catalog);
   std::vector<LedgerEntry> entries;
   auto base = [&](const std::string& lab, const std::string& id, const std::string& at, long long run) {
-    const PredictionSpec* p = find_prediction(labs, lab, id);
+    const PredictionSpec* p = find_prediction(catalog, lab, id);
     LedgerEntry e;
     e.lab = lab;
     e.prediction = id;
@@ -157,7 +132,7 @@ Ledger gather_ledger(Journal& journal, const Catalog& catalog, int module, std::
   for (const auto& o : choice_outcomes(journal)) {
     auto [keep, e] = base(o.lab, o.prediction, o.recorded_at, o.run_id);
     if (!keep) continue;
-    const PredictionSpec* spec = find_prediction(labs, o.lab, o.prediction);
+    const PredictionSpec* spec = find_prediction(catalog, o.lab, o.prediction);
     if (spec && spec->kind == PredictionKind::choice && !unclear_choice_note(spec->choices, o.answer, o.entered).empty())
       continue;  // an older row that may not say what was meant: not scored
     e.correct = o.correct;

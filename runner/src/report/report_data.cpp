@@ -84,27 +84,6 @@ std::optional<plot::Roof> roof_for(const std::string& gpu, const std::optional<C
 
 namespace {
 
-// "module14/tiled_gemm" -> its manifest in the content (nullptr when it is gone).
-const LabSpec* lab_spec(const Catalog& catalog, const std::string& lab, std::map<int, std::optional<Module>>& cache) {
-  auto ref = parse_lab_ref(lab);
-  if (!ref || ref->name.empty()) return nullptr;
-  auto it = cache.find(ref->module);
-  if (it == cache.end()) {
-    std::optional<Module> m;
-    try {
-      m = catalog.load_module(ref->module);
-    } catch (const Error&) {
-      // a module that no longer loads: its labs are reported without titles
-    }
-    it = cache.emplace(ref->module, std::move(m)).first;
-  }
-  if (!it->second) return nullptr;
-  for (const auto& l : it->second->labs) {
-    if (l.id == lab) return &l;
-  }
-  return nullptr;
-}
-
 // The lab's default parameters, as a run at them records them.
 std::optional<Figures> default_params(const LabSpec* spec) {
   if (!spec) return std::nullopt;
@@ -225,12 +204,11 @@ ReportData collect_report(Journal& journal, const Catalog& catalog, const std::s
   data.generated_at = now;
   std::map<std::string, std::vector<RunRow>> by_lab;
   for (auto& r : runs_in_scope(journal, data.scope)) by_lab[r.lab].push_back(r);
-  std::map<int, std::optional<Module>> modules;
   std::vector<std::string> gpus;
   for (const auto& [lab, runs] : by_lab) {
     LabEvidence e;
     e.lab = lab;
-    const LabSpec* spec = lab_spec(catalog, lab, modules);
+    const LabSpec* spec = catalog.lab_or_null(lab);
     e.title = spec ? spec->title : "";
     e.run = explained_alike(journal, *run_to_show(runs, default_params(spec)), runs);
     e.runs_total = static_cast<int>(runs.size());

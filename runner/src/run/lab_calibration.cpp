@@ -25,7 +25,7 @@ std::vector<LabSpec> labs_to_calibrate(const Catalog& catalog, const std::vector
     return out;
   }
   for (int m : catalog.module_numbers())
-    for (auto& lab : catalog.load_module(m).labs) out.push_back(std::move(lab));
+    for (const auto& lab : catalog.load_module(m).labs) out.push_back(lab);
   return out;
 }
 

@@ -126,7 +126,7 @@ Prepared prepare(const RunContext& ctx, const RunRequest& req, RunReport& report
     throw UsageError(fmt::format("'{}' names a module; run one of its labs", req.lab), "`workbook show " + req.lab + "` lists them");
   }
   Prepared p;
-  const LabSpec whole = ctx.catalog.find_lab(ref);
+  const LabSpec& whole = ctx.catalog.find_lab(ref);
   report.lab = profile_view(whole, req.profile.tool);  // a profiler's figures only under it
   const LabSpec& lab = report.lab;
   report.variant = req.variant;

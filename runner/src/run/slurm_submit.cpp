@@ -202,7 +202,7 @@ SlurmSettings checked_settings(const Catalog& catalog, const Workspace& workspac
 std::string slurm_dry_run_script(const Catalog& catalog, const Workspace& workspace, const Style& style,
                                  const RunRequest& req, const SlurmFlags& flags) {
   const SlurmSettings s = checked_settings(catalog, workspace, style, req, flags);
-  const LabSpec lab = catalog.find_lab(parse_lab_ref_or_throw(req.lab));
+  const LabSpec& lab = catalog.find_lab(parse_lab_ref_or_throw(req.lab));
   const fs::path dir = slurm_run_dir(workspace, 0).parent_path() / "run-RUN_ID";
   return render_batch_script(batch_script(catalog, workspace, req, lab, s, dir, "RUN_ID"));
 }
@@ -210,7 +210,7 @@ std::string slurm_dry_run_script(const Catalog& catalog, const Workspace& worksp
 SlurmRunEnd submit_slurm_run(const Catalog& catalog, const Workspace& workspace, const Style& style, RunRequest req,
                               const SlurmRunOptions& o, SlurmObserver& observer) {
   const SlurmSettings s = checked_settings(catalog, workspace, style, req, o.flags);
-  const LabSpec lab = catalog.find_lab(parse_lab_ref_or_throw(req.lab));
+  const LabSpec& lab = catalog.find_lab(parse_lab_ref_or_throw(req.lab));
   if (!slurm_tools_on_path()) {
     throw UsageError("--slurm needs Slurm's sbatch, squeue and scancel, and they are not on PATH",
                      "run it on the cluster's login node, or see the batch script with --slurm-dry-run");
