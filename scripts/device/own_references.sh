@@ -55,7 +55,7 @@ ln -s "$A/.workbook/build" "$B/.workbook/build"
 
 # A: the whole course's references (each solution run 5 times at its defaults), timed.
 t0=$(date +%s)
-WORKBOOK_WORKSPACE=$A timeout 560 "$W" device --calibrate --labs ${LABS_NAMED:+$(cat "$d/labs.txt")} --json </dev/null >"$d/calibrate_labs.json" 2>"$d/calibrate_labs.err"
+WORKBOOK_WORKSPACE=$A timeout "${CAL_TIMEOUT:-560}" "$W" device --calibrate --labs ${LABS_NAMED:+$(cat "$d/labs.txt")} --json </dev/null >"$d/calibrate_labs.json" 2>"$d/calibrate_labs.err"
 pack "A calibrate --labs rc=$? in $(( $(date +%s) - t0 )) s; $(gpu_state)"
 WORKBOOK_WORKSPACE=$A "$W" journal export "$d/A-export.json" >/dev/null 2>&1
 
