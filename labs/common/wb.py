@@ -167,10 +167,41 @@ def _write_stream(stream, text):
     stream.flush()
 
 
+def _fold(line, width):
+    """`line` folded at spaces into lines of at most `width` characters, each after the
+    first indented under the text after the record's tag ("[check]  "), as wb_host.hpp
+    folds them; a word longer than a line stays whole; under 40 columns, as it is."""
+    pad = " " * 9
+    if width < 40 or len(line) <= width:
+        return line
+    out, rest, first = [], line, True
+    while rest:
+        room = width if first else width - len(pad)
+        if len(rest) <= room:
+            out.append(rest)
+            break
+        cut = rest.rfind(" ", 0, room + 1)
+        if cut <= 0:
+            cut = rest.find(" ", room)
+        if cut < 0:
+            out.append(rest)
+            break
+        out.append(rest[:cut])
+        rest, first = rest[cut:].lstrip(" "), False
+    return ("\n" + pad).join(out)
+
+
 def _emit(line, readable):
-    """Writes one record: the readable line on stdout always, the JSON line to the
-    results file when there is one. Both are flushed at once."""
+    """Writes one record: the readable line on stdout always (folded to a terminal's
+    width; a log or a pipe keeps it on one line), the JSON line to the results file when
+    there is one. Both are flushed at once."""
     shown = "".join(" " if (ord(c) < 0x20 or ord(c) == 0x7F) else c for c in _clean_text(readable))
+    try:  # the terminal's width, else the one the runner passes when it shows these lines
+        width = (os.get_terminal_size(sys.stdout.fileno()).columns if sys.stdout.isatty()
+                 else int(os.environ.get("WB_COLUMNS", "0")))
+    except (OSError, ValueError):  # no size known, or stdout replaced by an object without a file
+        width = 0
+    shown = _fold(shown, width)
     _write_stream(sys.stdout, shown + "\n")
     if _s.results is not None:
         _s.results.write(line)

@@ -41,6 +41,9 @@
 #include <unordered_set>
 #include <vector>
 
+#include <sys/ioctl.h>
+#include <unistd.h>
+
 namespace wb {
 
 // Summary of repeated timings (or any samples): what `metric(name, Stats, unit)` writes.
@@ -238,12 +241,44 @@ class Record {
   std::string text_;
 };
 
-// Writes one record: the readable line to stdout always, the JSON line to the results
-// file when there is one. Both are flushed at once.
+// The terminal's width when stdout is one, else the width the runner passes in WB_COLUMNS
+// when it shows these lines on its terminal; 0 for a log or a pipe, where each record
+// stays on one line for grep.
+inline std::size_t terminal_columns() {
+  winsize w{};
+  if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &w) == 0) return w.ws_col;
+  const char* passed = std::getenv("WB_COLUMNS");
+  return passed ? std::strtoul(passed, nullptr, 10) : 0;
+}
+
+// `line` folded at spaces into lines of at most `width` bytes, each after the first
+// indented under the text that follows the record's tag ("[check]  "); a word longer than
+// a line stays whole. Under 40 columns (or 0) the line is left as it is.
+inline std::string fold_line(const std::string& line, std::size_t width) {
+  const std::string pad(9, ' ');
+  if (width < 40 || line.size() <= width) return line;
+  std::string out, rest = line;
+  for (bool first = true; !rest.empty(); first = false) {
+    const std::size_t room = first ? width : width - pad.size();
+    if (!first) out += "\n" + pad;
+    if (rest.size() <= room) return out + rest;
+    std::size_t cut = rest.rfind(' ', room);
+    if (cut == std::string::npos || cut == 0) cut = rest.find(' ', room);
+    if (cut == std::string::npos) return out + rest;
+    out += rest.substr(0, cut);
+    const std::size_t next = rest.find_first_not_of(' ', cut);
+    rest = next == std::string::npos ? std::string() : rest.substr(next);
+  }
+  return out;
+}
+
+// Writes one record: the readable line to stdout always (folded to a terminal's width),
+// the JSON line to the results file when there is one. Both are flushed at once.
 inline void emit(const Record& record, const std::string& readable) {
-  std::string shown = readable;  // one line on the terminal: control characters -> ' '
+  std::string shown = readable;  // one record on the terminal: control characters -> ' '
   for (char& c : shown)
     if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) c = ' ';
+  shown = fold_line(shown, terminal_columns());
   std::fputs(shown.c_str(), stdout);
   std::fputc('\n', stdout);
   std::fflush(stdout);

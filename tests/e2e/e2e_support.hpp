@@ -6,11 +6,13 @@
 #include <catch2/catch.hpp>
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/ioctl.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
@@ -132,13 +134,21 @@ inline CommandResult run_workbook(const std::vector<std::string>& args, const st
 }
 
 // Runs WORKBOOK_BINARY with stdout and stderr on a pseudo-terminal (stdin stays
-// /dev/null), so that colour would be on unless something turns it off.
+// /dev/null), so that colour would be on unless something turns it off; `cols`: the
+// terminal's width as the programs on it read it (0: the pty's default, none).
 inline CommandResult run_workbook_on_pty(const std::vector<std::string>& args,
-                                         const std::map<std::string, std::string>& env, double limit_s = 120) {
+                                         const std::map<std::string, std::string>& env, double limit_s = 120,
+                                         unsigned short cols = 0) {
   int master = ::posix_openpt(O_RDWR | O_NOCTTY);
   REQUIRE(master >= 0);
   REQUIRE(::grantpt(master) == 0);
   REQUIRE(::unlockpt(master) == 0);
+  if (cols) {
+    winsize w{};
+    w.ws_col = cols;
+    w.ws_row = 30;
+    REQUIRE(::ioctl(master, TIOCSWINSZ, &w) == 0);
+  }
   std::string slave = ::ptsname(master);
   std::vector<std::string> argv{WORKBOOK_BINARY};
   argv.insert(argv.end(), args.begin(), args.end());

@@ -120,3 +120,28 @@ TEST_CASE("e2e: the first screen fits 80 x 30: this week, next and behind first,
   CHECK(all.out.find("Streams") != std::string::npos);  // module rows, titles whole
   CHECK(all.out.find("~") == std::string::npos);
 }
+
+TEST_CASE("e2e: a lab's own lines fold to the terminal's width, and stay whole in a log", "[e2e][width]") {
+  e2e::FixtureCourse c;
+  const std::vector<std::string> args{"run", "module01/pass_lab", "--solution", "--yes", "--no-predict"};
+  // On a terminal of 60 columns the harness (labs/common/wb_host.hpp) folds each record; the
+  // [start] record, which names the results file in the workspace, is the long one here.
+  const CommandResult tty = e2e::run_workbook_on_pty(args, c.env(), 120, 60);
+  INFO(tty.out);
+  const std::vector<std::string> lines = lines_of(tty.out);
+  auto start = std::find_if(lines.begin(), lines.end(), [](const std::string& l) { return l.rfind("[start]", 0) == 0; });
+  REQUIRE(start != lines.end());
+  REQUIRE(start + 1 != lines.end());
+  CHECK(columns(*start) <= 60);
+  CHECK(start[1].rfind("         ", 0) == 0);  // continued under the text after the tag
+  // Each line fits, but a word longer than a line (the results file's path) stays whole.
+  for (auto l = start; l != lines.end() && (l == start || l->rfind("         ", 0) == 0); ++l)
+    CHECK((columns(*l) <= 60 || l->find(' ', 9) == std::string::npos));
+  // In a file the same record is one line.
+  const CommandResult log = c.run(args);
+  const std::vector<std::string> logged = lines_of(log.out);
+  auto one = std::find_if(logged.begin(), logged.end(), [](const std::string& l) { return l.rfind("[start]", 0) == 0; });
+  REQUIRE(one != logged.end());
+  CHECK(columns(*one) > 60);
+  CHECK(one->find("results:") != std::string::npos);
+}

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
+#include <unistd.h>
 #include <algorithm>
 
 #include "build/lab_build.hpp"
@@ -14,6 +15,7 @@
 #include "exec/process.hpp"
 #include "run/console_observer.hpp"
 #include "run/params.hpp"
+#include "ui/wrap.hpp"
 #include "profile/gpu_state_store.hpp"
 #include "profile/memcheck_pass.hpp"
 #include "journal/lab_predictions.hpp"
@@ -325,6 +327,9 @@ ProcessResult execute(const RunContext& ctx, const RunRequest& req, const Prepar
   }
   proc.timeout_s = p.timeout_s;
   proc.echo = ctx.observer->echoes_output();
+  // The lab's lines are shown on this terminal through a pipe: its harness folds them to
+  // the terminal's width (labs/common/wb_host.hpp); in a log they stay one line each.
+  if (proc.echo && isatty(STDOUT_FILENO)) proc.env.push_back({"WB_COLUMNS", std::to_string(text_width())});
   const fs::path profile_output = profile_output_file(ctx.workspace.runs_dir(), report.run_id, p.profile);
   wrap_command(p.profile, profile_output, proc);
   if (p.dev.gpu) report.profile.clocks_before = query_gpu_clocks();
