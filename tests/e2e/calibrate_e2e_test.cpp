@@ -97,6 +97,12 @@ TEST_CASE("e2e: device --calibrate --labs grades later runs against this GPU's o
   r = run_as(c, {"run", "module01/pass_lab", "--variant", "sums_four_times", "-p", "N=2000"});
   SHOW(r);
   CHECK(r.exit_code == 0);
+  // dev check says its solutions are graded against them (its report's Basis line).
+  r = c.run({"dev", "check", "--run", "--only", "module01/pass_lab", "--json"}, kLaptop);
+  SHOW(r);
+  const json dj = json::parse(r.out, nullptr, false);
+  REQUIRE_FALSE(dj.is_discarded());
+  CHECK(contains(dj["basis"].get<std::string>(), "this GPU's own references (1 of them"));
   // An export carries them.
   const fs::path out = c.tmp.path / "export.json";
   REQUIRE(c.run({"journal", "export", out.string()}).exit_code == 0);

@@ -363,13 +363,20 @@ void require_only_labs(const Catalog& catalog, const std::vector<Module>& module
 
 // What the solutions are graded on, said in the report ("" when nothing runs).
 std::string basis_text(bool run, const DeviceContext& dev) {
-  if (run && dev.calibration) {
-    return fmt::format("solutions graded twice: on this workspace's calibration ({}) and on the spec sheet's figures",
-                       dev.calibration->measured_at.substr(0, 10));
+  if (!run) return "";
+  // Where this GPU's own lab references exist (device --calibrate --labs), a lab with one
+  // at its default parameters is graded against it first (run/lab_calibration.hpp).
+  const std::string own = dev.own_references.empty()
+                              ? ""
+                              : fmt::format("; a lab with this GPU's own references ({} of them, device --calibrate "
+                                            "--labs) is graded against those",
+                                            dev.own_references.size());
+  if (dev.calibration) {
+    return fmt::format("solutions graded twice: on this workspace's calibration ({}) and on the spec sheet's figures{}",
+                       dev.calibration->measured_at.substr(0, 10), own);
   }
-  return run ? "solutions graded on the spec sheet's figures only: run `workbook device --calibrate` in this "
-               "workspace first to prove the calibrated basis too"
-             : "";
+  return "solutions graded on the spec sheet's figures only: run `workbook device --calibrate` in this workspace "
+         "first to prove the calibrated basis too" + own;
 }
 
 // One row of dev check: its lab, what it builds and expects, and what came of it.
