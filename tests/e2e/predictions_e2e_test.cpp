@@ -186,6 +186,31 @@ TEST_CASE("predictions e2e: watch asks a lab's missing predictions on its first 
   CHECK(journal_value(c.journal(), "SELECT count(*) FROM prediction_grades") == "3");
 }
 
+TEST_CASE("predictions e2e: a badly missed first prediction is said after a sweep, a comparison and a watch too",
+          "[e2e][predictions][watch]") {
+  // The fixture course has no review items: the line says the miss and moves no card.
+  const std::string said = "Your first prediction count_guess of module01/pass_lab was off by 1000.0x.";
+  for (const std::string how : {"--sweep", "--compare"}) {
+    FixtureCourse c;
+    std::vector<std::string> args{"run", "module01/pass_lab", "--predict", "count_guess=1", how};
+    if (how == "--sweep") args.push_back("N=10,1000");
+    CommandResult r = c.run(args);
+    SHOW(r);
+    CHECK(r.out.find(said) != std::string::npos);
+  }
+  FixtureCourse c;
+  Running w(c, {"watch", "module01/pass_lab", "--once"}, true);
+  REQUIRE(w.wait_for_output("How many numbers are summed?", kBuildLimit_s));
+  w.send("1\n");
+  REQUIRE(w.wait_for_output("Your choice", kBuildLimit_s));
+  w.send("1\n");
+  REQUIRE(w.wait_for_output("[yes/no]", kBuildLimit_s));
+  w.send("yes\n");
+  CommandResult r = w.finish(kBuildLimit_s);
+  SHOW(r);
+  CHECK(r.out.find(said) != std::string::npos);
+}
+
 TEST_CASE("predictions e2e: report after a sweep uses the graded run at the default parameters, with the lab's predictions",
           "[e2e][predictions][report]") {
   FixtureCourse c;

@@ -41,9 +41,11 @@ void after_run(Journal& journal, const Catalog& catalog, const AfterRun& a, cons
   if (a.run && a.run->ran && a.ask && !out.json && !a.explain && !interrupted) ask_explanation(journal, *a.run, out.style);
   for (const auto& m : progress::nudge_missed_predictions(journal, catalog, learn::now_unix())) {
     print_notice(out, [&](const Style& s) {
-      fmt::print("{}\n", s.dim(wrap_text(fmt::format("Your first prediction {} of {} was off by {:.1f}x: {} review item(s) "
-                                                     "of module {:02d} come due sooner (workbook review).",
-                                                     m.prediction, m.lab, m.factor, m.cards_moved, m.module),
+      const std::string reviews = m.cards_moved == 0 ? "."
+                                  : fmt::format(": {} review item(s) of module {:02d} come due sooner (workbook review).",
+                                                m.cards_moved, m.module);
+      fmt::print("{}\n", s.dim(wrap_text(fmt::format("Your first prediction {} of {} was off by {:.1f}x{}", m.prediction,
+                                                     m.lab, m.factor, reviews),
                                          text_width())));
     });
   }
