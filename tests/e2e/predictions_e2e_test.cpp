@@ -170,16 +170,26 @@ TEST_CASE("predictions e2e: Ctrl-C at the second prompt: exit 130, one line, no 
   CHECK(h["runs"].empty());
 }
 
-TEST_CASE("predictions e2e: watch asks a lab's missing predictions on its first run on a terminal", "[e2e][predictions][watch]") {
-  FixtureCourse c;
+namespace {
+
+// `watch LAB --once` on a terminal, its three missing predictions answered: `count` for
+// how many numbers are summed, option 1 for what is computed, yes for the last.
+CommandResult watch_once_answering(const FixtureCourse& c, const std::string& count) {
   Running w(c, {"watch", "module01/pass_lab", "--once"}, true);
   REQUIRE(w.wait_for_output("How many numbers are summed?", kBuildLimit_s));
-  w.send("900\n");
+  w.send(count + "\n");
   REQUIRE(w.wait_for_output("Your choice", kBuildLimit_s));
   w.send("1\n");
   REQUIRE(w.wait_for_output("[yes/no]", kBuildLimit_s));
   w.send("yes\n");
-  CommandResult r = w.finish(kBuildLimit_s);
+  return w.finish(kBuildLimit_s);
+}
+
+}  // namespace
+
+TEST_CASE("predictions e2e: watch asks a lab's missing predictions on its first run on a terminal", "[e2e][predictions][watch]") {
+  FixtureCourse c;
+  CommandResult r = watch_once_answering(c, "900");
   SHOW(r);
   CHECK(r.exit_code == 0);
   CHECK(journal_value(c.journal(), "SELECT group_concat(answer, '|') FROM predictions") == "900|a sum|yes");
@@ -199,14 +209,7 @@ TEST_CASE("predictions e2e: a badly missed first prediction is said after a swee
     CHECK(r.out.find(said) != std::string::npos);
   }
   FixtureCourse c;
-  Running w(c, {"watch", "module01/pass_lab", "--once"}, true);
-  REQUIRE(w.wait_for_output("How many numbers are summed?", kBuildLimit_s));
-  w.send("1\n");
-  REQUIRE(w.wait_for_output("Your choice", kBuildLimit_s));
-  w.send("1\n");
-  REQUIRE(w.wait_for_output("[yes/no]", kBuildLimit_s));
-  w.send("yes\n");
-  CommandResult r = w.finish(kBuildLimit_s);
+  CommandResult r = watch_once_answering(c, "1");
   SHOW(r);
   CHECK(r.out.find(said) != std::string::npos);
 }
