@@ -408,7 +408,6 @@ RunReport run_lab(const RunContext& outer, const RunRequest& req) {
     facts.lab_id = report.lab.id;
     facts.no_gpu = true;
     take_decision(ctx.journal.end_run(report.run_id, facts, -1), report);
-    report.not_run_reason = report.grade.verdict_reason;
     return report;
   }
   LabResults results;

@@ -76,7 +76,6 @@ struct RunReport {
   std::string compile_error_kind;  // when the build failed: "source", or a ToolchainProblem's kind
   std::vector<std::string> build_command;
   bool ran = false;
-  std::string not_run_reason;  // e.g. no GPU
   std::string process_summary; // "exited with code 1"
   double wall_s = 0;
   std::string out, err;
