@@ -222,6 +222,68 @@ TEST_CASE("a Python lab is byte-compiled into the cache, and a syntax error is a
   CHECK(contains(bad.diagnostics, "labs/fixture/hello.py:3: error: SyntaxError"));
 }
 
+TEST_CASE("a harness beside the headers is compiled once and linked, and without one the headers do it", "[build][harness]") {
+  HostLab lab;
+  // The harness's shape (labs/common/wb_host.hpp): the header declares when linked, defines
+  // inline when not; wb_harness.cpp defines once. The texts differ so the test sees which ran.
+  write_file(lab.inc / "greeting.hpp",
+             "#if defined(WB_HARNESS_LINKED) || defined(WB_HARNESS_IMPL)\n"
+             "const char* greeting();\n"
+             "#else\n"
+             "inline const char* greeting() { return \"hello\"; }\n"
+             "#endif\n");
+  write_file(lab.inc / "wb_harness.cpp",
+             "#define WB_HARNESS_IMPL\n#include \"greeting.hpp\"\nconst char* greeting() { return \"linked\"; }\n");
+  auto first = workbook::build_lab(lab.request(), nullptr);
+  INFO(first.raw_output << first.diagnostics);
+  REQUIRE(first.ok);
+  CHECK(run_binary(first.binary) == "linked 42\n");
+  const std::string command = join_words(first.command);
+  CHECK(contains(command, "-DWB_HARNESS_LINKED"));
+  REQUIRE(first.command.back().size() > 12);
+  const fs::path object = first.command.back();
+  CHECK(object.filename() == "wb_harness.o");
+  CHECK(object.parent_path().parent_path() == fs::absolute(lab.request().cache_dir));
+  REQUIRE(fs::exists(object));
+  const auto compiled_at = fs::last_write_time(object);
+
+  // Another lab with the same compiler and flags links the same object, not compiled again.
+  const fs::path other = lab.src.parent_path() / "other.cpp";
+  write_file(other, "#include <cstdio>\n#include \"greeting.hpp\"\nint main() { std::puts(greeting()); }\n");
+  BuildRequest second_req = lab.request();
+  second_req.source = other;
+  auto second = workbook::build_lab(second_req, nullptr);
+  REQUIRE(second.ok);
+  CHECK(run_binary(second.binary) == "linked\n");
+  CHECK(second.command.back() == object.string());
+  CHECK(fs::last_write_time(object) == compiled_at);
+  CHECK_FALSE(has_temp_files(lab.request().cache_dir));
+
+  SECTION("other flags are another object") {
+    BuildRequest flagged = lab.request();
+    flagged.flags = {"-DEXTRA=1"};
+    auto built = workbook::build_lab(flagged, nullptr);
+    REQUIRE(built.ok);
+    CHECK(built.command.back() != object.string());
+  }
+  SECTION("a harness that does not compile fails the lab's build, named as the harness") {
+    write_file(lab.inc / "wb_harness.cpp", "#define WB_HARNESS_IMPL\nthis is not C++;\n");
+    auto broken = workbook::build_lab(lab.request(), nullptr);
+    CHECK_FALSE(broken.ok);
+    CHECK(contains(broken.diagnostics, "labs/common/wb_harness.cpp:2:"));
+    CHECK(contains(join_words(broken.command), " -c "));
+    CHECK_FALSE(has_temp_files(lab.request().cache_dir));
+  }
+  SECTION("content without wb_harness.cpp builds header-only, under another key") {
+    fs::remove(lab.inc / "wb_harness.cpp");
+    auto alone = workbook::build_lab(lab.request(), nullptr);
+    REQUIRE(alone.ok);
+    CHECK(run_binary(alone.binary) == "hello 42\n");
+    CHECK(alone.key != first.key);
+    CHECK_FALSE(contains(join_words(alone.command), "WB_HARNESS"));
+  }
+}
+
 TEST_CASE("a compile that runs past its limit fails with a time-out line", "[build]") {
   HostLab lab;
   auto req = lab.request();

@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -219,8 +220,39 @@ constexpr const char* kPythonCompile =
     "                     e.exc_type_name, getattr(x, 'msg', x)))\n"
     "    sys.exit(1)\n";
 
+// The harness object a lab links: built from `source` (labs/common/wb_harness.cu for a
+// CUDA lab, wb_harness.cpp for a host lab) into <cache>/<key>/wb_harness.o, once per
+// compiler, flags and architecture. Python labs, and content without such a file, have
+// none: their labs compile the harness headers themselves (header-only).
+struct Harness {
+  fs::path source;
+  fs::path object;
+  std::string key;
+  BuildRequest request;  // the lab's, compiling an object (-c) and linking nothing
+};
+
+std::optional<Harness> find_harness(const BuildRequest& req, const Compiler& compiler,
+                                    const std::vector<fs::path>& include_dirs, const fs::path& cache_root) {
+  if (req.language == Language::python) return std::nullopt;
+  const char* name = req.language == Language::cuda ? "wb_harness.cu" : "wb_harness.cpp";
+  for (const auto& dir : include_dirs) {
+    std::error_code ec;
+    if (!fs::is_regular_file(dir / name, ec)) continue;
+    Harness h;
+    h.request = req;
+    h.request.libs.clear();
+    h.request.flags.push_back("-c");
+    h.source = dir / name;
+    h.key = cache_key(h.request, compiler, h.source, include_dirs);
+    h.object = cache_root / h.key / "wb_harness.o";
+    return h;
+  }
+  return std::nullopt;
+}
+
 std::vector<std::string> compile_command(const BuildRequest& req, const Compiler& compiler, const fs::path& source,
-                                         const std::vector<fs::path>& include_dirs, const fs::path& output) {
+                                         const std::vector<fs::path>& include_dirs, const fs::path& output,
+                                         const Harness* harness = nullptr) {
   std::vector<std::string> cmd = compiler.argv;
   cmd.insert(cmd.end(), compiler.flags.begin(), compiler.flags.end());
   if (req.language == Language::python) {
@@ -237,9 +269,11 @@ std::vector<std::string> compile_command(const BuildRequest& req, const Compiler
   }
   for (const auto& dir : include_dirs) cmd.push_back("-I" + dir.string());
   cmd.insert(cmd.end(), req.flags.begin(), req.flags.end());
+  if (harness != nullptr) cmd.push_back("-DWB_HARNESS_LINKED");
   cmd.push_back("-o");
   cmd.push_back(output.string());
   cmd.push_back(source.string());
+  if (harness != nullptr) cmd.push_back(harness->object.string());
   cmd.insert(cmd.end(), req.libs.begin(), req.libs.end());
   return cmd;
 }
@@ -349,6 +383,84 @@ std::string failure_line(const ProcessResult& r, bool printed_nothing, const std
   return "";
 }
 
+// A name for a compiler's output in `dir` (created): renamed into place once complete, so
+// concurrent runs or a Ctrl-C never leave a half-written file (remove_stale_temporaries
+// clears those a killed build left).
+fs::path temporary_in(const fs::path& dir) {
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) throw UsageError(fmt::format("cannot create the build cache directory {}: {}", dir.string(), ec.message()));
+  static std::atomic<unsigned> counter{0};
+  return dir / fmt::format("lab.tmp.{}.{}", ::getpid(), counter.fetch_add(1));
+}
+
+// Runs a compile whose -o names `temp` and renames temp to `target` when it succeeded (atomic:
+// a concurrent build of the same key just wins or loses); a failed one's temp is removed.
+ProcessResult compile_into(std::vector<std::string> argv, const fs::path& temp, const fs::path& target,
+                           double timeout_s) {
+  ProcessOptions o;
+  o.argv = std::move(argv);
+  o.cwd = target.parent_path();
+  o.timeout_s = timeout_s;
+  ProcessResult r = run_process(o);
+  std::error_code ec;
+  if (r.exited_ok() && fs::is_regular_file(temp, ec)) {
+    fs::rename(temp, target, ec);
+    if (ec) {
+      fs::remove(temp, ec);
+      throw Error(Exit::compile_error, fmt::format("cannot move the build into {}: {}", target.string(), ec.message()));
+    }
+    return r;
+  }
+  fs::remove(temp, ec);
+  return r;
+}
+
+// Fills a BuildResult from a compile of `source`: ok when `binary` was written, else the
+// diagnostics and why it stopped (for CUDA, the toolchain's problem when it is one).
+void describe_compile(BuildResult& result, const ProcessResult& r, const BuildRequest& req, const Toolchain* nvcc,
+                      const fs::path& source, std::string_view display_name, const std::string& warning) {
+  result.raw_output = r.out;
+  if (!r.out.empty() && !r.err.empty() && r.out.back() != '\n') result.raw_output += '\n';
+  result.raw_output += r.err;
+  result.diagnostics = warning + clean_diagnostics(result.raw_output, source, display_name);
+  result.timed_out = r.timed_out;
+  result.interrupted = r.interrupted;
+  std::error_code ec;
+  result.ok = r.exited_ok() && fs::is_regular_file(result.binary, ec);
+  if (result.ok) return;
+  result.diagnostics += failure_line(r, result.diagnostics.empty(), std::string(display_name));
+  if (req.language == Language::cuda && !r.timed_out && !r.interrupted) {
+    result.toolchain_problem = diagnose_toolchain(result.raw_output, *nvcc, glibc_version());
+    if (result.toolchain_problem) result.diagnostics += render_toolchain_problem(*result.toolchain_problem);
+  }
+}
+
+// Compiles the harness object unless it is there. One at a time in this process: the
+// parallel builds of a `dev check` all need the same one, and wait for it rather than
+// each compiling it. A failure is the lab's build failure (a broken toolchain shows here
+// first), named as the harness file.
+BuildResult build_harness(const Harness& h, const Compiler& compiler, const std::vector<fs::path>& include_dirs,
+                          const Toolchain* nvcc, const std::string& warning) {
+  static std::mutex mutex;
+  std::lock_guard<std::mutex> lock(mutex);
+  BuildResult result;
+  result.key = h.key;
+  result.binary = h.object;
+  result.command = compile_command(h.request, compiler, h.source, include_dirs, h.object);
+  std::error_code ec;
+  if (fs::is_regular_file(h.object, ec)) {
+    result.ok = true;
+    return result;
+  }
+  const fs::path temp = temporary_in(h.object.parent_path());
+  const ProcessResult r = compile_into(compile_command(h.request, compiler, h.source, include_dirs, temp), temp,
+                                       h.object, h.request.timeout_s);
+  describe_compile(result, r, h.request, nvcc, h.source, "labs/common/" + h.source.filename().string(), warning);
+  if (!result.ok) fs::remove(h.object.parent_path(), ec);
+  return result;
+}
+
 }  // namespace
 
 void drop_host_optimisation(BuildRequest& request) {
@@ -409,18 +521,23 @@ BuildResult build_lab(const BuildRequest& req, const Toolchain* nvcc) {
     include_dirs.push_back(fs::absolute(dir).lexically_normal());
   }
   if (req.cache_dir.empty()) throw Error(Exit::usage, "build_lab: no cache directory given");
-  if (req.language == Language::cuda) check_paths_for_nvcc(source, include_dirs, fs::absolute(req.cache_dir));
+  const fs::path cache_root = fs::absolute(req.cache_dir);
+  if (req.language == Language::cuda) check_paths_for_nvcc(source, include_dirs, cache_root);
 
   const bool python = req.language == Language::python;
   Compiler compiler = req.language == Language::cuda ? cuda_compiler(nvcc) : python ? python_compiler() : host_compiler();
+  const std::optional<Harness> harness = find_harness(req, compiler, include_dirs, cache_root);
 
   BuildResult result;
-  result.key = cache_key(req, compiler, source, include_dirs);
-  fs::path dir = fs::absolute(req.cache_dir) / result.key;
+  BuildRequest keyed = req;  // a linked build is not the header-only one
+  if (harness) keyed.flags.push_back("-DWB_HARNESS_LINKED");
+  result.key = cache_key(keyed, compiler, source, include_dirs);
+  fs::path dir = cache_root / result.key;
   result.binary = dir / (python ? "lab.pyc" : "lab");
   if (python) result.interpreter = compiler.argv;
-  result.command = compile_command(req, compiler, source, include_dirs, result.binary);
-  remove_stale_temporaries(fs::absolute(req.cache_dir));
+  const Harness* linked = harness ? &*harness : nullptr;
+  result.command = compile_command(req, compiler, source, include_dirs, result.binary, linked);
+  remove_stale_temporaries(cache_root);
   std::error_code ready_ec;
   const std::string warning =
       req.language == Language::cuda && nvcc->allow_unsupported ? allow_unsupported_warning(*nvcc) : std::string();
@@ -430,42 +547,16 @@ BuildResult build_lab(const BuildRequest& req, const Toolchain* nvcc) {
     result.diagnostics = warning;
     return result;
   }
-
-  fs::create_directories(dir, ec);
-  if (ec) throw UsageError(fmt::format("cannot create the build cache directory {}: {}", dir.string(), ec.message()));
-  static std::atomic<unsigned> counter{0};
-  fs::path temp = dir / fmt::format("lab.tmp.{}.{}", ::getpid(), counter.fetch_add(1));
-
-  ProcessOptions o;
-  o.argv = compile_command(req, compiler, source, include_dirs, temp);
-  o.cwd = dir;
-  o.timeout_s = req.timeout_s;
-  ProcessResult r = run_process(o);
-
-  result.raw_output = r.out;
-  if (!r.out.empty() && !r.err.empty() && r.out.back() != '\n') result.raw_output += '\n';
-  result.raw_output += r.err;
-  result.diagnostics = warning + clean_diagnostics(result.raw_output, source, req.display_name);
-  result.timed_out = r.timed_out;
-  result.interrupted = r.interrupted;
-
-  if (r.exited_ok() && fs::is_regular_file(temp, ec)) {
-    fs::rename(temp, result.binary, ec);  // atomic: a concurrent build of the same key just wins or loses
-    if (ec) {
-      fs::remove(temp, ec);
-      throw Error(Exit::compile_error, fmt::format("cannot move the built lab into {}: {}", result.binary.string(), ec.message()));
-    }
-    result.ok = true;
-    return result;
+  if (harness) {
+    BuildResult built = build_harness(*harness, compiler, include_dirs, nvcc, warning);
+    if (!built.ok) return built;
   }
 
-  fs::remove(temp, ec);
-  fs::remove(dir, ec);  // only succeeds when empty
-  result.diagnostics += failure_line(r, result.diagnostics.empty(), req.display_name);
-  if (req.language == Language::cuda && !r.timed_out && !r.interrupted) {
-    result.toolchain_problem = diagnose_toolchain(result.raw_output, *nvcc, glibc_version());
-    if (result.toolchain_problem) result.diagnostics += render_toolchain_problem(*result.toolchain_problem);
-  }
+  const fs::path temp = temporary_in(dir);
+  const ProcessResult r =
+      compile_into(compile_command(req, compiler, source, include_dirs, temp, linked), temp, result.binary, req.timeout_s);
+  describe_compile(result, r, req, nvcc, source, req.display_name, warning);
+  if (!result.ok) fs::remove(dir, ec);  // only succeeds when empty
   return result;
 }
 
