@@ -20,7 +20,9 @@ def functions(path):
     i = 0
     while i < len(lines):
         line = lines[i]
-        if START.match(line) and not line.rstrip().endswith(";"):
+        # a variable's initializer ("constexpr const char* kText = R\"(...{0}...)\";") is not a
+        # function: an "=" before the first "(" says so
+        if START.match(line) and not line.rstrip().endswith(";") and "=" not in line.split("(", 1)[0]:
             # the signature may span lines: find its "{" before any ";"
             j = i
             while j < len(lines) and "{" not in lines[j] and not lines[j].rstrip().endswith(";"):

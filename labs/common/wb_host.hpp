@@ -67,6 +67,9 @@ __attribute__((format(printf, 1, 2)))
 #endif
 WB_API std::string format(const char* fmt, ...);
 
+// A number for the readable lines: 6 significant digits ("nan"/"inf" as they are).
+WB_API std::string human(double v);
+
 // Records one check (the common part of check, compare and check_bounds).
 WB_API bool record_check(const char* name, bool pass, bool has_values, double value, double limit,
                          const std::string& text);

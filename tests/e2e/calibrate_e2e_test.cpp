@@ -135,3 +135,39 @@ TEST_CASE("e2e: device --calibrate --labs with no lab named calibrates every lab
   CHECK(contains(e2e::find_by(j["labs"], "lab", "module01/hang_lab")["problem"].get<std::string>(), "did not finish"));
   CHECK(r.exit_code == 1);  // not every lab could be calibrated
 }
+
+TEST_CASE("e2e: run --compare grades your copy against the reference timed just before it", "[e2e][calibrate][compare]") {
+  FixtureCourse c;
+  make_pass_lab_timed(c);
+  std::string slow = e2e::read_file(c.content / "solutions/module01/pass_lab.cpp");
+  slow.replace(slow.find("got = sum_to(n);"), 16, "for (int k = 0; k < 4; ++k) got = sum_to(n);");
+  e2e::write_file(c.lab_copy("pass_lab.cpp"), slow);
+  // On the model band alone your four-times-slower copy passes.
+  CommandResult r = c.run({"run", "module01/pass_lab", "--no-predict", "--json"}, kLaptop);
+  SHOW(r);
+  REQUIRE(r.exit_code == 0);
+
+  // Against the reference timed in the same command it is OUT OF RANGE.
+  r = c.run({"run", "module01/pass_lab", "--compare", "--no-predict", "--json"}, kLaptop);
+  SHOW(r);
+  CHECK(r.exit_code == 5);
+  json j = json::parse(r.out, nullptr, false);
+  REQUIRE_FALSE(j.is_discarded());
+  CHECK(j["graded_on_reference"] == true);
+  CHECK(j["verdict"] == "out_of_range");
+  const json mine = e2e::find_by(j["yours"]["metrics"], "name", "sum_ms");
+  CHECK(mine["status"] == "above range");
+  CHECK(contains(mine["basis_note"].get<std::string>(),
+                 "the reference solution, run #" + std::to_string(j["reference"]["run_id"].get<long long>())));
+  CHECK(e2e::find_by(j["rows"], "name", "sum_ms")["ratio"].get<double>() == Approx(4.0));
+  // Your run was opened (its predictions) before the reference ran: ids in that order.
+  CHECK(j["yours"]["run_id"].get<long long>() < j["reference"]["run_id"].get<long long>());
+
+  // Your copy as fast as the reference passes against it; the screen says what graded it.
+  e2e::write_file(c.lab_copy("pass_lab.cpp"), e2e::read_file(c.content / "solutions/module01/pass_lab.cpp"));
+  r = c.run({"run", "module01/pass_lab", "--compare", "--no-predict"}, kLaptop);
+  SHOW(r);
+  CHECK(r.exit_code == 0);
+  CHECK(contains(r.out, "graded: against the reference's figures from this comparison"));
+  CHECK(contains(r.out, "in range"));
+}

@@ -79,8 +79,13 @@ TEST_CASE("e2e: dev check for several GPUs compiles starters and solutions for e
   SHOW(r);
   const json j = json::parse(r.out, nullptr, false);
   REQUIRE(j.is_object());
-  int all_three = 0, first_only = 0, other = 0;
+  int all_three = 0, first_only = 0, other = 0, harness = 0, linked = 0;
   for (const std::string& line : wbtest::lines_of(e2e::read_file(log))) {
+    if (line.find("wb_harness.cu") != std::string::npos) {  // the harness object, once per architecture set
+      ++harness;
+      continue;
+    }
+    if (line.find("-DWB_HARNESS_LINKED") != std::string::npos && line.find("wb_harness.o") != std::string::npos) ++linked;
     const bool v75 = line.find("code=sm_75") != std::string::npos || line.find("-arch=sm_75") != std::string::npos;
     const bool v86 = line.find("code=sm_86") != std::string::npos;
     const bool v90 = line.find("code=sm_90") != std::string::npos;
@@ -95,4 +100,6 @@ TEST_CASE("e2e: dev check for several GPUs compiles starters and solutions for e
   CHECK(variants >= 3);
   CHECK(first_only == static_cast<int>(variants));
   CHECK(other == 0);
+  CHECK(harness == 2);  // for the three architectures, and for the first: not once a lab
+  CHECK(linked == all_three + first_only);  // every lab links it
 }

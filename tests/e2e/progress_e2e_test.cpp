@@ -227,7 +227,7 @@ TEST_CASE("e2e: history and report name a run's machine, or say it was not recor
   e2e::journal_rows(c.journal(), "INSERT INTO run_gpu_state(run_id, phase, sm_mhz, max_sm_mhz, mem_mhz, reason_names, "
                                  "throttled, power_w, power_limit_w, pstate, tool) VALUES(" + run +
                                      ", 'before', 1980, 1980, 3201, '', 0, 121.5, 700, 'P0', 'none')");
-  const std::string line = "driver 580.159.04, CUDA 13.0 (driver), CUDA toolkit 13.0 (nvcc, built the lab), "
+  const std::string line = "driver 580.159.04, CUDA 13.0 (driver), CUDA toolkit 13.0 (nvcc), "
                            "SM 1980 MHz (max 1980), memory 3201 MHz, 121.5 W of a 700 W limit, power state P0";
   CommandResult now = c.run({"history", "module01/pass_lab"});
   SHOW(now);

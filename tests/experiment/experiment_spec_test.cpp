@@ -129,5 +129,6 @@ TEST_CASE("experiment new: the template parses and reads llm.c's lines", "[exper
   CHECK(e.variants[1].name == "bf16");
   CHECK(e.baseline == "fp32");
   CHECK(e.predictions.size() == 3);
+  CHECK(e.topic == "BF16");  // the project topic it measures, so `progress` counts it
   CHECK(experiment_template("llm").find("workbook experiment run llm") != std::string::npos);
 }

@@ -222,7 +222,7 @@ TEST_CASE("the machine line names driver, CUDA versions, clocks and power state,
   m.power_w = 121.37;
   m.power_limit_w = 700;
   m.pstate = "P0";
-  CHECK(machine_text(m) == "driver 580.159.04, CUDA 13.0 (driver), CUDA toolkit 13.0 (nvcc, built the lab), "
+  CHECK(machine_text(m) == "driver 580.159.04, CUDA 13.0 (driver), CUDA toolkit 13.0 (nvcc), "
                            "SM 1980 MHz (max 1980), memory 3201 MHz, 121.37 W of a 700 W limit, power state P0");
   m.power_source = "battery";
   m.throttled = true;

@@ -1,5 +1,6 @@
 // Tests for run/lab_calibration: the band a calibration gives, and when this GPU's own
-// reference grades a run and when it is set aside (the power source, the clock, a throttle).
+// reference grades a run and when it is set aside (the power source, the clock, a throttle,
+// another driver or toolkit).
 #include <catch2/catch.hpp>
 
 #include <filesystem>
@@ -84,8 +85,24 @@ TEST_CASE("lab calibration: this GPU's own reference grades a run in the state i
     c.dev.own_references[0].row.source_hash = "0";
     CHECK_FALSE(own_reference_for(c.dev, c.lab, {{"N", 1024}}, &why));
   }
-  SECTION("another driver") {
+  SECTION("another driver: set aside, and the run says so") {
     c.dev.gpu->driver = "560.1";
     CHECK_FALSE(own_reference_for(c.dev, c.lab, {{"N", 1024}}, &why));
+    CHECK(why.find("measured with driver 550.54, and the driver is 560.1 now") != std::string::npos);
+    CHECK(why.find("workbook device --calibrate --labs module14/tiled_gemm") != std::string::npos);
+  }
+  SECTION("another toolkit: set aside; the same one, or one unknown, grades") {
+    c.dev.own_references[0].row.toolkit = "12.8";
+    CHECK(own_reference_for(c.dev, c.lab, {{"N", 1024}}, &why, nullptr, "12.8"));
+    CHECK(own_reference_for(c.dev, c.lab, {{"N", 1024}}, &why, nullptr, ""));  // `show`: no build
+    CHECK_FALSE(own_reference_for(c.dev, c.lab, {{"N", 1024}}, &why, nullptr, "13.0"));
+    CHECK(why.find("measured with CUDA 12.8, and this build is CUDA 13.0") != std::string::npos);
+  }
+  SECTION("an older reference of this build grades when the newest is another toolkit's") {
+    OwnReference newer = c.dev.own_references[0];
+    newer.row.toolkit = "13.0";
+    c.dev.own_references[0].row.toolkit = "12.8";
+    c.dev.own_references.insert(c.dev.own_references.begin(), newer);  // newest first
+    CHECK(own_reference_for(c.dev, c.lab, {{"N", 1024}}, &why, nullptr, "12.8") == &c.dev.own_references[1]);
   }
 }

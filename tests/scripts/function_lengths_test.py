@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """scripts/function_lengths.py --max against made-up sources: a function of exactly the
 limit passes, one line more fails (exit 1), functions inside a class body are not
-measured, and a signature over several lines counts from its first line."""
+measured, a signature over several lines counts from its first line, and a constant's
+initializer is not a function."""
 import subprocess
 import sys
 import tempfile
@@ -40,6 +41,11 @@ code, out = lengths_exit(function("split_signature", 81, signature_lines=3), 80)
 expect("a three-line signature counts from its first line", code, 1)
 code, out = lengths_exit("struct S {\n  int f() {\n" + "    ++x;\n" * 100 + "  }\n};\n", 80)
 expect("a function inside a class body", code, 0)
+text = 'constexpr const char* kText = R"(a {0} b\n' + "line\n" * 100 + ')";\n' + function("after", 10)
+code, out = lengths_exit(text, 80)
+expect("a long string constant with braces in it is not a function", code, 0)
+code, out = lengths_exit('constexpr int twice(int x) {\n' + "  ++x;\n" * 100 + "}\n", 80)
+expect("a constexpr function is still measured", code, 1)
 
 for f in failures:
     print("FAIL:", f)

@@ -82,3 +82,12 @@ TEST_CASE("wrap_text keeps a figure on the line of its unit", "[wrap]") {
   // A word that is not a unit still breaks after a figure.
   CHECK(wrap_text("module 14 labs", 10) == "module 14\nlabs");
 }
+
+TEST_CASE("wrap_columns hangs a second column, indents an example's continuation, leaves prose at 0", "[wrap]") {
+  using workbook::wrap_columns;
+  CHECK(wrap_columns("  next   the one next thing to do", 24) == "  next   the one next\n         thing to do");
+  CHECK(wrap_columns("  workbook run lab -p a=1 -p b=2", 24) == "  workbook run lab -p\n      a=1 -p b=2");
+  CHECK(wrap_columns("Exit codes: 0 done, 2 a pattern matched nothing", 24) ==
+        "Exit codes: 0 done, 2 a\npattern matched nothing");
+  CHECK(wrap_columns("fits as it is", 24) == "fits as it is");
+}

@@ -94,3 +94,31 @@ TEST_CASE("read_regular_file: a FIFO or a link to /dev/zero is refused at once, 
   CHECK(missing.problem == "does not exist");
   fs::remove_all(dir);
 }
+
+TEST_CASE("FileWriter: the file appears whole at commit, and is left as it was without one", "[util]") {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("wb-file-writer-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const fs::path file = dir / "export.json";
+  write_file_text(file, "old");
+  {
+    FileWriter out(file);
+    out.write("new, ");
+    out.write("in pieces");
+    CHECK(read_file_text(file) == std::optional<std::string>("old"));  // nothing shows before the commit
+    out.commit();
+  }
+  CHECK(read_file_text(file) == std::optional<std::string>("new, in pieces"));
+  try {
+    FileWriter out(file);
+    out.write("half of it");
+    throw std::runtime_error("the export failed");
+  } catch (const std::runtime_error&) {
+  }
+  CHECK(read_file_text(file) == std::optional<std::string>("new, in pieces"));
+  int entries = 0;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir)) ++entries;
+  CHECK(entries == 1);  // the abandoned temporary was removed
+  std::error_code ec;
+  fs::remove_all(dir, ec);
+}

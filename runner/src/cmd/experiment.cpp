@@ -155,9 +155,7 @@ void add_run(CLI::App* parent, CommandContext& ctx) {
   workbook experiment run llm_bf16 --no-predict --json --timeout 300
   workbook experiment run llm_bf16 --trace
   workbook experiment run llm_bf16 --slurm --gres gpu:1 --time 30
-Predictions are recorded before anything runs and never change. Exit codes: 0 done, 2 a
-pattern matched nothing (or a command could not start), 4 a variant failed, crashed or
-timed out, 130 Ctrl-C (the runs so far are kept).)");
+Predictions are recorded before anything runs and never change. Exit codes: 0 done, 2 a pattern matched nothing (or a command could not start), 4 a variant failed, crashed or timed out, 130 Ctrl-C (the runs so far are kept).)");
   cmd->callback([&ctx, o] { run_experiment(ctx, *o); });
 }
 
@@ -165,7 +163,7 @@ void add_new(CLI::App* parent, CommandContext& ctx) {
   auto* cmd = parent->add_subcommand("new", "Write a commented experiment file to start from (the llm.c FP32 vs BF16 example)");
   auto name = std::make_shared<std::string>();
   cmd->add_option("name", *name, "The experiment's name, e.g. llm_bf16")->required();
-  cmd->footer("Example: workbook experiment new llm_bf16   (then edit experiments/llm_bf16.yaml)");
+  cmd->footer("Example:\n  workbook experiment new llm_bf16   then edit experiments/llm_bf16.yaml");
   cmd->callback([&ctx, name] {
     const Workspace ws = ctx.global.open_workspace();
     const auto file = experiment_path(ws, *name);

@@ -16,7 +16,7 @@ void setup_hint(CLI::App& app, CommandContext& ctx) {
   workbook hint module05/find_the_bugs       # hint 1 of 3; run it again for hint 2
   workbook hint 14/tiled_gemm --all
   workbook hint module13/dot_reduction --json
-Hints go from the idea, to the mechanism, to nearly the code. Using one is no penalty:
+Hints go from the idea, to the mechanism, to nearly the code. Using one is no penalty;
 `workbook history LAB` shows how many you had seen before each run. When they are all
 shown, `workbook show LAB --solution` is the reference solution.)");
   cmd->callback([&ctx, lab, all, json] {

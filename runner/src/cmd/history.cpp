@@ -15,7 +15,7 @@ void setup_history(CLI::App& app, CommandContext& ctx) {
   cmd->add_option("--limit", *limit, "At most this many runs, newest first")->capture_default_str();
   cmd->add_flag("--json", *json, "Print one JSON object");
   cmd->add_flag("--ledger", *ledger,
-                "The calibration ledger: each lab's first prediction against its measurement, per module and kind");
+                "The calibration ledger: each lab's and experiment's first prediction against its measurement, per module and kind");
   cmd->footer(R"(Examples:
   workbook history
   workbook history module14/tiled_gemm --limit 5

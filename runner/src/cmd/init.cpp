@@ -11,7 +11,7 @@ void setup_init(CLI::App& app, CommandContext& ctx) {
   auto* cmd = app.add_subcommand("init", "Create a workspace with your own copy of every lab (never overwrites)");
   auto dir = std::make_shared<std::optional<std::string>>();
   cmd->add_option("dir", *dir, "Where (default: --workspace, $WORKBOOK_WORKSPACE or ~/workbook)");
-  cmd->footer("Example: workbook init ~/gpu-workbook && cd ~/gpu-workbook && workbook run module14/tiled_gemm");
+  cmd->footer("Example:\n  workbook init ~/gpu-workbook && cd ~/gpu-workbook && workbook run module14/tiled_gemm");
   cmd->callback([&ctx, dir] {
     if (*dir && (*dir)->find_first_not_of(" \t") == std::string::npos) {
       throw UsageError("init: the folder name is empty",

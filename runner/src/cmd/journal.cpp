@@ -69,15 +69,15 @@ void run_export(const GlobalOptions& global, const std::string& file, bool json)
   const bool to_stdout = file.empty() || file == "-";
   if (!to_stdout) check_export_target(file, ws.journal_path());
   Journal journal(ws.journal_path(), JournalAccess::read);
-  const nlohmann::json doc = export_journal(journal, machine_name());
   if (to_stdout) {
-    print_to_stdout(doc.dump(1) + "\n");
+    write_export(journal, machine_name(), print_to_stdout);
     return;
   }
-  write_file_text(file, doc.dump(1) + "\n");
-  ExportReport r{ws.journal_path().string(), file, doc["machine"].get<std::string>(),
-                 doc["exported_at"].get<std::string>(), doc["schema_version"].get<int>(), {}};
-  for (const auto& [table, list] : doc["tables"].items()) r.rows[table] = static_cast<long long>(list.size());
+  FileWriter out(file);
+  const ExportSummary written = write_export(journal, machine_name(), [&out](const std::string& piece) { out.write(piece); });
+  out.commit();
+  ExportReport r{ws.journal_path().string(), file, written.machine, written.exported_at, written.schema_version, {}};
+  for (const auto& [table, rows] : written.rows) r.rows[table] = rows;
   print_result(global.output(json), r, export_json, print_export);
 }
 
@@ -96,14 +96,15 @@ void run_import(const GlobalOptions& global, const std::vector<std::string>& fil
 void setup_journal(CLI::App& app, CommandContext& ctx) {
   auto* cmd = app.add_subcommand("journal", "Carry the journal between machines: export it, import others' exports");
   cmd->require_subcommand(1);
-  cmd->footer("Example: workbook journal export laptop.json   (then, on the cluster)   workbook journal import laptop.json");
+  cmd->footer(
+      "Example (on the laptop, then on the cluster):\n  workbook journal export laptop.json\n  workbook journal import laptop.json");
 
   auto out = std::make_shared<std::string>();
   auto export_json = std::make_shared<bool>(false);
   auto* exp = cmd->add_subcommand("export", "Write this workspace's journal as JSON (to FILE, or stdout with - or none)");
   exp->add_option("file", *out, "The file to write; - or nothing: standard output");
   exp->add_flag("--json", *export_json, "Print a JSON summary (when writing to a file)");
-  exp->footer("Example: workbook journal export laptop.json");
+  exp->footer("Example:\n  workbook journal export laptop.json");
   exp->callback([&ctx, out, export_json] { run_export(ctx.global, *out, *export_json); });
 
   auto files = std::make_shared<std::vector<std::string>>();
@@ -112,7 +113,7 @@ void setup_journal(CLI::App& app, CommandContext& ctx) {
       "import", "Merge exports from other machines into this journal (no duplicates; all or nothing)");
   imp->add_option("files", *files, "Export files made by `workbook journal export`")->required();
   imp->add_flag("--json", *import_json, "Print what was added and skipped per table as JSON");
-  imp->footer("Example: workbook journal import colab.json cluster.json");
+  imp->footer("Example:\n  workbook journal import colab.json cluster.json");
   imp->callback([&ctx, files, import_json] { run_import(ctx.global, *files, *import_json); });
 }
 

@@ -13,7 +13,7 @@ void setup_list(CLI::App& app, CommandContext& ctx) {
   auto* cmd = app.add_subcommand("list", "List the modules and their labs");
   auto json_out = std::make_shared<bool>(false);
   cmd->add_flag("--json", *json_out, "Print JSON");
-  cmd->footer("Example: workbook list --json");
+  cmd->footer("Example:\n  workbook list --json");
   cmd->callback([&ctx, json_out] {
     const Catalog& catalog = ctx.global.catalog();
     std::vector<ModuleOutline> modules = course_outline(catalog);  // cached: content/outline.hpp

@@ -15,7 +15,7 @@ void setup_reset(CLI::App& app, CommandContext& ctx) {
   auto yes = std::make_shared<bool>(false);
   cmd->add_option("lab", *lab, "The lab, e.g. module14/tiled_gemm")->required();
   cmd->add_flag("-y,--yes", *yes, "Do not ask for confirmation (needed when stdin is not a terminal)");
-  cmd->footer("Example: workbook reset module14/tiled_gemm");
+  cmd->footer("Example:\n  workbook reset module14/tiled_gemm");
   cmd->callback([&ctx, lab, yes] {
     const Catalog& catalog = ctx.global.catalog();
     Workspace ws = ctx.global.open_workspace();

@@ -284,7 +284,7 @@ void setup_run(CLI::App& app, CommandContext& ctx) {
   cmd->add_option("--explain", o->explain, "Your explanation of the main figure (instead of the prompt)");
   auto* sweep = cmd->add_option("--sweep", o->sweep,
                                 "Run once per value: NAME=v1,v2,... or NAME for a sweep the lab declares (one build, one seed)");
-  cmd->add_flag("--compare", o->compare, "Run your copy, then the reference solution, on one seed: figures side by side")
+  cmd->add_flag("--compare", o->compare, "Time the reference solution, then grade your copy against it (one seed): figures side by side")
       ->excludes(sol)->excludes(file)->excludes(var)->excludes(sweep);
   cmd->add_flag("--json", o->json, "Print one JSON object instead of the report");
   add_profile_options(cmd, *o);

@@ -114,7 +114,7 @@ std::vector<std::string> summary_lines(const ExperimentSummary& s, const Style& 
   std::vector<std::string> out;
   const std::string title = s.experiment.title.empty() ? s.experiment.name : s.experiment.name + ": " + s.experiment.title;
   out.push_back(style.bold("Experiment " + title));
-  out.push_back(style.dim(fmt::format("run #{} · started {} · {} · {} repeat{} per variant{}{}", s.run.id, s.run.started_at,
+  out.push_back(style.dim(fmt::format("run #{} · started {} · {} · {} repeat{} per variant{}{}", s.run.id, date_time_text(s.run.started_at),
                                       s.run.status.empty() ? "unfinished" : s.run.status, s.experiment.repeats,
                                       s.experiment.repeats == 1 ? "" : "s", s.run.traced ? " · traced" : "",
                                       s.run.slurm_job.empty() ? "" : " · Slurm job " + s.run.slurm_job)));

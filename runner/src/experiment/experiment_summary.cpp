@@ -88,7 +88,7 @@ PredictionView view_prediction(const ExperimentSummary& s, const ExperimentPredi
     else if (a.recorded_at != view.answer->recorded_at || a.run_id != view.answer->run_id) view.later = a;
   }
   if (p.measured.empty()) {
-    view.note = "not measured by the runner (no `measured:` in the file)";
+    view.note = "not graded: the file gives it no `measured:`";
     return view;
   }
   Figures vars;

@@ -17,6 +17,10 @@ constexpr const char* kTemplate = R"yaml(# Experiment "{0}": run with `workbook 
 # checkout: `make train_gpt2fp32cu train_gpt2cu`); edit the commands to fit your build.
 format_version: 1
 title: "GPT-2 training in FP32 vs BF16 (llm.c)"
+# The project topic this measures (one of data/course.yaml's: tiling, Tensor Cores, BF16,
+# cuBLAS): `workbook progress` counts it measured once a run ends, explained once you
+# explain it. Delete the line if the experiment is for no topic.
+topic: BF16
 
 # How many times each variant runs; figures are the median over the runs, with their spread.
 repeats: 3

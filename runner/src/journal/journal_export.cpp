@@ -7,6 +7,8 @@
 
 #include <climits>
 #include <cmath>
+#include <functional>
+#include <utility>
 
 #include "journal/schema.hpp"
 #include "journal/sqlite_statement.hpp"
@@ -29,15 +31,15 @@ nlohmann::json column_value(const sql::Statement& s, int col) {
   }
 }
 
-// The rows of one table, oldest first; the parent's uid replaces the local parent id.
-nlohmann::json table_rows(sqlite3* db, const SyncedTable& t) {
+// Calls `each` with every row of one table, oldest first; the parent's uid replaces the
+// local parent id.
+void visit_table(sqlite3* db, const SyncedTable& t, const std::function<void(nlohmann::json&&)>& each) {
   const std::string query =
       t.parent_table.empty()
           ? fmt::format("SELECT t.* FROM {} t ORDER BY t.rowid", t.name)
           : fmt::format("SELECT t.*, p.uid FROM {} t LEFT JOIN {} p ON p.id = t.{} ORDER BY t.rowid", t.name,
                         t.parent_table, t.parent_column);
   sql::Statement s(db, query.c_str());
-  nlohmann::json rows = nlohmann::json::array();
   while (s.next()) {
     nlohmann::json row = nlohmann::json::object();
     const int own = t.parent_table.empty() ? s.columns() : s.columns() - 1;
@@ -55,9 +57,30 @@ nlohmann::json table_rows(sqlite3* db, const SyncedTable& t) {
       }
       row[t.parent_uid_key()] = s.learner_text(own);
     }
-    rows.push_back(std::move(row));
+    each(std::move(row));
   }
-  return rows;
+}
+
+// Visits every synced table in one read transaction (every table from the same moment,
+// even while a run writes): `table` before each table's rows, `row` for each of them.
+// Returns the schema version read in it.
+int visit_journal(Journal& journal, const std::function<void(const SyncedTable&)>& table,
+                  const std::function<void(nlohmann::json&&)>& row) {
+  sqlite3* db = journal.store_connection();
+  sql::exec(db, "BEGIN;");
+  int version = 0;
+  try {
+    version = stored_schema_version(db);
+    for (const auto& t : synced_tables()) {
+      table(t);
+      visit_table(db, t, row);
+    }
+  } catch (...) {
+    sqlite3_exec(db, "ROLLBACK;", nullptr, nullptr, nullptr);
+    throw;
+  }
+  sql::exec(db, "COMMIT;");
+  return version;
 }
 
 }  // namespace
@@ -69,22 +92,44 @@ std::string machine_name() {
 }
 
 nlohmann::json export_journal(Journal& journal, const std::string& machine) {
-  sqlite3* db = journal.store_connection();
-  // One read transaction: every table from the same moment, even while a run writes.
-  sql::exec(db, "BEGIN;");
   nlohmann::json tables = nlohmann::json::object();
-  try {
-    for (const auto& t : synced_tables()) tables[t.name] = table_rows(db, t);
-  } catch (...) {
-    sqlite3_exec(db, "ROLLBACK;", nullptr, nullptr, nullptr);
-    throw;
-  }
-  sql::exec(db, "COMMIT;");
+  nlohmann::json* rows = nullptr;
+  const int version = visit_journal(
+      journal, [&](const SyncedTable& t) { rows = &(tables[t.name] = nlohmann::json::array()); },
+      [&](nlohmann::json&& row) { rows->push_back(std::move(row)); });
   return {{"format", kJournalExportFormat},
-          {"schema_version", stored_schema_version(db)},
+          {"schema_version", version},
           {"exported_at", utc_now()},
           {"machine", machine},
           {"tables", std::move(tables)}};
+}
+
+ExportSummary write_export(Journal& journal, const std::string& machine,
+                           const std::function<void(const std::string&)>& write) {
+  constexpr std::size_t kChunk = std::size_t{1} << 20;  // written a megabyte at a time
+  ExportSummary summary;
+  summary.machine = machine;
+  summary.exported_at = utc_now();
+  std::string buffer = "{\n \"format\": " + nlohmann::json(kJournalExportFormat).dump() + ",\n \"tables\": {";
+  long long* count = nullptr;
+  summary.schema_version = visit_journal(
+      journal,
+      [&](const SyncedTable& t) {
+        buffer += fmt::format("{}\n  {}: [", count == nullptr ? "" : "\n  ],", nlohmann::json(t.name).dump());
+        count = &summary.rows[t.name];
+      },
+      [&](nlohmann::json&& row) {
+        buffer += (*count)++ == 0 ? "\n   " : ",\n   ";
+        buffer += row.dump();
+        if (buffer.size() >= kChunk) write(std::exchange(buffer, std::string()));
+      });
+  buffer += count == nullptr ? "" : "\n  ]";
+  // The head's other fields last: the schema version is read inside the transaction.
+  buffer += fmt::format("\n }},\n \"schema_version\": {},\n \"exported_at\": {},\n \"machine\": {}\n}}\n",
+                        summary.schema_version, nlohmann::json(summary.exported_at).dump(),
+                        nlohmann::json(machine).dump());
+  write(buffer);
+  return summary;
 }
 
 }  // namespace workbook

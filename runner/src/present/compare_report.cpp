@@ -6,6 +6,7 @@
 #include "present/run_report.hpp"
 #include "run/report_json.hpp"
 #include "ui/units.hpp"
+#include "ui/wrap.hpp"
 #include "util/utf8.hpp"
 
 namespace workbook {
@@ -17,6 +18,17 @@ std::string verdict_line(const RunReport& r) {
                      r.grade.verdict_reason.empty() ? "" : ": " + r.grade.verdict_reason);
 }
 
+// How your figure stood against its range: "in range", "above range", ... ("-": no range).
+std::string graded_text(const RunReport& r, const std::string& name) {
+  for (const auto& m : r.grade.metrics) {
+    if (m.name != name) continue;
+    if (m.status == RangeStatus::in_range || m.status == RangeStatus::below || m.status == RangeStatus::above ||
+        m.status == RangeStatus::below_warning || m.status == RangeStatus::above_warning)
+      return to_string(m.status);
+  }
+  return "-";
+}
+
 }  // namespace
 
 void print_compare(const CompareResult& r, const Style& s) {
@@ -25,14 +37,21 @@ void print_compare(const CompareResult& r, const Style& s) {
   fmt::print("  {:<10} {}\n  {:<10} {}\n", "yours", verdict_line(r.mine), "reference",
              r.reference.run_id ? verdict_line(r.reference) : std::string("not run"));
   if (r.rows.empty()) return;
-  fmt::print("\n{}\n", s.bold(fmt::format("  {:<20} {:>14} {:>14} {:>10}", "metric", "yours", "reference", "ratio")));
+  fmt::print("\n{}\n", s.bold(fmt::format("  {:<18} {:>12} {:>12} {:>8}  {}", "metric", "yours", "reference", "ratio",
+                                             "yours, graded")));
   for (const auto& row : r.rows) {
     const std::string a = row.mine ? format_figure(*row.mine, row.unit) : "-";
     const std::string b = row.reference ? format_figure(*row.reference, row.unit) : "-";
     const std::string ratio = row.ratio ? fmt::format("{:.3g} x", *row.ratio) : "-";
-    fmt::print("  {:<20} {:>14} {:>14} {:>10}\n", row.name, a, b, ratio);
+    fmt::print("  {:<18} {:>12} {:>12} {:>8}  {}\n", row.name, a, b, ratio, graded_text(r.mine, row.name));
   }
   fmt::print("{}\n", s.dim("  ratio: yours / reference (a time above 1 x is slower, a rate above 1 x is faster)"));
+  fmt::print("{}\n", s.dim(wrap_text(r.graded_on_reference
+                                          ? "graded: against the reference's figures from this comparison (the same "
+                                            "GPU and state, minutes apart), each within its calibration band"
+                                          : "graded: against this GPU's usual ranges (the reference did not run to "
+                                            "its end, so its figures grade nothing)",
+                                      text_width(), "  ", "  ")));
 }
 
 nlohmann::json compare_json(const CompareResult& r) {
@@ -48,6 +67,7 @@ nlohmann::json compare_json(const CompareResult& r) {
                          {"reference", opt(row.reference)}, {"ratio", opt(row.ratio)}});
   }
   j["verdict"] = to_string(r.mine.grade.verdict);
+  j["graded_on_reference"] = r.graded_on_reference;
   make_valid_utf8(j);
   return j;
 }

@@ -13,6 +13,7 @@
 #include "ui/table.hpp"
 #include "ui/wrap.hpp"
 #include "util/error.hpp"
+#include "util/text.hpp"
 
 namespace workbook {
 
@@ -163,7 +164,11 @@ std::string ledger_summary(const Ledger& ledger, int last) {
     if (!best || r.n > best->n || (r.n == best->n && std::fabs(r.mean_optimism) > std::fabs(best->mean_optimism))) best = &r;
   }
   if (!best) return "";
-  const std::string over = recent.size() == 1 ? "your last lab" : fmt::format("the last {} labs", recent.size());
+  const auto experiments = std::count_if(recent.begin(), recent.end(),
+                                         [](const std::string& lab) { return lab.rfind("experiment ", 0) == 0; });
+  const std::string over = recent.size() == 1 ? (experiments ? "your last experiment" : "your last lab")
+                           : experiments == 0 ? fmt::format("the last {} labs", recent.size())
+                                              : fmt::format("the last {} labs and experiments", recent.size());
   const double factor = std::exp2(std::fabs(best->mean_optimism));
   if (factor < 1.1) return fmt::format("your {} predictions are on target (within 1.1x) over {}", to_string(best->kind), over);
   return fmt::format("your {} predictions run {:.1f}x {} over {}", to_string(best->kind), factor,
@@ -172,7 +177,7 @@ std::string ledger_summary(const Ledger& ledger, int last) {
 
 plot::Chart ledger_chart(const Ledger& ledger) {
   plot::Chart c;
-  c.title = "Calibration ledger: each lab's first prediction against its measurement";
+  c.title = "Calibration ledger: each lab's and experiment's first prediction against its measurement";
   c.x = {"prediction, oldest first", "", 0, true};  // a count of predictions: whole ticks
   c.y = {"log2(predicted / measured)", "", 0};
   std::map<LedgerKind, plot::Series> by;
@@ -202,7 +207,7 @@ plot::Chart ledger_chart(const Ledger& ledger) {
 }
 
 std::string ledger_text(const Ledger& l, std::size_t width) {
-  std::string out = wrap_text("Calibration ledger (each lab's first prediction against its measurement)", width) + "\n";
+  std::string out = wrap_text("Calibration ledger (each lab's and experiment's first prediction against its measurement)", width) + "\n";
   if (l.entries.empty()) return out + "  No first prediction has been graded yet.\n";
   Table rows{{{"module"}, {"kind"}, {"n", true}, {"typical p/m", true}, {"optimism", true}, {"right", true},
               {">2x off", true}}, {}, "  ", true};
@@ -218,8 +223,9 @@ std::string ledger_text(const Ledger& l, std::size_t width) {
   out += "  Over time (oldest first):\n";
   Table entries{{{"date"}, {"lab"}, {"prediction"}, {"kind"}, {"result", false, true}}, {}, "    ", false};
   for (const auto& e : l.entries) {
-    const std::string what = e.log2_ratio ? fmt::format("predicted {:g}, measured {:g}: log2 {:+.2f}{}", *e.predicted,
-                                                        *e.measured, *e.log2_ratio, e.badly_missed() ? ", badly missed" : "")
+    const std::string what = e.log2_ratio ? fmt::format("predicted {}, measured {}: log2 {:+.2f}{}", format_number(*e.predicted),
+                                                        format_number(*e.measured), *e.log2_ratio,
+                                                        e.badly_missed() ? ", badly missed" : "")
                                           : (e.correct && *e.correct ? "right" : "wrong");
     entries.rows.push_back({e.recorded_at.substr(0, 10), e.lab, e.prediction, to_string(e.kind), what});
   }

@@ -12,7 +12,7 @@ void add_versions(const RunMachine& m, MachineFacts& f) {
   else f.missing.push_back("driver");
   if (!m.cuda_driver.empty()) f.recorded.push_back("CUDA " + m.cuda_driver + " (driver)");
   else f.missing.push_back("the driver's CUDA version");
-  if (!m.toolkit.empty()) f.recorded.push_back("CUDA toolkit " + m.toolkit + " (nvcc, built the lab)");
+  if (!m.toolkit.empty()) f.recorded.push_back("CUDA toolkit " + m.toolkit + " (nvcc)");
   else f.missing.push_back("CUDA toolkit");
 }
 

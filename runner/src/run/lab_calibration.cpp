@@ -97,6 +97,7 @@ LabCalibration calibrate_one(const RunContext& ctx, const LabSpec& lab, const De
   ref.gpu_name = dev.gpu ? dev.gpu->name : "";
   ref.gpu_uuid = dev.gpu ? dev.gpu->uuid : "";
   ref.driver = dev.gpu ? dev.gpu->driver : "";
+  ref.toolkit = runs.front().profile.machine.toolkit;  // the nvcc that built the reference
   ref.lab = lab.id;
   ref.source_hash = solution_hash(dev, lab);
   ref.params = runs.front().params;
@@ -163,11 +164,18 @@ std::string state_differs(const LabReference& r, const DeviceContext& dev, const
 }  // namespace
 
 const OwnReference* own_reference_for(const DeviceContext& dev, const LabSpec& lab, const Figures& params,
-                                      std::string* why_not, const GpuClocks* clocks) {
-  std::string hash;
+                                      std::string* why_not, const GpuClocks* clocks, const std::string& toolkit) {
+  std::string hash, other_build;  // other_build: why the newest reference of this lab and size is not this build's
+  auto set_aside = [&](const std::string& why) {
+    if (why_not) {
+      *why_not = fmt::format("this GPU's own references for {} are set aside: {}; graded against the model band "
+                             "instead", lab.id, why);
+    }
+    return nullptr;
+  };
   for (const auto& own : dev.own_references) {
     const LabReference& r = own.row;
-    if (r.lab != lab.id || !dev.gpu || r.gpu_name != dev.gpu->name || r.driver != dev.gpu->driver) continue;
+    if (r.lab != lab.id || !dev.gpu || r.gpu_name != dev.gpu->name) continue;
     if (r.params.size() != params.size() ||
         !std::all_of(r.params.begin(), r.params.end(), [&](const auto& kv) {
           auto it = params.find(kv.first);
@@ -177,16 +185,21 @@ const OwnReference* own_reference_for(const DeviceContext& dev, const LabSpec& l
     }
     if (hash.empty()) hash = solution_hash(dev, lab);
     if (r.source_hash != hash) continue;  // the reference solution changed since: stale
-    if (const std::string differs = state_differs(r, dev, clocks); !differs.empty()) {
-      if (why_not) {
-        *why_not = fmt::format("this GPU's own references for {} are set aside: {}; graded against the model band "
-                               "instead (run it again in the state they were measured in, or calibrate again)",
-                               lab.id, differs);
+    if (r.driver != dev.gpu->driver || (!toolkit.empty() && !r.toolkit.empty() && r.toolkit != toolkit)) {
+      if (other_build.empty()) {
+        other_build = r.driver != dev.gpu->driver
+                          ? fmt::format("they were measured with driver {}, and the driver is {} now", r.driver,
+                                        dev.gpu->driver)
+                          : fmt::format("they were measured with CUDA {}, and this build is CUDA {}", r.toolkit, toolkit);
       }
-      return nullptr;
+      continue;
     }
+    if (const std::string differs = state_differs(r, dev, clocks); !differs.empty())
+      return set_aside(differs + " (run it again in the state they were measured in, or calibrate again)");
     return &own;
   }
+  if (!other_build.empty()) return set_aside(other_build + " (calibrate again: workbook device --calibrate --labs " +
+                                             lab.id + ")");
   return nullptr;
 }
 

@@ -40,12 +40,16 @@ std::vector<LabCalibration> calibrate_labs(const RunContext& ctx, const std::vec
                                            const std::function<void(const std::string&)>& progress);
 
 // The GPU's own reference that grades a run of `lab` at `params`, when one matches: the
-// newest of this GPU (name), driver, solution source and parameters. A matching one is set
-// aside, and `why_not` (may be null) says why for the run to say before it grades, when the
-// machine's state differs from the one it was measured in: on battery where it was on
-// mains, or (`clocks`: the run's reading after it ran) the SM clock 10 % or more below the
-// references' or a throttle reason set (power, heat, hardware slowdown).
+// newest of this GPU (name), driver, toolkit (`toolkit`: the nvcc release that built this
+// run; "" where unknown, e.g. `show`, matches any), solution source and parameters. None
+// is used, and `why_not` (may be null) says why for the run to say before it grades, when
+// the newest one for this source and size was measured with another driver or toolkit
+// (calibrate again), or when the machine's state differs from the one it was measured in:
+// on battery where it was on mains, or (`clocks`: the run's reading after it ran) the SM
+// clock 10 % or more below the references' or a throttle reason set (power, heat,
+// hardware slowdown).
 const OwnReference* own_reference_for(const DeviceContext& dev, const LabSpec& lab, const Figures& params,
-                                      std::string* why_not = nullptr, const GpuClocks* clocks = nullptr);
+                                      std::string* why_not = nullptr, const GpuClocks* clocks = nullptr,
+                                      const std::string& toolkit = "");
 
 }  // namespace workbook

@@ -46,7 +46,7 @@ std::string format_param(double v) { return fmt::format("{:.17g}", v); }
 }  // namespace
 
 GradeBasis grade_basis(const DeviceContext& dev, const LabSpec& lab, const Figures& params, bool quick,
-                       bool any_sheet, std::string* set_aside, const GpuClocks* clocks) {
+                       bool any_sheet, std::string* set_aside, const GpuClocks* clocks, const std::string& toolkit) {
   GradeBasis basis;
   if (!dev.spec || (!dev.spec_is_local && !any_sheet)) return basis;
   basis.gpu_id = dev.spec->id;
@@ -55,7 +55,7 @@ GradeBasis grade_basis(const DeviceContext& dev, const LabSpec& lab, const Figur
     auto it = params.find(p.name);
     return it != params.end() && it->second == p.default_value;
   });
-  if (const OwnReference* own = quick ? nullptr : own_reference_for(dev, lab, params, set_aside, clocks)) {
+  if (const OwnReference* own = quick ? nullptr : own_reference_for(dev, lab, params, set_aside, clocks, toolkit)) {
     basis.measured = &own->measured;  // this GPU's own references come first
     basis.measured_label = own->label;
     basis.measured_device = Figures(own->measured.basis.begin(), own->measured.basis.end());
@@ -134,7 +134,7 @@ Prepared prepare(const RunContext& ctx, const RunRequest& req, RunReport& report
   report.variant = req.variant;
   report.params = resolve_params(lab, req.params, req.quick);
   p.predictions = predictions_from_flags(lab, req.predict, &whole);
-  if (lab.language == LabLanguage::cuda && !req.stop_after_predict) {  // a Slurm job builds on its node
+  if (lab.language == LabLanguage::cuda && !req.builds_elsewhere) {  // a Slurm job builds on its node
     p.nvcc = find_toolchain(ctx.workspace.root());  // with <workspace>/toolchain.yaml
     if (!p.nvcc) {
       throw UsageError("nvcc (the CUDA compiler) was not found",
@@ -142,7 +142,7 @@ Prepared prepare(const RunContext& ctx, const RunRequest& req, RunReport& report
                        "PATH, or set WORKBOOK_NVCC to the nvcc to use");
     }
   }
-  if (req.stop_after_predict) p.profile.request = req.profile;  // the Slurm node looks for the tool
+  if (req.builds_elsewhere) p.profile.request = req.profile;  // the Slurm node looks for the tool
   else p.profile = plan_profile(req.profile, lab, p.nvcc ? p.nvcc->nvcc.parent_path().parent_path() : fs::path());
   p.timeout_s = req.timeout_s.value_or(std::min(86400.0, lab.timeout_s * p.profile.timeout_factor));
   if (p.timeout_s <= 0) throw UsageError("--timeout must be positive");
@@ -362,7 +362,14 @@ void grade_and_record(const RunContext& ctx, const RunRequest& req, const Prepar
                      last_nonblank_line(pr.err.empty() ? pr.out : pr.err)};
   std::string set_aside;  // this GPU's own references, not used in this run's state: said before grading
   const GpuClocks* clocks = report.profile.clocks_after ? &*report.profile.clocks_after : nullptr;
-  GradeBasis basis = grade_basis(p.dev, report.lab, report.params, req.quick, false, &set_aside, clocks);
+  GradeBasis basis = grade_basis(p.dev, report.lab, report.params, req.quick, false, &set_aside, clocks,
+                                 report.profile.machine.toolkit);
+  if (req.session_reference && !basis.gpu_id.empty() && !req.quick) {
+    basis.measured = &req.session_reference->figures;  // timed just now, in this state: nothing to set aside
+    basis.measured_label = req.session_reference->label;
+    basis.measured_device = p.dev.figures;
+    set_aside.clear();
+  }
   if (!set_aside.empty()) ctx.observer->notice(set_aside);
   basis.ranges_not_graded = req.ranges_not_graded;
   report.grade = grade_parts(report.lab, results, p.dev.figures, p.dev.note, scope_params, report.predictions,
@@ -392,7 +399,7 @@ RunReport run_lab(const RunContext& outer, const RunRequest& req) {
   RunReport report;
   Prepared p = prepare(ctx, req, report);
   // No GPU is said first, before the lab's description and before any prediction is asked.
-  if (report.lab.language == LabLanguage::cuda && !p.dev.gpu && !req.stop_after_predict && req.continue_run_id == 0)
+  if (report.lab.language == LabLanguage::cuda && !p.dev.gpu && !req.builds_elsewhere && req.continue_run_id == 0)
     ctx.observer->notice(no_gpu_notice(report.lab));
   ctx.observer->started(report, p.dev);
   if (req.continue_run_id != 0) {

@@ -25,6 +25,14 @@ namespace workbook {
 enum class LabVariant { starter, solution, file, variant };
 const char* to_string(LabVariant v);
 
+// Figures measured in this same command that grade a run in place of every other measured
+// band: `run --compare` times the reference solution just before the learner's copy, on
+// the same GPU, seed and parameters (run/compare.hpp).
+struct SessionReference {
+  MeasuredLab figures;
+  std::string label;  // "the reference solution, run #12 just before yours ..."
+};
+
 struct RunRequest {
   std::string lab;                              // "module14/tiled_gemm"
   LabVariant variant = LabVariant::starter;
@@ -50,10 +58,14 @@ struct RunRequest {
   // at the same quick size again). Never under another profiler.
   bool memcheck = true;
   std::string ranges_not_graded;                // non-empty: figures shown without ranges (GradeBasis)
-  // Slurm (run/slurm_submit.hpp): the login node stops once the run is opened and its
-  // predictions are recorded; the compute node continues that run (build, run, grade).
+  // Stop once the run is opened and its predictions are recorded; continue_run_id goes on
+  // with that run (build, run, grade): Slurm's login node and compute node
+  // (run/slurm_submit.hpp, builds_elsewhere: nvcc and the profiler are looked for on the
+  // node), and --compare (the reference runs between the two).
   bool stop_after_predict = false;
+  bool builds_elsewhere = false;
   long long continue_run_id = 0;
+  std::optional<SessionReference> session_reference;  // grades this run (not --quick) where set
 };
 
 struct RunReport {
@@ -110,10 +122,12 @@ BuildRequest lab_build_request(const RunContext& ctx, const LabSpec& lab, const 
 // `any_sheet`, of whatever sheet dev holds (--gpu), for showing them before a run.
 // Where a run's figures are graded from: this GPU's own references (run/lab_calibration.hpp)
 // first, then the project's (data/measured), else the model. `set_aside` (may be null)
-// says why this GPU's own references do not apply in its present state (`clocks`: the
-// run's reading after it ran).
+// says why this GPU's own references do not apply to this run: another driver or toolkit
+// (`toolkit`: the nvcc release that built it, "" unknown), or the machine's present state
+// (`clocks`: the run's reading after it ran).
 GradeBasis grade_basis(const DeviceContext& dev, const LabSpec& lab, const Figures& params, bool quick, bool any_sheet,
-                       std::string* set_aside = nullptr, const GpuClocks* clocks = nullptr);
+                       std::string* set_aside = nullptr, const GpuClocks* clocks = nullptr,
+                       const std::string& toolkit = "");
 
 // The exit code for a report (see util/error.hpp).
 int exit_code_for(const RunReport& report);

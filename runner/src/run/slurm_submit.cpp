@@ -60,6 +60,7 @@ BatchScript batch_script(const Catalog& catalog, const Workspace& workspace, con
 void check_request(const Catalog& catalog, const Workspace& workspace, RunRequest req, const Style& style) {
   Journal scratch(":memory:");
   req.stop_after_predict = true;
+  req.builds_elsewhere = true;
   req.no_predict = true;
   req.interactive = false;
   req.verbose = false;
@@ -224,6 +225,7 @@ SlurmRunEnd submit_slurm_run(const Catalog& catalog, const Workspace& workspace,
     Journal journal(workspace.journal_path());
     const RunContext ctx{catalog, workspace, journal, style};
     req.stop_after_predict = true;
+    req.builds_elsewhere = true;
     report = run_lab(ctx, req);  // the run is opened and the predictions recorded
     req.seed = report.seed;
     job = prepare_job(ctx, req, report, s);

@@ -35,6 +35,29 @@ std::string two_columns(const std::string& name, const std::string& desc, std::s
   return wrap_text(desc, width, pad_to(name, col), hang) + "\n";
 }
 
+// The footer's prose as paragraphs: consecutive lines at column 0 (written wrapped in the
+// source, at its own width) joined with a space, so that the terminal's width wraps them
+// once; indented lines (examples), blank lines and a line ending in ':' stay as they are.
+std::string join_prose(const std::string& text) {
+  std::string out;
+  bool in_prose = false;  // the last line written is prose that may go on
+  for (std::size_t at = 0; at <= text.size();) {
+    const std::size_t nl = std::min(text.find('\n', at), text.size());
+    const std::string line = text.substr(at, nl - at);
+    at = nl + 1;
+    const bool prose = !line.empty() && line[0] != ' ';
+    if (prose && in_prose) {
+      out += ' ' + line;
+    } else {
+      if (!out.empty()) out += '\n';
+      out += line;
+    }
+    in_prose = prose && line.back() != ':';
+    if (nl == text.size()) break;
+  }
+  return out;
+}
+
 }  // namespace
 
 std::size_t help_width() {
@@ -49,6 +72,10 @@ WrappingHelpFormatter::WrappingHelpFormatter(std::size_t width) : width_(width) 
 std::string WrappingHelpFormatter::make_option(const CLI::Option* opt, bool is_positional) const {
   return two_columns("  " + make_option_name(opt, is_positional) + make_option_opts(opt), make_option_desc(opt),
                      column_width_, width_);
+}
+
+std::string WrappingHelpFormatter::make_footer(const CLI::App* app) const {
+  return join_prose(CLI::Formatter::make_footer(app));
 }
 
 std::string WrappingHelpFormatter::make_subcommand(const CLI::App* sub) const {

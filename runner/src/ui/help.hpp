@@ -21,6 +21,7 @@ class WrappingHelpFormatter : public CLI::Formatter {
   std::string make_help(const CLI::App* app, std::string name, CLI::AppFormatMode mode) const override;
   std::string make_option(const CLI::Option* opt, bool is_positional) const override;
   std::string make_subcommand(const CLI::App* sub) const override;
+  std::string make_footer(const CLI::App* app) const override;
 
  private:
   std::size_t width_;

@@ -162,7 +162,8 @@ std::string wrap_columns(std::string_view line, std::size_t width) {
   const std::size_t gap = line.find("  ", lead);
   const std::size_t col = gap == std::string_view::npos ? std::string_view::npos : line.find_first_not_of(' ', gap);
   if (col == std::string_view::npos || col > width / 2) {
-    return wrap_text(line.substr(lead), width, std::string(lead, ' '), std::string(lead + 4, ' '));
+    // an example ("  workbook run ...") continues 4 columns in; prose at column 0 does not
+    return wrap_text(line.substr(lead), width, std::string(lead, ' '), std::string(lead == 0 ? 0 : lead + 4, ' '));
   }
   return wrap_text(line.substr(col), width, line.substr(0, col), std::string(col, ' '));
 }

@@ -28,8 +28,9 @@ std::string wrap_text(std::string_view text, std::size_t width, std::string_view
 // One line in two columns ("  workbook next      the one next thing to do") wrapped to
 // `width`: the second column starts after the first run of two or more spaces past the
 // line's indent, and its continuation lines hang under it; when there is no second column
-// or it starts past half the width, continuation lines are indented four columns more than
-// the line. A line that fits is returned as it is. No trailing newline.
+// or it starts past half the width, continuation lines of an indented line (an example
+// command) are indented four columns more than it, and those of a line at column 0 (prose)
+// stay at column 0. A line that fits is returned as it is. No trailing newline.
 std::string wrap_columns(std::string_view line, std::size_t width);
 
 // The columns `s` takes on a terminal: UTF-8 code points, not counting the ANSI colour

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <utility>
 #include <cerrno>
 #include <cstring>
 
@@ -107,29 +108,51 @@ bool write_all(int fd, const std::string& text) {
   return true;
 }
 
-void write_file_text(const std::filesystem::path& file, const std::string& text) {
+FileWriter::FileWriter(std::filesystem::path file) : file_(std::move(file)) {
   std::error_code ec;
-  if (file.has_parent_path()) std::filesystem::create_directories(file.parent_path(), ec);
-  std::filesystem::path tmp;
-  const int fd = open_unique_tmp(file, tmp);
-  if (fd < 0)
-    throw Error(Exit::io_error, fmt::format("cannot write {}: {}", file.string(), std::strerror(errno)),
-                "check the folder is writable and the disk is not full");
-  const bool wrote = write_all(fd, text);
-  int err = errno;  // the write's error, else the close's: read before remove() can change errno
-  const bool closed = ::close(fd) == 0;
-  if (wrote) err = errno;
-  if (!wrote || !closed) {
-    std::filesystem::remove(tmp, ec);
-    throw Error(Exit::io_error, fmt::format("cannot write {}: {}", file.string(), std::strerror(err)),
-                "check the folder is writable and the disk is not full");
-  }
-  std::filesystem::rename(tmp, file, ec);
+  if (file_.has_parent_path()) std::filesystem::create_directories(file_.parent_path(), ec);
+  fd_ = open_unique_tmp(file_, tmp_);
+  if (fd_ < 0) fail(errno);
+}
+
+FileWriter::~FileWriter() {
+  if (fd_ < 0) return;
+  ::close(fd_);
+  std::error_code ec;
+  std::filesystem::remove(tmp_, ec);
+}
+
+void FileWriter::fail(int err) {
+  if (fd_ >= 0) ::close(fd_);
+  fd_ = -1;
+  std::error_code ec;
+  if (!tmp_.empty()) std::filesystem::remove(tmp_, ec);
+  throw Error(Exit::io_error, fmt::format("cannot write {}: {}", file_.string(), std::strerror(err)),
+              "check the folder is writable and the disk is not full");
+}
+
+void FileWriter::write(const std::string& text) {
+  if (fd_ < 0) throw Error(Exit::internal, "FileWriter::write after commit");
+  if (!write_all(fd_, text)) fail(errno);
+}
+
+void FileWriter::commit() {
+  if (fd_ < 0) throw Error(Exit::internal, "FileWriter::commit twice");
+  const int fd = std::exchange(fd_, -1);
+  if (::close(fd) != 0) fail(errno);  // the temporary is removed
+  std::error_code ec;
+  std::filesystem::rename(tmp_, file_, ec);
   if (ec) {
     const std::string why = ec.message();
-    std::filesystem::remove(tmp, ec);
-    throw Error(Exit::io_error, fmt::format("cannot write {}: {}", file.string(), why), "check the folder is writable");
+    std::filesystem::remove(tmp_, ec);
+    throw Error(Exit::io_error, fmt::format("cannot write {}: {}", file_.string(), why), "check the folder is writable");
   }
+}
+
+void write_file_text(const std::filesystem::path& file, const std::string& text) {
+  FileWriter out(file);
+  out.write(text);
+  out.commit();
 }
 
 }  // namespace workbook

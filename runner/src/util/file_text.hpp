@@ -33,11 +33,29 @@ FileText read_regular_file(const std::filesystem::path& file, std::size_t max_by
 // cannot be opened or read, is not a regular file, or holds more than kMostFileBytes.
 std::optional<std::string> read_file_text(const std::filesystem::path& file);
 
-// Writes `text` to `file` (its folders created), through a new temporary file beside it
-// (`<file>.tmp.<pid>.<n>`, created exclusively: never shared by two writers, never a link
-// written through) renamed into place, so a reader never sees half a file and two writers
-// at once leave one whole text. The one temp-and-rename writer of the runner. Throws
+// A file written in pieces that appears whole or not at all: the pieces go to a new
+// temporary file beside it (`<file>.tmp.<pid>.<n>`, created exclusively: never shared by
+// two writers, never a link written through; its folders created), which commit() renames
+// into place, so a reader never sees half a file and two writers at once leave one whole
+// text. Destroyed without commit() (an exception, a failed write), the temporary is
+// removed and `file` left as it was. The one temp-and-rename writer of the runner. Throws
 // Error (Exit::io_error) on failure.
+class FileWriter {
+ public:
+  explicit FileWriter(std::filesystem::path file);
+  ~FileWriter();
+  FileWriter(const FileWriter&) = delete;
+  FileWriter& operator=(const FileWriter&) = delete;
+  void write(const std::string& text);
+  void commit();
+
+ private:
+  [[noreturn]] void fail(int err);
+  std::filesystem::path file_, tmp_;
+  int fd_ = -1;
+};
+
+// Writes `text` to `file` whole, through a FileWriter.
 void write_file_text(const std::filesystem::path& file, const std::string& text);
 
 // Writes all of `text` to `fd`, again after EINTR and short writes; false when a write
