@@ -54,11 +54,18 @@ TEST_CASE("question_text and choice_text wrap a prompt to the width, words whole
     const std::string shown = workbook::question_text(q, width);
     for (const auto& l : wbtest::lines_of(shown)) CHECK(workbook::text_columns(l) <= width);
     CHECK(shown.back() == ' ');  // the answer is typed after a space
+    const auto shown_lines = wbtest::lines_of(shown);
+    CHECK(workbook::text_columns(shown_lines.back()) + 12 <= width);  // room on its line for the answer
     std::string rejoined;  // every word whole: the lines joined give the question back
     for (const auto& l : wbtest::lines_of(shown)) rejoined += (rejoined.empty() ? "" : " ") + l.substr(l.rfind("  ", 0) == 0 ? 2 : 0);
     CHECK(rejoined == q.substr(0, q.size() - 1) + " ");
   }
   CHECK(workbook::question_text(q, 0) == q);
+  // One that fits with no room left for the answer is wrapped too (Jan 2's walk: "1." then
+  // "5" on the next line, the answer itself broken by the terminal).
+  const std::string near = "? How many times faster per step will BF16 be than FP32? [x] (Enter to skip): ";
+  REQUIRE(near.size() == 78);
+  CHECK(wbtest::lines_of(workbook::question_text(near, 80)).size() == 2);
   const std::string c = workbook::choice_text("? Which resource limits the naive kernel at N = 4096?",
                                               {"memory bandwidth (DRAM)", "FP32 compute"}, 30);
   for (const auto& l : wbtest::lines_of(c)) CHECK(workbook::text_columns(l) <= 30);

@@ -91,7 +91,7 @@ std::string scored_answer_origin(const ExperimentSummary& s, const ExperimentPre
 
 namespace {
 
-void add_predictions(const ExperimentSummary& s, const Style& style, std::vector<std::string>& out) {
+void add_predictions(const ExperimentSummary& s, const Style& style, std::size_t width, std::vector<std::string>& out) {
   if (s.predictions.empty()) return;
   out.push_back("");
   out.push_back(style.bold("Your predictions (the first of each is the scored one)"));
@@ -102,7 +102,7 @@ void add_predictions(const ExperimentSummary& s, const Style& style, std::vector
     if (p.measured) line += fmt::format(", measured {}", unit.empty() ? fmt::format("{:.4g}", *p.measured) : format_quantity(*p.measured, unit));
     if (!p.band.empty()) line += ": " + p.band;
     if (!p.measured && p.answer) line += " (" + p.note + ")";
-    out.push_back(line);
+    for (const auto& part : split_lines(wrap_text(line, width, "", std::string(19, ' ')))) out.push_back(part);
     if (p.answer) out.push_back(style.dim("    " + scored_answer_origin(s, *p.answer)));
     if (p.later) out.push_back(style.dim(fmt::format("    later answer with this run: {} (not scored)", p.later->answer.text)));
   }
@@ -118,14 +118,16 @@ std::vector<std::string> summary_lines(const ExperimentSummary& s, const Style& 
                                       s.run.status.empty() ? "unfinished" : s.run.status, s.experiment.repeats,
                                       s.experiment.repeats == 1 ? "" : "s", s.run.traced ? " · traced" : "",
                                       s.run.slurm_job.empty() ? "" : " · Slurm job " + s.run.slurm_job)));
-  out.push_back("Machine: " + experiment_machine_text(s.run.gpu, s.run.machine));
+  for (const auto& line : split_lines(wrap_text("Machine: " + experiment_machine_text(s.run.gpu, s.run.machine), width, "",
+                                                "  ")))
+    out.push_back(line);
   out.push_back("");
   add_figures(s, style, width, out);
   for (const auto& v : s.variants)
     for (const auto& p : v.problems)
       for (const auto& line : split_lines(p)) out.push_back(line.rfind("    |", 0) == 0 ? line : style.dim("  " + v.name + ": ") + line);
   add_kernels(s, style, width, out);
-  add_predictions(s, style, out);
+  add_predictions(s, style, width, out);
   if (!s.run.explanations.empty()) {
     out.push_back("");
     out.push_back(style.bold(fmt::format("Your explanation (given with run #{})", s.run.id)));

@@ -41,7 +41,7 @@ std::string recorded_echo(const PredictionSpec& spec, const RecordedPrediction& 
 
 // The line before the first question (ui wraps it to the terminal).
 inline constexpr const char* kPredictFirstLine =
-    "Predict first. Your answers are recorded before anything is built, and cannot be changed.";
+    "Predict first. Your answers are recorded before anything runs, and cannot be changed.";
 
 // A numeric or yes/no prediction's question as its prompt asks it (pure): "? At N = 1024,
 // how many times faster ...? [x] (Enter to skip): "; ui/prompt wraps it to the terminal.

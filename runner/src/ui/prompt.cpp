@@ -14,8 +14,12 @@
 namespace workbook {
 
 std::string question_text(std::string_view question, std::size_t width) {
-  if (width == 0 || text_columns(question) < width) return std::string(question);
+  constexpr std::size_t kAnswerRoom = 12;  // columns left after the question for the answer typed
+  if (width == 0 || text_columns(question) + kAnswerRoom <= width) return std::string(question);
   std::string out = wrap_text(question, width - 1, "", "  ");  // a column left for the cursor
+  const std::size_t last = out.rfind('\n');
+  if (text_columns(std::string_view(out).substr(last == std::string::npos ? 0 : last + 1)) + kAnswerRoom > width)
+    out = wrap_text(question, width - kAnswerRoom, "", "  ");  // the answer's line keeps its room
   if (!question.empty() && question.back() == ' ') out += ' ';
   return out;
 }
