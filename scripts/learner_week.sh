@@ -20,7 +20,7 @@ trap 'tmux kill-session -t "$session" 2>/dev/null || true; rm -rf "$ws"' EXIT
 
 rows=${ROWS:-50}
 steps=${STEPS:-$(dirname "$0")/learner_week_steps.sh}
-tmux new-session -d -s "$session" -x 80 -y "$rows" "env -i HOME=$ws TERM=xterm-256color PATH=/usr/bin:/bin LANG=C.UTF-8 \
+tmux new-session -d -s "$session" -c "$ws" -x 80 -y "$rows" "env -i HOME=$ws TERM=xterm-256color PATH=/usr/bin:/bin LANG=C.UTF-8 \
   NO_COLOR=1 WORKBOOK_WORKSPACE=$ws/workbook WORKBOOK_CONTENT=$PWD PS1='$ ' bash --norc --noprofile"
 sleep 0.5
 tmux send-keys -t "$session" "alias workbook=$bin" Enter
@@ -65,7 +65,8 @@ shot() { printf '```text\n%s\n```\n' "$(screen)"; }
 printf '# The learner'"'"'s week, in a terminal (80 x %s)\n\n' "$rows"
 printf 'Made by `scripts/learner_week.sh` (%s) on %s: tmux at 80 x %s, NO_COLOR, an empty\n' "$steps" "$(date -u +%Y-%m-%d)" "$rows"
 printf 'workspace, the repository content, a machine without a GPU. `WORKBOOK_NOW` sets the\n'
-printf 'date each section happens on. Every screen below is what the terminal showed.\n'
+printf 'date each section happens on; the shell starts in the home folder, which holds the\n'
+printf 'workspace (workbook/). Every screen below is what the terminal showed.\n'
 printf '%s\n' "The calendar follows WORKBOOK_NOW; the times the journal records (a prediction's 'made'" \
        "date, history's run times) are the real clock's: the day this transcript was made."
 

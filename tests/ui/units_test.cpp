@@ -52,3 +52,10 @@ TEST_CASE("date_time_text: a journal time as a date and a time of day, other tex
   CHECK(date_time_text("2026-11-30") == "2026-11-30");
   CHECK(date_time_text("") == "");
 }
+
+TEST_CASE("path_from_here: relative under the current folder, as it is elsewhere", "[units]") {
+  const std::filesystem::path here = std::filesystem::current_path();
+  CHECK(workbook::path_from_here(here / "workbook" / "labs" / "x.cu") == "workbook/labs/x.cu");
+  CHECK(workbook::path_from_here("/nowhere-else/x.cu") == "/nowhere-else/x.cu");
+  CHECK(workbook::path_from_here("labs/x.cu") == "labs/x.cu");
+}

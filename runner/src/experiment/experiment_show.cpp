@@ -102,7 +102,7 @@ void add_predictions(const ExperimentSummary& s, const Style& style, std::size_t
     if (p.measured) line += fmt::format(", measured {}", unit.empty() ? fmt::format("{:.4g}", *p.measured) : format_quantity(*p.measured, unit));
     if (!p.band.empty()) line += ": " + p.band;
     if (!p.measured && p.answer) line += " (" + p.note + ")";
-    for (const auto& part : split_lines(wrap_text(line, width, "", std::string(19, ' ')))) out.push_back(part);
+    for (const auto& part : split_lines(wrap_columns(line, width))) out.push_back(part);  // hangs under "predicted"
     if (p.answer) out.push_back(style.dim("    " + scored_answer_origin(s, *p.answer)));
     if (p.later) out.push_back(style.dim(fmt::format("    later answer with this run: {} (not scored)", p.later->answer.text)));
   }

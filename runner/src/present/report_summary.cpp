@@ -5,27 +5,14 @@
 
 #include "plot/roofline.hpp"
 #include "report/machine_line.hpp"
+#include "ui/units.hpp"
 
 namespace workbook {
-
-namespace {
-
-// A file as the learner can type it from here: relative to the current folder when it is
-// under it (a report's paths are long, and an 80-column line breaks a long one mid-word).
-std::string from_here(const std::filesystem::path& file) {
-  std::error_code ec;
-  const std::filesystem::path here = std::filesystem::current_path(ec);
-  if (ec) return file.string();
-  const std::filesystem::path rel = file.lexically_relative(here);
-  return rel.empty() || rel.native().rfind("..", 0) == 0 ? file.string() : rel.string();
-}
-
-}  // namespace
 
 void print_report_summary(const WrittenReport& r, const Style& s) {
   const ReportData& d = r.data;
   const auto& files = r.files;
-  fmt::print("{} {}\n", s.bold("Report:"), from_here(files.back()));
+  fmt::print("{} {}\n", s.bold("Report:"), path_from_here(files.back()));
   for (const auto& e : d.labs) {
     fmt::print("  {:<32} run #{:<5} {:<13} {}\n", e.lab, e.run.id, e.run.verdict, s.dim(e.run.device.empty() ? "no GPU" : e.run.device));
   }
@@ -38,7 +25,7 @@ void print_report_summary(const WrittenReport& r, const Style& s) {
     fmt::print("{} {}: {}\n", s.dim("Machine"), m.gpu, machine_text(m.machine));
   }
   for (const auto& roof : d.roofs) fmt::print("\n{}", plot::roofline_sketch(roof.roof, roof.points, s));
-  for (std::size_t i = 0; i + 1 < files.size(); ++i) fmt::print("{} {}\n", s.dim("Plot:"), from_here(files[i]));
+  for (std::size_t i = 0; i + 1 < files.size(); ++i) fmt::print("{} {}\n", s.dim("Plot:"), path_from_here(files[i]));
 }
 
 nlohmann::json written_report_json(const WrittenReport& r) {

@@ -8,6 +8,7 @@
 #include "run/device_context.hpp"
 #include "run/lab_run.hpp"
 #include "run/predictions.hpp"
+#include "ui/units.hpp"
 #include "ui/wrap.hpp"
 
 namespace workbook {
@@ -26,7 +27,7 @@ ConsoleObserver::ConsoleObserver(Style style, bool interactive, std::vector<fs::
 
 void ConsoleObserver::starter_copied(const fs::path& copy) {
   fmt::print("{}\n", wrap_text(fmt::format("Your copy of the starter is {}: edit its TODOs, then run this again.",
-                                           style_.bold(copy.string())), text_width()));
+                                           style_.bold(path_from_here(copy))), text_width()));
 }
 
 void ConsoleObserver::started(const RunReport& report, const DeviceContext& dev) {

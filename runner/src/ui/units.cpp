@@ -80,4 +80,12 @@ std::string date_time_text(const std::string& iso) {
   return iso.substr(0, 10) + " " + iso.substr(11, 5) + (iso.back() == 'Z' ? " UTC" : "");
 }
 
+std::string path_from_here(const std::filesystem::path& file) {
+  std::error_code ec;
+  const std::filesystem::path here = std::filesystem::current_path(ec);
+  if (ec || file.is_relative()) return file.string();
+  const std::filesystem::path rel = file.lexically_relative(here);
+  return rel.empty() || rel.native().rfind("..", 0) == 0 ? file.string() : rel.string();
+}
+
 }  // namespace workbook

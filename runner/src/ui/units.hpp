@@ -4,6 +4,7 @@
 // sizes (B, B/s, FLOP, FLOP/s, with k M G T P) are rescaled; any other unit is kept.
 #pragma once
 
+#include <filesystem>
 #include <optional>
 #include <string>
 
@@ -34,5 +35,10 @@ std::string format_figure(double value, const std::string& unit);
 // A journal time ("2027-01-02T10:04:31Z") as a reader writes it: "2027-01-02 10:04 UTC";
 // a text of another shape as it is.
 std::string date_time_text(const std::string& iso);
+
+// A file as the learner types it from here: relative to the current folder when it lies
+// under it ("workbook/labs/module16/x.cu"), else as it is; long absolute paths are what an
+// 80-column line breaks mid-word.
+std::string path_from_here(const std::filesystem::path& file);
 
 }  // namespace workbook
