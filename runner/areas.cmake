@@ -34,7 +34,7 @@ workbook_area(run       PUBLIC build content device exec grade journal model plo
                         PRIVATE explain)
 # What reads runs back (the learner's report) and checks the content (dev check).
 workbook_area(report    PUBLIC content journal plot specs PRIVATE ui)
-workbook_area(dev       PUBLIC content run PRIVATE build specs ui)
+workbook_area(dev       PUBLIC content run PRIVATE build device exec specs ui)
 # The presenter: results as text and JSON (a run, a sweep, a comparison, a module's and a
 # lab's page, the solution, dev check, the written report, a journal's export and import).
 workbook_area(present   PUBLIC content dev diff grade journal report run ui PRIVATE plot profile)

@@ -103,3 +103,24 @@ TEST_CASE("e2e: dev check for several GPUs compiles starters and solutions for e
   CHECK(harness == 2);  // for the three architectures, and for the first: not once a lab
   CHECK(linked == all_three + first_only);  // every lab links it
 }
+
+TEST_CASE("e2e: dev check compiles the device probes too, and one that does not compile is a problem",
+          "[e2e][arch][probes]") {
+  FixtureCourse c;  // host labs, and the source tree's labs/common with its probes
+  CommandResult r = c.run({"dev", "check", "--arch", "sm_75", "--json"},
+                          {{"WORKBOOK_NVCC", wbtest::toolchain_fixture("fake_nvcc.sh").string()},
+                           {"FAKE_NVCC_REFUSE", "gcc_later_than_13"}},
+                          600);
+  SHOW(r);
+  CHECK(r.exit_code != 0);
+  const json j = json::parse(r.out, nullptr, false);
+  REQUIRE(j.is_object());
+  int probe_problems = 0;
+  for (const auto& p : j["problems"]) {
+    const std::string text = p.get<std::string>();
+    if (text.rfind("labs/common/probes/calibrate.cu does not compile", 0) == 0 ||
+        text.rfind("labs/common/probes/device_query.cu does not compile", 0) == 0)
+      ++probe_problems;
+  }
+  CHECK(probe_problems == 2);  // (the real content's probes compile in dev_check_compiles_all_content)
+}

@@ -98,6 +98,13 @@ TEST_CASE("lab calibration: this GPU's own reference grades a run in the state i
     CHECK_FALSE(own_reference_for(c.dev, c.lab, {{"N", 1024}}, &why, nullptr, "13.0"));
     CHECK(why.find("measured with CUDA 12.8, and this build is CUDA 13.0") != std::string::npos);
   }
+  SECTION("a MIG slice's references are its profile's: another slice is another GPU") {
+    c.dev.own_references[0].row.gpu_name = c.dev.gpu->name + " MIG 3g.40gb";
+    c.dev.reference_gpu = c.dev.gpu->name + " MIG 1g.10gb";
+    CHECK_FALSE(own_reference_for(c.dev, c.lab, {{"N", 1024}}, &why));
+    c.dev.reference_gpu = c.dev.gpu->name + " MIG 3g.40gb";
+    CHECK(own_reference_for(c.dev, c.lab, {{"N", 1024}}, &why));
+  }
   SECTION("an older reference of this build grades when the newest is another toolkit's") {
     OwnReference newer = c.dev.own_references[0];
     newer.row.toolkit = "13.0";

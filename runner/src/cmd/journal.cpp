@@ -97,7 +97,7 @@ void setup_journal(CLI::App& app, CommandContext& ctx) {
   auto* cmd = app.add_subcommand("journal", "Carry the journal between machines: export it, import others' exports");
   cmd->require_subcommand(1);
   cmd->footer(
-      "Example (on the laptop, then on the cluster):\n  workbook journal export laptop.json\n  workbook journal import laptop.json");
+      "Example:\n  workbook journal export laptop.json   on the laptop\n  workbook journal import laptop.json   then on the cluster");
 
   auto out = std::make_shared<std::string>();
   auto export_json = std::make_shared<bool>(false);

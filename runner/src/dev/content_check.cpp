@@ -22,6 +22,8 @@
 #include "dev/exercised.hpp"
 #include "dev/starter_leaks.hpp"
 #include "dev/stray_files.hpp"
+#include "device/probe_run.hpp"
+#include "exec/process.hpp"
 #include "specs/gpu_specs.hpp"
 #include "specs/measured_refs.hpp"
 #include "ui/units.hpp"
@@ -411,6 +413,27 @@ void run_rows(const RunContext& ctx, std::vector<DevJob>& jobs, const DevCheckOp
   }
 }
 
+// The device probes (labs/common/probes/*.cu): not labs, but built on the learner's
+// machine by `workbook device` from the same harness, so they compile here too, for the
+// same architectures. Each one that does not is a problem of the check.
+void compile_probes(const RunContext& ctx, const std::string& arch, const std::optional<Toolchain>& nvcc,
+                    DevCheckResult& result) {
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (fs::directory_iterator it(ctx.catalog.common_dir() / "probes", ec), end; !ec && it != end; it.increment(ec))
+    if (it->path().extension() == ".cu") names.push_back(it->path().stem().string());
+  std::sort(names.begin(), names.end());
+  for (const auto& name : names) {
+    const BuildRequest b = probe_build_request(ctx.catalog, ctx.workspace, name, arch);
+    if (!nvcc) {
+      result.problems.push_back(fmt::format("{}: not compiled: nvcc not found", b.display_name));
+      continue;
+    }
+    const BuildResult r = build_lab(b, &*nvcc);
+    if (!r.ok) result.problems.push_back(fmt::format("{} does not compile:\n{}", b.display_name, r.diagnostics));
+  }
+}
+
 }  // namespace
 
 DevCheckResult dev_check(const RunContext& ctx, const DevCheckOptions& o) {
@@ -464,6 +487,7 @@ DevCheckResult dev_check(const RunContext& ctx, const DevCheckOptions& o) {
     return jobs[i].row.problem == "interrupted while compiling";
   });
 
+  if (o.only.empty() && termination_signal() == 0) compile_probes(ctx, result.arch, nvcc, result);
   run_rows(ctx, jobs, o, result);
   return result;
 }

@@ -19,6 +19,19 @@ fs::path probe_source(const Catalog& catalog, const std::string& name) {
   return catalog.common_dir() / "probes" / (name + ".cu");
 }
 
+BuildRequest probe_build_request(const Catalog& catalog, const Workspace& workspace, const std::string& name,
+                                 const std::string& arch) {
+  BuildRequest build;
+  build.source = probe_source(catalog, name);
+  build.display_name = "labs/common/probes/" + name + ".cu";
+  build.include_dirs = {catalog.common_dir()};
+  build.flags = {"-O3"};
+  build.arch = arch;
+  build.language = Language::cuda;
+  build.cache_dir = workspace.build_cache();
+  return build;
+}
+
 ProbeRun run_probe(const Catalog& catalog, const Workspace& workspace, const ProbeRequest& req) {
   std::optional<Toolchain> nvcc = find_toolchain(workspace.root());
   if (!nvcc) {
@@ -35,14 +48,7 @@ ProbeRun run_probe(const Catalog& catalog, const Workspace& workspace, const Pro
   fs::create_directories(workspace.runs_dir(), ec);
 
   ProbeRun run;
-  BuildRequest build;
-  build.source = source;
-  build.display_name = "labs/common/probes/" + req.name + ".cu";
-  build.include_dirs = {catalog.common_dir()};
-  build.flags = {"-O3"};
-  build.arch = resolve_arch(std::nullopt);
-  build.language = Language::cuda;
-  build.cache_dir = workspace.build_cache();
+  const BuildRequest build = probe_build_request(catalog, workspace, req.name, resolve_arch(std::nullopt));
   if (req.verbose) {
     fmt::print("Building {} for {} ...\n", build.display_name, build.arch);
     std::fflush(stdout);

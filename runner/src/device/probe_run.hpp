@@ -34,6 +34,11 @@ struct ProbeRun {
 // labs/common/probes/<name>.cu under the catalog's content root.
 std::filesystem::path probe_source(const Catalog& catalog, const std::string& name);
 
+// How a probe is built: -O3 against the harness, into the workspace's build cache, for
+// `arch` (resolve_arch's form). run_probe builds with it; dev check compiles every probe.
+BuildRequest probe_build_request(const Catalog& catalog, const Workspace& workspace, const std::string& name,
+                                 const std::string& arch);
+
 // Builds (content-hash cached in the workspace, for the local GPU's arch) and runs a
 // probe; parses its results file. Throws UsageError when nvcc or the probe source is
 // missing, Error(compile_error) when the probe does not compile. A probe that runs but

@@ -9,6 +9,7 @@
 #include "model/figures.hpp"
 #include "journal/journal.hpp"
 #include "profile/gpu_clocks.hpp"
+#include "run/slurm_node.hpp"
 #include "util/error.hpp"
 
 namespace workbook {
@@ -100,7 +101,9 @@ DeviceContext load_device_context(const Catalog& catalog, const std::optional<st
   d.solutions_root = catalog.root() / "solutions";
   if (journal && d.gpu && !gpu_override) {
     d.calibration = latest_calibration(*journal, calibration_key(d.gpu->uuid, d.gpu->name));
-    for (auto& row : lab_references_for(*journal, d.gpu->name)) d.own_references.push_back(own_reference(std::move(row)));
+    d.reference_gpu = gpu_reference_name(*d.gpu);
+    for (auto& row : lab_references_for(*journal, d.reference_gpu))
+      d.own_references.push_back(own_reference(std::move(row)));
   }
   if (d.spec) {
     d.figures = d.spec->figures;

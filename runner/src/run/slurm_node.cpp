@@ -48,14 +48,15 @@ ComputeNode this_compute_node() {
   n.cluster = env_or("SLURM_CLUSTER_NAME", "");
   n.node = env_or("SLURMD_NODENAME", host_name());
   std::optional<LocalGpu> gpu = query_local_gpu();
-  if (!gpu) return n;
-  n.gpu = gpu->name;
-  const char* fake = std::getenv("WORKBOOK_GPU_NAME");
-  if (!(fake && *fake)) {  // a real GPU: is it a MIG slice?
-    const std::string profile = mig_profile(nvidia_smi_list(), env_or("CUDA_VISIBLE_DEVICES", ""));
-    if (!profile.empty()) n.gpu += " MIG " + profile;
-  }
+  if (gpu) n.gpu = gpu_reference_name(*gpu);
   return n;
+}
+
+std::string gpu_reference_name(const LocalGpu& gpu) {
+  const char* fake = std::getenv("WORKBOOK_GPU_NAME");
+  if (fake && *fake) return gpu.name;
+  const std::string profile = mig_profile(nvidia_smi_list(), env_or("CUDA_VISIBLE_DEVICES", ""));
+  return profile.empty() ? gpu.name : gpu.name + " MIG " + profile;
 }
 
 }  // namespace workbook

@@ -4,6 +4,8 @@
 
 #include <string>
 
+#include "device/local_gpu.hpp"
+
 namespace workbook {
 
 struct ComputeNode {
@@ -14,6 +16,11 @@ struct ComputeNode {
 
 // Asks the environment and nvidia-smi (`--query-gpu` for the name, `-L` for MIG slices).
 ComputeNode this_compute_node();
+
+// `gpu`'s name as runs and references name it: with " MIG <profile>" when this process
+// sees a MIG slice of it (`nvidia-smi -L`, the slice in CUDA_VISIBLE_DEVICES); the name
+// alone for a whole GPU or a fake one (WORKBOOK_GPU_NAME).
+std::string gpu_reference_name(const LocalGpu& gpu);
 
 // The MIG profile of the slice this job sees in `nvidia-smi -L` output ("1g.10gb"): the
 // one whose UUID is in `cuda_visible_devices`, else the first listed; "" without MIG.
