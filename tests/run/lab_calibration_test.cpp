@@ -33,6 +33,7 @@ struct OwnReferenceCase {
     dev.solutions_root = dir.path / "solutions";
     dev.gpu = workbook::LocalGpu{"NVIDIA GeForce RTX 3050 6GB Laptop GPU", "8.6", "GPU-1", "550.54", 6144};
     dev.power_source = "mains";
+    dev.own_references_gpu = dev.gpu->name;  // as load_device_context sets it with the references
     OwnReference own;
     own.row.gpu_name = dev.gpu->name;
     own.row.driver = "550.54";
@@ -100,9 +101,9 @@ TEST_CASE("lab calibration: this GPU's own reference grades a run in the state i
   }
   SECTION("a MIG slice's references are its profile's: another slice is another GPU") {
     c.dev.own_references[0].row.gpu_name = c.dev.gpu->name + " MIG 3g.40gb";
-    c.dev.reference_gpu = c.dev.gpu->name + " MIG 1g.10gb";
+    c.dev.own_references_gpu = c.dev.gpu->name + " MIG 1g.10gb";
     CHECK_FALSE(own_reference_for(c.dev, c.lab, {{"N", 1024}}, &why));
-    c.dev.reference_gpu = c.dev.gpu->name + " MIG 3g.40gb";
+    c.dev.own_references_gpu = c.dev.gpu->name + " MIG 3g.40gb";
     CHECK(own_reference_for(c.dev, c.lab, {{"N", 1024}}, &why));
   }
   SECTION("an older reference of this build grades when the newest is another toolkit's") {

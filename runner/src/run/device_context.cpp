@@ -101,8 +101,8 @@ DeviceContext load_device_context(const Catalog& catalog, const std::optional<st
   d.solutions_root = catalog.root() / "solutions";
   if (journal && d.gpu && !gpu_override) {
     d.calibration = latest_calibration(*journal, calibration_key(d.gpu->uuid, d.gpu->name));
-    d.reference_gpu = gpu_reference_name(*d.gpu);
-    for (auto& row : lab_references_for(*journal, d.reference_gpu))
+    d.own_references_gpu = gpu_reference_name(*d.gpu);
+    for (auto& row : lab_references_for(*journal, d.own_references_gpu))
       d.own_references.push_back(own_reference(std::move(row)));
   }
   if (d.spec) {

@@ -48,8 +48,9 @@ struct DeviceContext {
   std::vector<GpuSpec> specs;      // owns the sheets the pointers point into
   std::vector<MeasuredRefs> measured_refs;  // data/measured/*.yaml
   std::vector<OwnReference> own_references;  // this GPU's own (the journal's), newest first
-  std::string reference_gpu;       // what they are keyed by: the GPU's name, a MIG slice's with its
-                                   // profile ("NVIDIA H100 80GB HBM3 MIG 1g.10gb": another slice is another GPU)
+  // What they are keyed by, set with them: the GPU's name, a MIG slice's with its profile
+  // ("NVIDIA H100 80GB HBM3 MIG 1g.10gb": another slice is another GPU).
+  std::string own_references_gpu;
   std::filesystem::path solutions_root;      // the content's solutions/: a reference's source is checked there
   std::string power_source;        // with a GPU: "mains", "battery" or "" (profile/gpu_clocks.hpp)
 

@@ -94,7 +94,7 @@ LabCalibration calibrate_one(const RunContext& ctx, const LabSpec& lab, const De
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (!out.problem.empty()) return out;
   LabReference& ref = out.reference;
-  ref.gpu_name = dev.reference_gpu.empty() && dev.gpu ? dev.gpu->name : dev.reference_gpu;
+  ref.gpu_name = dev.own_references_gpu;
   ref.gpu_uuid = dev.gpu ? dev.gpu->uuid : "";
   ref.driver = dev.gpu ? dev.gpu->driver : "";
   ref.toolkit = runs.front().profile.machine.toolkit;  // the nvcc that built the reference
@@ -175,8 +175,7 @@ const OwnReference* own_reference_for(const DeviceContext& dev, const LabSpec& l
   };
   for (const auto& own : dev.own_references) {
     const LabReference& r = own.row;
-    if (r.lab != lab.id || !dev.gpu || r.gpu_name != (dev.reference_gpu.empty() ? dev.gpu->name : dev.reference_gpu))
-      continue;
+    if (r.lab != lab.id || !dev.gpu || r.gpu_name != dev.own_references_gpu) continue;
     if (r.params.size() != params.size() ||
         !std::all_of(r.params.begin(), r.params.end(), [&](const auto& kv) {
           auto it = params.find(kv.first);
