@@ -185,8 +185,17 @@ void hash_include_dir(Hasher& h, const fs::path& dir) {
   }
 }
 
+// The include dirs' files (every regular file, by relative path) as one digest: read once
+// a build, for the lab's key and its harness object's.
+std::string include_digest(const std::vector<fs::path>& include_dirs) {
+  Hasher h;
+  h.add("include-dirs " + std::to_string(include_dirs.size()));
+  for (const auto& dir : include_dirs) hash_include_dir(h, dir);
+  return h.hex();
+}
+
 std::string cache_key(const BuildRequest& req, const Compiler& compiler, const fs::path& source,
-                      const std::vector<fs::path>& include_dirs) {
+                      const std::string& includes) {
   Hasher h;
   h.add("workbook-build/1");
   h.add(req.language == Language::cuda ? "cuda" : req.language == Language::python ? "python" : "host");
@@ -203,8 +212,7 @@ std::string cache_key(const BuildRequest& req, const Compiler& compiler, const f
   h.add_file(source);
   std::set<fs::path> seen{source};
   hash_local_includes(h, source, seen);
-  h.add("include-dirs " + std::to_string(include_dirs.size()));
-  for (const auto& dir : include_dirs) hash_include_dir(h, dir);
+  h.add(includes);
   return h.hex();
 }
 
@@ -232,7 +240,8 @@ struct Harness {
 };
 
 std::optional<Harness> find_harness(const BuildRequest& req, const Compiler& compiler,
-                                    const std::vector<fs::path>& include_dirs, const fs::path& cache_root) {
+                                    const std::vector<fs::path>& include_dirs, const std::string& includes,
+                                    const fs::path& cache_root) {
   if (req.language == Language::python) return std::nullopt;
   const char* name = req.language == Language::cuda ? "wb_harness.cu" : "wb_harness.cpp";
   for (const auto& dir : include_dirs) {
@@ -243,7 +252,7 @@ std::optional<Harness> find_harness(const BuildRequest& req, const Compiler& com
     h.request.libs.clear();
     h.request.flags.push_back("-c");
     h.source = dir / name;
-    h.key = cache_key(h.request, compiler, h.source, include_dirs);
+    h.key = cache_key(h.request, compiler, h.source, includes);
     h.object = cache_root / h.key / "wb_harness.o";
     return h;
   }
@@ -526,12 +535,13 @@ BuildResult build_lab(const BuildRequest& req, const Toolchain* nvcc) {
 
   const bool python = req.language == Language::python;
   Compiler compiler = req.language == Language::cuda ? cuda_compiler(nvcc) : python ? python_compiler() : host_compiler();
-  const std::optional<Harness> harness = find_harness(req, compiler, include_dirs, cache_root);
+  const std::string includes = include_digest(include_dirs);
+  const std::optional<Harness> harness = find_harness(req, compiler, include_dirs, includes, cache_root);
 
   BuildResult result;
   BuildRequest keyed = req;  // a linked build is not the header-only one
   if (harness) keyed.flags.push_back("-DWB_HARNESS_LINKED");
-  result.key = cache_key(keyed, compiler, source, include_dirs);
+  result.key = cache_key(keyed, compiler, source, includes);
   fs::path dir = cache_root / result.key;
   result.binary = dir / (python ? "lab.pyc" : "lab");
   if (python) result.interpreter = compiler.argv;

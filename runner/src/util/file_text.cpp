@@ -9,9 +9,9 @@
 
 #include <algorithm>
 #include <atomic>
-#include <utility>
 #include <cerrno>
 #include <cstring>
+#include <utility>
 
 #include "util/error.hpp"
 
