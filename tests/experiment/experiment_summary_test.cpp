@@ -18,6 +18,7 @@
 #include "util/error.hpp"
 #include "util/utf8.hpp"
 
+#include "../support/export_document.hpp"
 #include "../support/temp_dir.hpp"
 
 using namespace workbook;
@@ -96,7 +97,7 @@ TEST_CASE("experiment store: runs travel with journal export and import", "[expe
   Journal a(dir.path / "a.db");
   recorded_run(a);
   const auto file = dir.path / "a.json";
-  std::ofstream(file) << export_journal(a, "a").dump();
+  std::ofstream(file) << wbtest::export_document(a, "a").dump();
   Journal b(dir.path / "b.db");
   import_journal_files(b, {file});
   import_journal_files(b, {file});  // idempotent

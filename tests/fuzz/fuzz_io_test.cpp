@@ -20,6 +20,7 @@
 #include "run/slurm_config.hpp"
 #include "util/error.hpp"
 
+#include "../support/export_document.hpp"
 #include "../support/fuzz.hpp"
 #include "../support/temp_dir.hpp"
 
@@ -69,7 +70,7 @@ TEST_CASE("fuzz: journal import refuses a broken export or merges it, never cras
   wbtest::TempDir tmp;
   Journal source(tmp.path / "source.db");
   fill(source);
-  const nlohmann::json doc = export_journal(source, "fuzz-machine");
+  const nlohmann::json doc = wbtest::export_document(source, "fuzz-machine");
   Journal target(tmp.path / "target.db");
   const fs::path file = tmp.path / "export.json";
   fuzz("journal_import", {doc.dump(), doc.dump(1)}, [&](const std::string& text) {

@@ -17,6 +17,7 @@
 #include "journal/journal_queries.hpp"
 #include "util/error.hpp"
 
+#include "../support/export_document.hpp"
 #include "../support/files.hpp"
 #include "../support/temp_dir.hpp"
 #include "../support/text_checks.hpp"
@@ -121,7 +122,7 @@ TEST_CASE("an import adds a row to a run this journal holds in no table that han
   Journal a(dir.path / "a.db");
   full_run(a);
   full_experiment_run(a);
-  const json doc = workbook::export_journal(a, "a");
+  const json doc = wbtest::export_document(a, "a");
   Journal b(dir.path / "b.db");
   workbook::import_journal_files(b, {write_json(dir.path / "a.json", doc)});
   // The import brought the whole run, ended as it ended on A.
@@ -203,7 +204,7 @@ TEST_CASE("a prediction an import brings, dated earlier, does not take over the 
   const long long early = a.begin_run({kEndedLab, "starter", "/ws/pass_lab.cpp", "{}", 1, "", "sm_75"});
   a.record_prediction(early, kEndedLab, {"count_guess", "50", 50.0});
   a.finish_run(early, Verdict::not_run, -1, "no GPU");
-  json doc = workbook::export_journal(a, "a");
+  json doc = wbtest::export_document(a, "a");
   doc["tables"]["predictions"][0]["recorded_at"] = "2026-12-01T08:00:00.000Z";
   doc["tables"]["runs"][0]["started_at"] = "2026-12-01T08:00:00.000Z";
 

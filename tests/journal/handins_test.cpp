@@ -13,6 +13,7 @@
 #include "journal/sqlite_statement.hpp"
 #include "util/error.hpp"
 
+#include "../support/export_document.hpp"
 #include "../support/temp_dir.hpp"
 #include "../support/undo_migrations.hpp"
 
@@ -22,7 +23,7 @@ using namespace workbook;
 namespace {
 
 fs::path exported(Journal& j, const fs::path& file) {
-  std::ofstream(file) << export_journal(j, file.stem().string()).dump();
+  std::ofstream(file) << wbtest::export_document(j, file.stem().string()).dump();
   return file;
 }
 

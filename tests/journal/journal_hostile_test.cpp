@@ -19,6 +19,7 @@
 #include "util/error.hpp"
 #include "util/utf8.hpp"
 
+#include "../support/export_document.hpp"
 #include "../support/files.hpp"
 #include "../support/temp_dir.hpp"
 #include "../support/text_checks.hpp"
@@ -86,7 +87,7 @@ TEST_CASE("text that is not UTF-8 is stored repaired, and an old journal that ho
   raw_sql(j, "INSERT INTO explanations(run_id, text, recorded_at) VALUES(" + std::to_string(run) +
                  ", CAST(X'6869FF21' AS TEXT), '2026-11-30T10:00:00.000Z')");
   json doc;
-  REQUIRE_NOTHROW(doc = export_journal(j, "laptop"));
+  REQUIRE_NOTHROW(doc = wbtest::export_document(j, "laptop"));
   std::string text;
   REQUIRE_NOTHROW(text = doc.dump(1));  // nlohmann refuses to print invalid UTF-8
   CHECK(contains(text, "hi\xEF\xBF\xBD!"));
@@ -99,11 +100,11 @@ TEST_CASE("a NUL inside an imported explanation survives the export whole", "[jo
   Journal a(dir.path / "a.db");
   const long long run = add_run(a, "900");
   a.record_explanation(run, "placeholder");
-  json doc = export_journal(a, "a");
+  json doc = wbtest::export_document(a, "a");
   doc["tables"]["explanations"][0]["text"] = std::string("before\0after", 12);
   Journal b(dir.path / "b.db");
   import_journal_files(b, {write_json(dir.path / "a.json", doc)});
-  const json back = export_journal(b, "b");
+  const json back = wbtest::export_document(b, "b");
   CHECK(back["tables"]["explanations"][0]["text"].get<std::string>() == std::string("before\0after", 12));
 }
 
@@ -111,7 +112,7 @@ TEST_CASE("an import that adds a prediction to a run already here is refused, al
   TempDir dir;
   Journal a(dir.path / "a.db");
   add_run(a, "900");
-  json doc = export_journal(a, "a");
+  json doc = wbtest::export_document(a, "a");
   Journal b(dir.path / "b.db");
   import_journal_files(b, {write_json(dir.path / "a.json", doc)});
   REQUIRE(single(b, "SELECT COUNT(*) FROM predictions") == "1");
@@ -206,7 +207,7 @@ TEST_CASE("a damaged journal says so, with exit 74 and what to do", "[journal][h
   try {
     Journal j(good);
     (void)j.runs("", 1000);
-    (void)export_journal(j, "x");
+    (void)wbtest::export_document(j, "x");
     FAIL("a journal with overwritten pages read back without an error");
   } catch (const Error& e) {
     INFO(e.what());

@@ -26,6 +26,7 @@
 #include "learn/review_store.hpp"
 #include "util/error.hpp"
 
+#include "../support/export_document.hpp"
 #include "../support/files.hpp"
 #include "../support/temp_dir.hpp"
 
@@ -120,7 +121,7 @@ void add_learning(Journal& j, Rng& rng, int parity) {
 // A journal's content as a machine-independent value: each synced table's rows (as
 // exported: no local ids, parents by uid) sorted by uid, and the FSRS cards.
 json content(Journal& j) {
-  json tables = export_journal(j, "test")["tables"];
+  json tables = wbtest::export_document(j, "test")["tables"];
   for (auto it = tables.begin(); it != tables.end(); ++it) {
     std::sort(it->begin(), it->end(), [](const json& a, const json& b) { return a["uid"] < b["uid"]; });
   }
@@ -148,7 +149,7 @@ fs::path copy_of(const fs::path& from, const fs::path& to) {
 
 json export_of(const fs::path& file) {
   Journal j(file);
-  return export_journal(j, file.stem().string());
+  return wbtest::export_document(j, file.stem().string());
 }
 
 // Imports `files` into the journal at `db`, expecting a usage error naming `names`; then
@@ -240,7 +241,7 @@ TEST_CASE("importing a file twice is importing it once", "[journal][sync]") {
     }
     CHECK(content(j) == once);
     // Its own export is all there already.
-    const fs::path own = write_json(dir.path / "own.json", export_journal(j, "self"));
+    const fs::path own = write_json(dir.path / "own.json", wbtest::export_document(j, "self"));
     CHECK(learn::merge_journal_files(j, {own}).summary.added_total() == 0);
     CHECK(content(j) == once);
   }
@@ -356,6 +357,6 @@ TEST_CASE("an export carries the schema version, the machine and the time, reals
   CHECK_FALSE(doc["tables"]["runs"][0].contains("id"));
   Journal other(dir.path / "b.db");
   learn::merge_journal_files(other, {write_json(dir.path / "a.json", doc)});
-  CHECK(export_journal(other, "b")["tables"]["metrics"] == doc["tables"]["metrics"]);
+  CHECK(wbtest::export_document(other, "b")["tables"]["metrics"] == doc["tables"]["metrics"]);
   CHECK_FALSE(machine_name().empty());
 }

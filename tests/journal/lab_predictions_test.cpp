@@ -15,6 +15,7 @@
 #include "journal/schema.hpp"
 #include "learn/journal_merge.hpp"
 
+#include "../support/export_document.hpp"
 #include "../support/temp_dir.hpp"
 #include "../support/undo_migrations.hpp"
 
@@ -179,7 +180,7 @@ TEST_CASE("a version-8 journal gains after_measurement and prediction_uid, an ex
     const long long r2 = open_run(j);
     const std::string uid = j.record_prediction(r2, kPredictedLab, {"t_guess", "30", 30.0}, true);
     j.record_grade(r2, grade_of(20), {{"t_guess", first_predictions(j, kPredictedLab).at(0).uid}});
-    const nlohmann::json doc = export_journal(j, "a");
+    const nlohmann::json doc = wbtest::export_document(j, "a");
     bool later_seen = false;
     for (const auto& p : doc["tables"]["predictions"]) {
       if (p["uid"] == uid) later_seen = p["after_measurement"] == 1;

@@ -13,6 +13,7 @@
 #include "learn/review_store.hpp"
 #include "util/file_text.hpp"
 
+#include "../support/export_document.hpp"
 #include "../support/temp_dir.hpp"
 #include "../support/test_paths.hpp"
 
@@ -95,7 +96,7 @@ TEST_CASE("gate: solution views and readings travel with journal export and impo
     Journal a(dir.path / "a.db");
     record_solution_view(a, "module14/tiled_gemm", "full", true);
     record_reading(a, 14);
-    std::ofstream(dir.path / "a.json") << export_journal(a, "a").dump();
+    std::ofstream(dir.path / "a.json") << wbtest::export_document(a, "a").dump();
   }
   Journal b(dir.path / "b.db");
   record_reading(b, 3);

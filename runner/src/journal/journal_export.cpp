@@ -91,19 +91,6 @@ std::string machine_name() {
   return name;
 }
 
-nlohmann::json export_journal(Journal& journal, const std::string& machine) {
-  nlohmann::json tables = nlohmann::json::object();
-  nlohmann::json* rows = nullptr;
-  const int version = visit_journal(
-      journal, [&](const SyncedTable& t) { rows = &(tables[t.name] = nlohmann::json::array()); },
-      [&](nlohmann::json&& row) { rows->push_back(std::move(row)); });
-  return {{"format", kJournalExportFormat},
-          {"schema_version", version},
-          {"exported_at", utc_now()},
-          {"machine", machine},
-          {"tables", std::move(tables)}};
-}
-
 ExportSummary write_export(Journal& journal, const std::string& machine,
                            const std::function<void(const std::string&)>& write) {
   constexpr std::size_t kChunk = std::size_t{1} << 20;  // written a megabyte at a time

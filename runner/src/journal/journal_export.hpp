@@ -25,9 +25,6 @@ inline constexpr const char* kJournalExportFormat = "workbook-journal";
 // This machine's name (the host name), or "unknown".
 std::string machine_name();
 
-// The export document of `journal`, stamped with `machine` and the current time.
-nlohmann::json export_journal(Journal& journal, const std::string& machine);
-
 // What write_export wrote: the document's head and the rows of each table.
 struct ExportSummary {
   int schema_version = 0;
@@ -35,9 +32,10 @@ struct ExportSummary {
   std::map<std::string, long long> rows;
 };
 
-// The same document as export_journal, passed to `write` a piece at a time (about a
-// megabyte, whole rows, one row a line) as it is read: the memory it takes is that of a
-// piece, whatever the journal's size. Read in one transaction, like export_journal.
+// The export document of `journal`, stamped with `machine` and the current time, passed to
+// `write` a piece at a time (about a megabyte, whole rows, one row a line) as it is read:
+// the memory it takes is that of a piece, whatever the journal's size. Every table is read
+// in one transaction (the same moment, even while a run writes).
 ExportSummary write_export(Journal& journal, const std::string& machine,
                            const std::function<void(const std::string&)>& write);
 
