@@ -5,6 +5,7 @@
 
 #include "present/run_report.hpp"
 #include "run/report_json.hpp"
+#include "run/sweep.hpp"
 #include "ui/units.hpp"
 #include "ui/wrap.hpp"
 #include "util/utf8.hpp"
@@ -20,13 +21,9 @@ std::string verdict_line(const RunReport& r) {
 
 // How your figure stood against its range: "in range", "above range", ... ("-": no range).
 std::string graded_text(const RunReport& r, const std::string& name) {
-  for (const auto& m : r.grade.metrics) {
-    if (m.name != name) continue;
-    if (m.status == RangeStatus::in_range || m.status == RangeStatus::below || m.status == RangeStatus::above ||
-        m.status == RangeStatus::below_warning || m.status == RangeStatus::above_warning)
-      return to_string(m.status);
-  }
-  return "-";
+  const MetricGrade* m = find_metric(r, name);
+  const bool graded = m && (m->status == RangeStatus::in_range || outside_range(*m) || outside_warning(*m));
+  return graded ? to_string(m->status) : "-";
 }
 
 }  // namespace
