@@ -46,7 +46,8 @@ std::string format_param(double v) { return fmt::format("{:.17g}", v); }
 }  // namespace
 
 GradeBasis grade_basis(const DeviceContext& dev, const LabSpec& lab, const Figures& params, bool quick,
-                       bool any_sheet, std::string* set_aside, const GpuClocks* clocks, const std::string& toolkit) {
+                       bool any_sheet, std::string* set_aside, const GpuClocks* clocks, const std::string& toolkit,
+                       const SessionReference* session) {
   GradeBasis basis;
   if (!dev.spec || (!dev.spec_is_local && !any_sheet)) return basis;
   basis.gpu_id = dev.spec->id;
@@ -55,6 +56,12 @@ GradeBasis grade_basis(const DeviceContext& dev, const LabSpec& lab, const Figur
     auto it = params.find(p.name);
     return it != params.end() && it->second == p.default_value;
   });
+  if (session && !quick) {  // timed just now, in this state: before every other measured band
+    basis.measured = &session->figures;
+    basis.measured_label = session->label;
+    basis.measured_device = dev.figures;
+    return basis;
+  }
   if (const OwnReference* own = quick ? nullptr : own_reference_for(dev, lab, params, set_aside, clocks, toolkit)) {
     basis.measured = &own->measured;  // this GPU's own references come first
     basis.measured_label = own->label;
@@ -363,13 +370,8 @@ void grade_and_record(const RunContext& ctx, const RunRequest& req, const Prepar
   std::string set_aside;  // this GPU's own references, not used in this run's state: said before grading
   const GpuClocks* clocks = report.profile.clocks_after ? &*report.profile.clocks_after : nullptr;
   GradeBasis basis = grade_basis(p.dev, report.lab, report.params, req.quick, false, &set_aside, clocks,
-                                 report.profile.machine.toolkit);
-  if (req.session_reference && !basis.gpu_id.empty() && !req.quick) {
-    basis.measured = &req.session_reference->figures;  // timed just now, in this state: nothing to set aside
-    basis.measured_label = req.session_reference->label;
-    basis.measured_device = p.dev.figures;
-    set_aside.clear();
-  }
+                                 report.profile.machine.toolkit,
+                                 req.session_reference ? &*req.session_reference : nullptr);
   if (!set_aside.empty()) ctx.observer->notice(set_aside);
   basis.ranges_not_graded = req.ranges_not_graded;
   report.grade = grade_parts(report.lab, results, p.dev.figures, p.dev.note, scope_params, report.predictions,

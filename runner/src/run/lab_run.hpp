@@ -120,14 +120,15 @@ BuildRequest lab_build_request(const RunContext& ctx, const LabSpec& lab, const 
 // What tightens the graded ranges of a run of `lab` with `params` (see GradeBasis):
 // measured figures and graded workbook figures of the local GPU's spec sheet; with
 // `any_sheet`, of whatever sheet dev holds (--gpu), for showing them before a run.
-// Where a run's figures are graded from: this GPU's own references (run/lab_calibration.hpp)
-// first, then the project's (data/measured), else the model. `set_aside` (may be null)
+// Where a run's figures are graded from: `session` (run --compare's reference, timed in the
+// same command) where given, else this GPU's own references (run/lab_calibration.hpp), then
+// the project's (data/measured), else the model. `set_aside` (may be null)
 // says why this GPU's own references do not apply to this run: another driver or toolkit
 // (`toolkit`: the nvcc release that built it, "" unknown), or the machine's present state
 // (`clocks`: the run's reading after it ran).
 GradeBasis grade_basis(const DeviceContext& dev, const LabSpec& lab, const Figures& params, bool quick, bool any_sheet,
                        std::string* set_aside = nullptr, const GpuClocks* clocks = nullptr,
-                       const std::string& toolkit = "");
+                       const std::string& toolkit = "", const SessionReference* session = nullptr);
 
 // The exit code for a report (see util/error.hpp).
 int exit_code_for(const RunReport& report);
