@@ -13,6 +13,7 @@
 //   refuse      not at all: exits 1 with an error
 // The fake squeue says RUNNING until the script has ended (COMPLETED or FAILED by its
 // exit status) or scancel was called (CANCELLED); `squeue -n NAME` lists the jobs of that name.
+// With FAKE_SQUEUE_SILENT=N its first N questions about a job fail as a busy controller's do.
 #include <cstdlib>
 
 #include "e2e_support.hpp"
@@ -55,6 +56,10 @@ while [ $# -gt 0 ]; do
 done
 if [ -n "$name" ]; then
   for f in "$state"/name-*; do [ "$(cat "$f")" = "$name" ] && echo "${f##*/name-}"; done; exit 0
+fi
+asked=$(( $(cat "$state/asked-$job" 2>/dev/null || echo 0) + 1 )); echo $asked > "$state/asked-$job"
+if [ "$asked" -le "${FAKE_SQUEUE_SILENT:-0}" ]; then
+  echo "slurm_load_jobs error: Socket timed out on send/recv operation" >&2; exit 1
 fi
 [ -f "$state/name-$job" ] || { echo "slurm_load_jobs error: Invalid job id specified" >&2; exit 1; }
 if [ -f "$state/cancel-$job" ]; then echo "CANCELLED|None|fakenode|0:02"
@@ -119,6 +124,22 @@ TEST_CASE("e2e fake slurm: a job that runs before sbatch answers, behind banner 
   CHECK(f.sql("SELECT verdict FROM runs") == "pass");
   CHECK(f.sql("SELECT COUNT(*) FROM prediction_grades") == "3");
   CHECK(e2e::read_file(f.state / "name-100") == "wb-pass_lab-1\n");  // one job name per run
+}
+
+TEST_CASE("e2e fake slurm: squeue failing for a while is asked again, not taken for the job's end",
+          "[e2e][slurm]") {
+  FakeSlurm f;
+  auto env = f.env("background");
+  env["FAKE_SQUEUE_SILENT"] = "4";
+  CommandResult r = f.c.run(with_args(kPredicted, {"--json"}), env, 60);
+  SHOW(r);
+  CHECK(r.exit_code == 0);
+  json j = json::parse(r.out, nullptr, false);
+  REQUIRE(j.is_object());
+  CHECK(j["verdict"] == "pass");
+  CHECK(j["slurm"]["state"] == "COMPLETED");
+  CHECK(std::stoi(e2e::read_file(f.state / "asked-100")) > 4);
+  CHECK(f.sql("SELECT verdict FROM runs") == "pass");
 }
 
 TEST_CASE("e2e fake slurm: sbatch printing no job id loses no job", "[e2e][slurm]") {

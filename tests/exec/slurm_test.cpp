@@ -78,3 +78,10 @@ TEST_CASE("slurm: waiting and running states are not final, every ending is", "[
   }
   CHECK_FALSE(is_final_slurm_state(""));
 }
+
+TEST_CASE("slurm: only squeue's 'Invalid job id' means it forgot the job; other errors are no answer", "[slurm]") {
+  CHECK(squeue_forgot_job("slurm_load_jobs error: Invalid job id specified"));
+  CHECK_FALSE(squeue_forgot_job("slurm_load_jobs error: Socket timed out on send/recv operation"));
+  CHECK_FALSE(squeue_forgot_job("slurm_load_jobs error: Unable to contact slurm controller (connect failure)"));
+  CHECK_FALSE(squeue_forgot_job(""));
+}

@@ -63,7 +63,7 @@ struct Row {
 // Highest first: the order decide.hpp states.
 const std::vector<Row>& rows() {
   static const std::vector<Row> table = {
-      {"slurm cancelled here", [](Case& c) { c.facts.slurm = SlurmFacts{"9", "CANCELLED", "", "", "", "job.out", true, std::string("pass"), true, "", ""}; },
+      {"slurm cancelled here", [](Case& c) { c.facts.slurm = SlurmFacts{"9", "CANCELLED", "", "", "", "job.out", true, std::string("pass"), true, "", "", ""}; },
        Verdict::interrupted, "cancelled on the login node (Slurm job 9, scancel)"},
       {"interrupted", [](Case& c) { c.facts.interrupted = "interrupted (Ctrl-C) after 2.0 s"; }, Verdict::interrupted,
        "interrupted (Ctrl-C) after 2.0 s"},
@@ -223,7 +223,7 @@ TEST_CASE("decide: an out-of-range reason names an exact figure, a low one and i
 
 TEST_CASE("decide: the Slurm login node keeps the node's verdict unless Slurm killed the job", "[decide][slurm]") {
   SlurmFacts s{"9", "COMPLETED", "0:0", "gpu07", "10", "/ws/job.out", false, std::string("fail"), true,
-               "check 'result_ok' failed", "read the failing check's detail above"};
+               "check 'result_ok' failed", "read the failing check's detail above", ""};
   RunFacts f;
   f.slurm = s;
   Decision node = decide(f);

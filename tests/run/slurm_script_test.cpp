@@ -173,3 +173,19 @@ TEST_CASE("slurm outcome: Slurm's state decides only when the node could not rec
   CHECK(failed.reason.find("127:0") != std::string::npos);
   CHECK(failed.next_step.find(out.string()) != std::string::npos);
 }
+
+TEST_CASE("slurm outcome: a controller that stopped answering is not a job that ended", "[slurm]") {
+  const std::filesystem::path out = "/ws/.workbook/slurm/run-3/job.out";
+  SlurmJobStatus s;
+  s.no_answer = "slurm_load_jobs error: Socket timed out on send/recv operation";
+  SlurmOutcome o = slurm_outcome("9", s, std::nullopt, "10", out);
+  CHECK(o.from_slurm);
+  CHECK(o.verdict == Verdict::runtime_error);
+  CHECK(o.reason.find("stopped answering about job 9 (slurm_load_jobs error: Socket timed out") != std::string::npos);
+  CHECK(o.reason.find("may still run") != std::string::npos);
+  CHECK(o.next_step.find("squeue -j 9") != std::string::npos);
+  CHECK(o.next_step.find("scancel 9") != std::string::npos);
+  CHECK(o.reason.find("no longer knows") == std::string::npos);
+  // What the node recorded before Slurm went quiet stands.
+  CHECK_FALSE(slurm_outcome("9", s, std::string("pass"), "10", out).from_slurm);
+}

@@ -200,8 +200,11 @@ bool is_final_slurm_state(const std::string& state) {
 
 SlurmJobStatus query_slurm_job(const std::string& job_id) {
   SlurmJobStatus s;
-  if (auto out = run_tool({"squeue", "-h", "--states=all", "-j", job_id, "-o", "%T|%r|%N|%M"})) {
+  std::string squeue_error;
+  if (auto out = run_tool({"squeue", "-h", "--states=all", "-j", job_id, "-o", "%T|%r|%N|%M"}, &squeue_error)) {
     if (auto parsed = parse_squeue_line(first_nonblank_line(*out))) s = *parsed;
+  } else if (!squeue_forgot_job(squeue_error)) {
+    s.no_answer = squeue_error.empty() ? "squeue failed and printed nothing" : squeue_error;
   }
   if (!s.state.empty() && !is_final_slurm_state(s.state)) return s;
   if (!s.state.empty()) {  // ended, and still in the controller's memory: its exit code
@@ -217,6 +220,10 @@ SlurmJobStatus query_slurm_job(const std::string& job_id) {
     if (auto parsed = parse_sacct_line(first_nonblank_line(*out))) return *parsed;
   }
   return s;
+}
+
+bool squeue_forgot_job(const std::string& squeue_error) {
+  return squeue_error.find("Invalid job id") != std::string::npos;
 }
 
 bool scancel_job(const std::string& job_id, std::string* error) {

@@ -22,6 +22,8 @@ struct SlurmJobStatus {
   std::string node;       // the node(s) it runs or ran on
   std::string elapsed;    // run time so far, as Slurm prints it ("1:05")
   std::string exit_code;  // "status:signal" ("1:0", "0:15") once it ended, when known
+  std::string no_answer;  // non-empty: Slurm did not answer (what squeue said); the state is
+                          // then unknown, never "ended"
 };
 
 // True when sbatch, squeue and scancel are all on PATH.
@@ -46,8 +48,15 @@ class SbatchUnclear : public Error {
 std::vector<std::string> slurm_jobs_named(const std::string& name);
 
 // The job's status: squeue, then sacct when squeue no longer lists it; the exit code of an
-// ended job from scontrol (or sacct). An empty state when none of them knows the job.
+// ended job from scontrol (or sacct). An empty state when none of them knows the job; an
+// empty state and `no_answer` when squeue failed for another reason than not knowing the job
+// (a busy controller's "Socket timed out") and sacct could not tell either: ask again.
 SlurmJobStatus query_slurm_job(const std::string& job_id);
+
+// True when squeue's error says it does not know the job ("slurm_load_jobs error: Invalid
+// job id specified": it ended longer ago than the controller's MinJobAge, or never was);
+// any other failure is no answer.
+bool squeue_forgot_job(const std::string& squeue_error);
 
 // `scancel JOB`; false (and Slurm's message in `error`) when it failed.
 bool scancel_job(const std::string& job_id, std::string* error = nullptr);

@@ -70,6 +70,7 @@ struct SlurmFacts {
   std::optional<std::string> recorded;         // the verdict the compute node recorded (nullopt: none)
   bool node_report = false;                    // the node left its report (report.json)
   std::string recorded_reason, recorded_next_step;  // what the node said with its verdict
+  std::string no_answer;                       // non-empty: Slurm stopped answering (squeue's message)
 };
 
 struct RunFacts {

@@ -73,6 +73,14 @@ Decision slurm_killed(const SlurmFacts& s) {
     return by_slurm(Verdict::runtime_error, fmt::format("Slurm job {} passed its deadline", job),
                     "submit it again with a later --deadline, or none");
   }
+  if (!s.no_answer.empty()) {
+    return by_slurm(Verdict::runtime_error,
+                    fmt::format("Slurm stopped answering about job {} ({}); the job may still run", job,
+                                s.no_answer),
+                    fmt::format("see whether it runs with `squeue -j {}` and cancel it with `scancel {}`; what it "
+                                "printed is in {}",
+                                job, job, s.output));
+  }
   const std::string what = s.state.empty() ? "Slurm no longer knows the job"
                                            : fmt::format("the job ended {}{}", s.state, exit_text(s));
   return by_slurm(Verdict::runtime_error, fmt::format("Slurm job {}: {} before the run was recorded", job, what),

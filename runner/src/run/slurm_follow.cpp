@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <optional>
 #include <thread>
 
 namespace workbook {
@@ -16,6 +17,9 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 constexpr auto kTick = std::chrono::milliseconds(200);
+// How long the login node keeps asking a controller that does not answer (squeue failing
+// with "Socket timed out", the controller restarting) before it gives up on the job's end.
+constexpr auto kSilenceLimit = std::chrono::minutes(10);
 
 // Copies what the output file gained since `offset` to stdout.
 void copy_new_output(const fs::path& file, std::uintmax_t& offset) {
@@ -31,6 +35,7 @@ void copy_new_output(const fs::path& file, std::uintmax_t& offset) {
 }
 
 std::string describe_state(const FollowOptions& o, const SlurmJobStatus& s) {
+  if (!s.no_answer.empty()) return fmt::format("Slurm job {}: squeue did not answer ({}); asking again", o.job_id, s.no_answer);
   if (s.state == "PENDING") return fmt::format("Slurm job {}: PENDING{}", o.job_id, s.reason.empty() ? "" : " (" + s.reason + ")");
   if (s.state == "RUNNING") return fmt::format("Slurm job {}: RUNNING on {}", o.job_id, s.node);
   return fmt::format("Slurm job {}: {}", o.job_id, s.state.empty() ? "no longer known to Slurm" : s.state);
@@ -45,6 +50,7 @@ FollowResult follow_slurm_job(const FollowOptions& o, const Style& style) {
   std::string shown;
   bool marker_seen = false;
   auto next_poll = Clock::now();
+  std::optional<Clock::time_point> silent_since;  // when Slurm last stopped answering
   for (;;) {
     if ((result.interrupt_signal = watch.fired()) != 0) return result;
     if (o.echo) copy_new_output(o.output, offset);
@@ -57,7 +63,14 @@ FollowResult follow_slurm_job(const FollowOptions& o, const Style& style) {
       const std::string line = describe_state(o, result.status);
       if (o.show_state && line != shown) fmt::print("{}\n", style.dim(line));
       shown = line;
-      if (result.status.state.empty() || is_final_slurm_state(result.status.state)) break;
+      if (result.status.no_answer.empty()) {
+        silent_since.reset();
+        if (result.status.state.empty() || is_final_slurm_state(result.status.state)) break;
+      } else if (!silent_since) {
+        silent_since = Clock::now();
+      } else if (Clock::now() - *silent_since >= kSilenceLimit) {
+        break;  // the state stays unknown, and no_answer says so
+      }
     }
     std::this_thread::sleep_for(kTick);
   }
@@ -75,7 +88,7 @@ SlurmJobStatus cancel_slurm_job(const FollowOptions& o, double limit_s, const St
   SlurmJobStatus s;
   while (Clock::now() < deadline && watch.fired() == 0) {
     s = query_slurm_job(o.job_id);
-    if (s.state.empty() || is_final_slurm_state(s.state)) return s;
+    if (s.no_answer.empty() && (s.state.empty() || is_final_slurm_state(s.state))) return s;
     std::this_thread::sleep_for(std::chrono::milliseconds(500));
   }
   fmt::print(stderr, "{}\n", style.dim(fmt::format("Slurm job {} had not ended yet ({}); not waiting longer", o.job_id,

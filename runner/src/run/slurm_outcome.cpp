@@ -12,6 +12,7 @@ SlurmFacts slurm_facts(const std::string& job_id, const SlurmJobStatus& s, const
   f.node = s.node;
   f.time_limit = time_limit;
   f.output = output.string();
+  f.no_answer = s.no_answer;
   f.recorded = recorded;
   return f;
 }
