@@ -284,6 +284,35 @@ TEST_CASE("a harness beside the headers is compiled once and linked, and without
   }
 }
 
+TEST_CASE("check_only compiles without linking: an empty marker, its own key, no harness object", "[build]") {
+  HostLab lab;
+  write_file(lab.inc / "wb_harness.cpp", "#define WB_HARNESS_IMPL\nconst char* greeting() { return \"linked\"; }\n");
+  BuildRequest req = lab.request();
+  req.check_only = true;
+  auto checked = workbook::build_lab(req, nullptr);
+  INFO(checked.raw_output << checked.diagnostics);
+  REQUIRE(checked.ok);
+  CHECK(checked.binary.filename() == "compiles");
+  CHECK(fs::file_size(checked.binary) == 0);
+  const std::string command = join_words(checked.command);
+  CHECK(contains(command, " -c "));
+  CHECK(contains(command, "-DWB_HARNESS_LINKED"));
+  CHECK_FALSE(contains(command, "wb_harness.o"));
+  CHECK(workbook::build_lab(req, nullptr).cached);
+  BuildRequest linked = lab.request();
+  CHECK(workbook::build_lab(linked, nullptr).key != checked.key);
+
+  // A source that compiles and fails only at the link passes the check: what is checked is the compile.
+  write_file(lab.src, "int undefined_elsewhere();\nint main() { return undefined_elsewhere(); }\n");
+  CHECK(workbook::build_lab(req, nullptr).ok);
+  CHECK_FALSE(workbook::build_lab(linked, nullptr).ok);
+  write_file(lab.src, "int main() { return not_declared; }\n");
+  auto bad = workbook::build_lab(req, nullptr);
+  CHECK_FALSE(bad.ok);
+  CHECK(contains(bad.diagnostics, "labs/fixture/hello.cpp:1:"));
+  CHECK_FALSE(has_temp_files(req.cache_dir));
+}
+
 TEST_CASE("a compile that runs past its limit fails with a time-out line", "[build]") {
   HostLab lab;
   auto req = lab.request();
@@ -366,12 +395,23 @@ TEST_CASE("a CUDA lab builds with nvcc for sm_90 and is cached", "[build][cuda]"
   req.arch = "sm_86";
   CHECK(workbook::build_lab(req, &*nvcc).key != r.key);
 
-  write_file(src, "__global__ void k(int* p) {\n  p[0] = missing_name;\n}\nint main() { return 0; }\n");
   req.arch = "sm_90";
+  req.check_only = true;  // nvcc -cuda: device code compiled, host code checked, nothing linked
+  auto checked = workbook::build_lab(req, &*nvcc);
+  INFO(checked.raw_output);
+  CHECK(checked.ok);
+  CHECK(contains(join_words(checked.command), " -cuda "));
+  CHECK(fs::file_size(checked.binary) == 0);
+  CHECK(checked.key != r.key);
+  req.check_only = false;
+
+  write_file(src, "__global__ void k(int* p) {\n  p[0] = missing_name;\n}\nint main() { return 0; }\n");
   auto bad = workbook::build_lab(req, &*nvcc);
   CHECK_FALSE(bad.ok);
   CHECK(contains(bad.diagnostics, "labs/module01/hello.cu:2: error: identifier \"missing_name\" is undefined"));
   CHECK_FALSE(contains(bad.diagnostics, src.string()));
+  req.check_only = true;  // a device-code error fails the check too
+  CHECK(contains(workbook::build_lab(req, &*nvcc).diagnostics, "labs/module01/hello.cu:2: error:"));
 }
 
 TEST_CASE("a CUDA lab for several architectures is one nvcc with a -gencode each, cached apart", "[build]") {

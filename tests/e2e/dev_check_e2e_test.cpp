@@ -65,7 +65,7 @@ TEST_CASE("e2e: dev check --run in a calibrated workspace grades each solution t
   CHECK(r.out.find("Basis: solutions graded twice") != std::string::npos);
 }
 
-TEST_CASE("e2e: dev check for several GPUs compiles starters and solutions for each, variants for the first",
+TEST_CASE("e2e: dev check for several GPUs builds starters and solutions for each, checks variants for the first",
           "[e2e][variants][arch]") {
   FixtureCourse c;
   const fs::path log = c.tmp.path / "nvcc.log";
@@ -79,13 +79,15 @@ TEST_CASE("e2e: dev check for several GPUs compiles starters and solutions for e
   SHOW(r);
   const json j = json::parse(r.out, nullptr, false);
   REQUIRE(j.is_object());
-  int all_three = 0, first_only = 0, other = 0, harness = 0, linked = 0;
+  int all_three = 0, first_only = 0, other = 0, harness = 0, linked = 0, checked = 0;
   for (const std::string& line : wbtest::lines_of(e2e::read_file(log))) {
     if (line.find("wb_harness.cu") != std::string::npos) {  // the harness object, once per architecture set
       ++harness;
       continue;
     }
     if (line.find("-DWB_HARNESS_LINKED") != std::string::npos && line.find("wb_harness.o") != std::string::npos) ++linked;
+    if (line.find("-DWB_HARNESS_LINKED -cuda ") != std::string::npos && line.find("wb_harness.o") == std::string::npos)
+      ++checked;
     const bool v75 = line.find("code=sm_75") != std::string::npos || line.find("-arch=sm_75") != std::string::npos;
     const bool v86 = line.find("code=sm_86") != std::string::npos;
     const bool v90 = line.find("code=sm_90") != std::string::npos;
@@ -100,8 +102,9 @@ TEST_CASE("e2e: dev check for several GPUs compiles starters and solutions for e
   CHECK(variants >= 3);
   CHECK(first_only == static_cast<int>(variants));
   CHECK(other == 0);
-  CHECK(harness == 2);  // for the three architectures, and for the first: not once a lab
-  CHECK(linked == all_three + first_only);  // every lab links it
+  CHECK(harness == 1);  // for the three architectures, not once a lab; a checked variant links nothing
+  CHECK(linked == all_three);
+  CHECK(checked == first_only);  // nvcc -cuda: compiled and checked, never linked
 }
 
 TEST_CASE("e2e: dev check compiles the device probes too, and one that does not compile is a problem",

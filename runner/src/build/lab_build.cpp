@@ -279,9 +279,11 @@ std::vector<std::string> compile_command(const BuildRequest& req, const Compiler
   for (const auto& dir : include_dirs) cmd.push_back("-I" + dir.string());
   cmd.insert(cmd.end(), req.flags.begin(), req.flags.end());
   if (harness != nullptr) cmd.push_back("-DWB_HARNESS_LINKED");
+  if (req.check_only) cmd.push_back(req.language == Language::cuda ? "-cuda" : "-c");
   cmd.push_back("-o");
   cmd.push_back(output.string());
   cmd.push_back(source.string());
+  if (req.check_only) return cmd;
   if (harness != nullptr) cmd.push_back(harness->object.string());
   cmd.insert(cmd.end(), req.libs.begin(), req.libs.end());
   return cmd;
@@ -541,9 +543,11 @@ BuildResult build_lab(const BuildRequest& req, const Toolchain* nvcc) {
   BuildResult result;
   BuildRequest keyed = req;  // a linked build is not the header-only one
   if (harness) keyed.flags.push_back("-DWB_HARNESS_LINKED");
+  const bool check_only = req.check_only && !python;
+  if (check_only) keyed.flags.push_back("--check-only");
   result.key = cache_key(keyed, compiler, source, includes);
   fs::path dir = cache_root / result.key;
-  result.binary = dir / (python ? "lab.pyc" : "lab");
+  result.binary = dir / (python ? "lab.pyc" : check_only ? "compiles" : "lab");
   if (python) result.interpreter = compiler.argv;
   const Harness* linked = harness ? &*harness : nullptr;
   result.command = compile_command(req, compiler, source, include_dirs, result.binary, linked);
@@ -551,13 +555,13 @@ BuildResult build_lab(const BuildRequest& req, const Toolchain* nvcc) {
   std::error_code ready_ec;
   const std::string warning =
       req.language == Language::cuda && nvcc->allow_unsupported ? allow_unsupported_warning(*nvcc) : std::string();
-  if (python ? fs::is_regular_file(result.binary, ready_ec) : is_executable(result.binary)) {
+  if (python || check_only ? fs::is_regular_file(result.binary, ready_ec) : is_executable(result.binary)) {
     result.ok = true;
     result.cached = true;
     result.diagnostics = warning;
     return result;
   }
-  if (harness) {
+  if (harness && !check_only) {
     BuildResult built = build_harness(*harness, compiler, include_dirs, nvcc, warning);
     if (!built.ok) return built;
   }
@@ -567,6 +571,7 @@ BuildResult build_lab(const BuildRequest& req, const Toolchain* nvcc) {
       compile_into(compile_command(req, compiler, source, include_dirs, temp, linked), temp, result.binary, req.timeout_s);
   describe_compile(result, r, req, nvcc, source, req.display_name, warning);
   if (!result.ok) fs::remove(dir, ec);  // only succeeds when empty
+  if (result.ok && check_only) fs::resize_file(result.binary, 0, ec);  // the front end's megabytes are not kept
   return result;
 }
 

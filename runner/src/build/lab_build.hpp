@@ -33,6 +33,10 @@ struct BuildRequest {
   Language language = Language::cuda;
   std::filesystem::path cache_dir;                  // <workspace>/.workbook/build
   double timeout_s = 300;                           // compile time limit; <= 0: none
+  bool check_only = false;  // compiled to prove it compiles, never linked or run (dev check's
+                            // compile of a variant): nvcc -cuda (device code compiled, host
+                            // code checked but not generated), g++ -c; `binary` is then an
+                            // empty file that marks the check passed
 };
 
 // nvcc's -O flags left out of a CUDA request (dev check --unoptimized-host): they set

@@ -63,7 +63,8 @@ void setup_dev(CLI::App& app, CommandContext& ctx) {
   cmd->add_flag("--quick", o->check.quick, "Run with each parameter's quick value");
   cmd->add_option("--arch", o->check.arch,
                   "Compile for this architecture, e.g. sm_90, or for several at once, e.g. sm_75,sm_86,sm_90 (one nvcc "
-                  "a file, a -gencode each; without --run, variants for the first only: what CI runs); works "
+                  "a file, a -gencode each; without --run, variants for the first only, checked by nvcc -cuda and not "
+                  "linked: what CI runs); works "
                   "without a GPU");
   cmd->add_option("--lab,--only", o->check.only, "Only this lab, e.g. module14/tiled_gemm (repeatable)");
   cmd->add_option("--jobs,-j", o->check.jobs, "Compile this many labs at once (default: one per core)");

@@ -188,15 +188,27 @@ std::vector<RowPlan> plan_rows(const RunContext& ctx, const LabSpec& lab, bool c
   return plans;
 }
 
-// Compiling only, for several GPUs (CI: sm_75,sm_86,sm_90): every starter and solution,
-// what a learner builds, for each of them; a variant (the solution with one edit, run only
-// by dev check --run, which compiles it for its own GPU) for the first listed, the oldest
-// in CI's list, where an arch-gated feature fails first. A variant for all three made CI's
-// compile 3x that of one GPU (1,535 s of a 1,885 s CI run, 2026-12-05).
-std::string first_arch(const std::string& arches) { return arches.substr(0, arches.find(',')); }
+// How a row is compiled. Compiling only, for several GPUs (CI: sm_75,sm_86,sm_90): every
+// starter and solution, what a learner builds, for each of them and linked; a variant (the
+// solution with one edit, run only by dev check --run, which builds it for its own GPU) for
+// the first listed, the oldest in CI's list, where an arch-gated feature fails first, and
+// checked only (build_lab's check_only: nvcc -cuda, its device code compiled and its host
+// code checked, nothing generated for the host or linked). A variant for all three GPUs made
+// CI's compile 3x that of one (1,535 s of a 1,885 s CI run, 2026-12-05); a variant linked
+// took 3.6 s of CPU, checked 2.5 s (module14/tiled_gemm, sm_75, 2 cores, 2026-12-05).
+struct CompileAs {
+  std::string arch;
+  bool unoptimized_host = false;
+  bool check_only = false;
+};
 
-DevLabRow compile_one(const RunContext& ctx, const LabSpec& lab, RowPlan& plan, const std::string& arch,
-                      const std::optional<Toolchain>& nvcc, bool unoptimized_host) {
+CompileAs compile_as(const RowPlan& plan, const std::string& arches, const DevCheckOptions& o) {
+  const bool variant_checked = plan.variant && !o.run;
+  return {variant_checked ? arches.substr(0, arches.find(',')) : arches, o.unoptimized_host, variant_checked};
+}
+
+DevLabRow compile_one(const RunContext& ctx, const LabSpec& lab, RowPlan& plan, const CompileAs& as,
+                      const std::optional<Toolchain>& nvcc) {
   DevLabRow row;
   row.lab = lab.id;
   row.variant = plan.name;
@@ -215,8 +227,9 @@ DevLabRow compile_one(const RunContext& ctx, const LabSpec& lab, RowPlan& plan, 
       return row;
     }
   }
-  BuildRequest b = lab_build_request(ctx, lab, plan.source, arch);
-  if (unoptimized_host) drop_host_optimisation(b);
+  BuildRequest b = lab_build_request(ctx, lab, plan.source, as.arch);
+  if (as.unoptimized_host) drop_host_optimisation(b);
+  b.check_only = as.check_only;
   BuildResult r;
   try {
     r = build_lab(b, nvcc ? &*nvcc : nullptr);
@@ -477,8 +490,7 @@ DevCheckResult dev_check(const RunContext& ctx, const DevCheckOptions& o) {
   std::mutex progress_mutex;
   std::size_t compiled = 0;
   compile_all(jobs.size(), o.jobs, [&](std::size_t i) {
-    const std::string arch = jobs[i].plan.variant && !o.run ? first_arch(result.arch) : result.arch;
-    jobs[i].row = compile_one(ctx, *jobs[i].lab, jobs[i].plan, arch, nvcc, o.unoptimized_host);
+    jobs[i].row = compile_one(ctx, *jobs[i].lab, jobs[i].plan, compile_as(jobs[i].plan, result.arch, o), nvcc);
     jobs[i].compiled_or_tried = true;
     if (o.on_compiled) {
       std::lock_guard lock(progress_mutex);
