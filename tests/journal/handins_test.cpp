@@ -87,7 +87,7 @@ TEST_CASE("a version-8 journal gains the handins table and the indexes", "[journ
     Journal j(file);
     j.begin_run({"module04/vector_add", "starter", "x.cu", "{}", 1, "NVIDIA H200", "sm_90"});
     sql::exec(j.store_connection(),
-              (wbtest::undo_migrations_after_13() +  // versions 15 and 14
+              (wbtest::undo_migrations_after_13() +  // versions 16 to 14
               "DROP INDEX predictions_first; DROP INDEX prediction_grades_by_run; DROP INDEX prediction_grades_by_uid; "  // version 13
  "DROP TABLE learn_nudges; ALTER TABLE explanations DROP COLUMN feedback; "  // version 12
               "DROP TABLE experiment_explanations; DROP TABLE experiment_results; DROP TABLE experiment_predictions; "  // version 11

@@ -3,12 +3,20 @@
 // numeric prediction outcomes.
 #include <catch2/catch.hpp>
 
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <chrono>
+#include <fstream>
+#include <random>
 
 #include "journal/journal_queries.hpp"
 #include "journal/sqlite_statement.hpp"
 #include "profile/gpu_state_store.hpp"
 
+#include "learn/journal_merge.hpp"
+
+#include "../support/export_document.hpp"
 #include "../support/temp_dir.hpp"
 
 using namespace workbook;
@@ -196,4 +204,80 @@ TEST_CASE("prediction outcomes stay linear in the journal: 20,000 graded runs an
   const double per_runs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
   CHECK(shown >= 50);
   CHECK(per_runs < 5.0);
+}
+
+namespace {
+
+// lab_records as the pass over every run computed it before lab_summary (schema 16).
+std::string records_by_scan(Journal& j) {
+  sql::Statement s(j.store_connection(),
+                   "WITH per_lab AS (SELECT r.lab AS lab, COUNT(*) AS runs, TOTAL(r.verdict = 'pass') AS passes, "
+                   "TOTAL(EXISTS (SELECT 1 FROM metrics m WHERE m.run_id = r.id AND m.value IS NOT NULL)) AS measured, "
+                   "TOTAL(EXISTS (SELECT 1 FROM explanations e WHERE e.run_id = r.id)) AS explained, MAX(r.id) AS last_id, "
+                   "MAX(r.started_at) AS last_at FROM runs r WHERE r.variant <> 'solution' GROUP BY r.lab) "
+                   "SELECT p.lab, p.runs, p.passes, p.measured, p.explained, COALESCE(l.verdict, 'unfinished'), p.last_at "
+                   "FROM per_lab p JOIN runs l ON l.id = p.last_id ORDER BY p.lab");
+  std::string out;
+  while (s.next()) {
+    out += fmt::format("{} {} {} {} {} {} {}\n", s.text(0), s.integer(1), s.integer(2), s.integer(3), s.integer(4),
+                       s.text(5), s.text(6));
+  }
+  return out;
+}
+
+std::string records_kept(Journal& j) {
+  std::string out;
+  for (const LabRecord& r : lab_records(j)) {
+    out += fmt::format("{} {} {} {} {} {} {}\n", r.lab, r.runs, r.passes, r.measured, r.explained, r.last_verdict,
+                       r.last_at);
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("lab_records, kept by triggers, equal a pass over every run after any mix of runs", "[journal][progress]") {
+  wbtest::TempDir dir;
+  Journal j(dir.path / "journal.db");
+  std::mt19937 rng(12345);
+  auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<unsigned>(n)); };
+  const char* labs[] = {"module05/a", "module07/b", "module09/c"};
+  const char* variants[] = {"starter", "file", "solution", "variant"};
+  const Verdict verdicts[] = {Verdict::pass, Verdict::fail, Verdict::out_of_range, Verdict::runtime_error};
+  std::vector<long long> open, all;
+  for (int i = 0; i < 300; ++i) {
+    const int what = pick(6);
+    if (what <= 1 || open.empty()) {  // a run starts
+      open.push_back(j.begin_run({labs[pick(3)], variants[pick(4)], "src", "{}", static_cast<unsigned long long>(i), "Tesla T4", "sm_75"}));
+      all.push_back(open.back());
+    } else if (what == 2) {  // a figure, measured or not
+      Grade g;
+      MetricGrade& m = g.metrics.emplace_back();
+      m.name = fmt::format("m{}", i);
+      m.unit = "ms";
+      if (pick(3) != 0) m.value = 1.0 + i;
+      m.status = m.value ? RangeStatus::in_range : RangeStatus::missing;
+      j.record_grade(open[static_cast<std::size_t>(pick(static_cast<int>(open.size())))], g);
+    } else if (what == 3) {  // an explanation, of an open or an ended run, maybe a second one
+      j.record_explanation(all[static_cast<std::size_t>(pick(static_cast<int>(all.size())))], "because");
+    } else {  // a run ends
+      const std::size_t k = static_cast<std::size_t>(pick(static_cast<int>(open.size())));
+      j.finish_run(open[k], verdicts[pick(4)], 0, "");
+      open.erase(open.begin() + static_cast<std::ptrdiff_t>(k));
+    }
+    if (i % 50 == 49) {
+      INFO("after " << i + 1 << " steps");
+      REQUIRE(records_kept(j) == records_by_scan(j));
+    }
+  }
+  for (long long id : open) j.finish_run(id, Verdict::pass, 0, "");
+  const std::string kept = records_kept(j);
+  CHECK(kept == records_by_scan(j));
+  CHECK(std::count(kept.begin(), kept.end(), '\n') == 3);
+
+  // A journal that takes these runs in by import keeps its own summary of them.
+  std::ofstream(dir.path / "a.json") << wbtest::export_document(j, "a").dump();
+  Journal other(dir.path / "b.db");
+  learn::merge_journal_files(other, {dir.path / "a.json"});
+  CHECK(records_kept(other) == kept);
 }

@@ -161,7 +161,7 @@ TEST_CASE("a version-8 journal gains after_measurement and prediction_uid, an ex
     j.record_prediction(run, kPredictedLab, {"t_guess", "20", 20.0});
     j.record_grade(run, grade_of(20));
     REQUIRE(sqlite3_exec(j.store_connection(),
-                         (wbtest::undo_migrations_after_13() +  // versions 15 and 14
+                         (wbtest::undo_migrations_after_13() +  // versions 16 to 14
                          "DROP INDEX predictions_first; DROP INDEX prediction_grades_by_run; DROP INDEX prediction_grades_by_uid; "  // version 13
  "DROP TABLE learn_nudges; ALTER TABLE explanations DROP COLUMN feedback; "  // version 12
                          "DROP TABLE experiment_explanations; DROP TABLE experiment_results; DROP TABLE experiment_predictions; "  // version 11
@@ -197,4 +197,55 @@ TEST_CASE("a version-8 journal gains after_measurement and prediction_uid, an ex
   REQUIRE(shown.size() == 2);
   CHECK(shown[0].answer == "20");
   CHECK(shown[0].graded);
+}
+
+TEST_CASE("first_predictions names each lab's first prediction of an id: filled on upgrade, kept as they come",
+          "[journal][predictions][schema]") {
+  TempDir dir;
+  const fs::path file = dir.path / "journal.db";
+  auto firsts = [](Journal& j) {
+    std::string out;
+    sqlite3_stmt* s = nullptr;
+    REQUIRE(sqlite3_prepare_v2(j.store_connection(),
+                               "SELECT f.lab || ' ' || f.prediction || ' ' || p.answer FROM first_predictions f JOIN "
+                               "predictions p ON p.id = f.prediction_id ORDER BY f.lab, f.prediction",
+                               -1, &s, nullptr) == SQLITE_OK);
+    while (sqlite3_step(s) == SQLITE_ROW) out += reinterpret_cast<const char*>(sqlite3_column_text(s, 0)) + std::string("; ");
+    sqlite3_finalize(s);
+    return out;
+  };
+  {  // Version 15: predictions recorded before the table existed.
+    Journal j(file);
+    const long long r1 = open_run(j);
+    j.record_prediction(r1, kPredictedLab, {"t_guess", "20", 20.0});
+    j.record_prediction(r1, kPredictedLab, {"kind", "1", std::nullopt});
+    const long long r2 = open_run(j);
+    j.record_prediction(r2, kPredictedLab, {"t_guess", "25", 25.0});
+    const long long other = open_run(j, "module06/b");
+    j.record_prediction(other, "module06/b", {"t_guess", "7", 7.0});
+    REQUIRE(sqlite3_exec(j.store_connection(),
+                         (wbtest::undo_summaries() + "UPDATE meta SET value='15' WHERE key='schema_version';").c_str(),
+                         nullptr, nullptr, nullptr) == SQLITE_OK);
+  }
+  Journal j(file);
+  CHECK(stored_schema_version(j.store_connection()) == kSchemaVersion);
+  CHECK(firsts(j) == "module05/a kind 1; module05/a t_guess 20; module06/b t_guess 7; ");
+  const std::vector<LabRecord> labs = lab_records(j);  // lab_summary, filled from the runs too
+  REQUIRE(labs.size() == 2);
+  CHECK(labs[0].lab == kPredictedLab);
+  CHECK(labs[0].runs == 2);
+  CHECK(labs[0].last_verdict == "unfinished");
+  CHECK(labs[1].runs == 1);
+  const long long r3 = open_run(j);
+  j.record_prediction(r3, kPredictedLab, {"t_guess", "40", 40.0});  // a later answer: not the first
+  j.record_prediction(r3, kPredictedLab, {"new_id", "3", 3.0});      // a new id: its first
+  CHECK(firsts(j) == "module05/a kind 1; module05/a new_id 3; module05/a t_guess 20; module06/b t_guess 7; ");
+
+  // A merged journal builds its own from the predictions it takes in; none is exported.
+  const nlohmann::json doc = wbtest::export_document(j, "a");
+  CHECK_FALSE(doc["tables"].contains("first_predictions"));
+  std::ofstream(dir.path / "a.json") << doc.dump();
+  Journal merged(dir.path / "b.db");
+  learn::merge_journal_files(merged, {dir.path / "a.json"});
+  CHECK(firsts(merged) == firsts(j));
 }

@@ -214,7 +214,7 @@ TEST_CASE("a journal of the version before add_run_machine is upgraded: old cloc
     sqlite3* db = j.store_connection();
     // (and every later migration: add_handins, version 9; add_experiments, version 11)
     REQUIRE(sqlite3_exec(db,
-                         (wbtest::undo_migrations_after_13() +  // versions 15 and 14
+                         (wbtest::undo_migrations_after_13() +  // versions 16 to 14
                           "DROP INDEX predictions_first; DROP INDEX prediction_grades_by_run; DROP INDEX prediction_grades_by_uid; "  // version 13
  "DROP TABLE learn_nudges; ALTER TABLE explanations DROP COLUMN feedback; "  // version 12
                           "DROP TABLE experiment_explanations; DROP TABLE experiment_results; "

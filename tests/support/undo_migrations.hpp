@@ -1,6 +1,6 @@
 // Tests that make an older journal from a current one undo the later migrations by hand:
 // this SQL undoes the ones after version 13 (journal/schema.cpp: "ended runs are kept",
-// 14, and "lab references", 15). Put it first in such a test's undo script; a test of a
+// 14, "lab references", 15, and "summaries kept", 16). Put it first in such a test's undo script; a test of a
 // version before 13 undoes 13 and older after it, as before.
 #pragma once
 
@@ -8,8 +8,16 @@
 
 namespace wbtest {
 
+// Version 16, "summaries kept": its derived tables and the triggers that keep them.
+inline std::string undo_summaries() {
+  return "DROP TRIGGER first_prediction_kept; DROP TABLE first_predictions; DROP TRIGGER lab_summary_run; "
+         "DROP TRIGGER lab_summary_verdict; DROP TRIGGER lab_summary_measured; DROP TRIGGER lab_summary_explained; "
+         "DROP TRIGGER lab_summary_unexplained; DROP TABLE lab_summary; ";
+}
+
 inline std::string undo_migrations_after_13() {
-  std::string sql = "DROP TABLE lab_references; DROP TRIGGER runs_ended_are_kept; DROP TRIGGER runs_are_kept_d; "
+  std::string sql = undo_summaries() +
+                    "DROP TABLE lab_references; DROP TRIGGER runs_ended_are_kept; DROP TRIGGER runs_are_kept_d; "
                     "DROP TRIGGER experiment_runs_ended_are_kept; DROP TRIGGER experiment_runs_are_kept_d; ";
   for (const char* t : {"predictions", "checks", "metrics", "prediction_grades", "run_gpu_state", "run_machine",
                         "slurm_jobs", "experiment_predictions", "experiment_results"})

@@ -410,6 +410,62 @@ CREATE TRIGGER lab_references_are_kept_d BEFORE DELETE ON lab_references
 )sql");
 }
 
+// Migration "summaries kept" (version 16): what progress, next and the ledger read on every
+// call, kept by triggers as rows are recorded or imported, so that they answer in a time
+// that follows the number of labs, not of runs. Derived, like learn_cards: filled here from
+// the rows, never exported (an import's rows fill the importing journal's own).
+//   first_predictions  each lab's first prediction of an id, its scored one (version 10):
+//                      the ledger's window over every prediction took 1.0 s at 100 k runs,
+//                      the join through this table 1 ms (scripts/bench/journal_scale.sh)
+//   lab_summary        each lab's runs other than the reference solution's: how many,
+//                      passed, with a measured figure, explained; the latest (lab_records)
+// Runs, predictions and figures are never deleted, nor a run's lab, variant or start
+// changed (version 14); a verdict is set when a run ends (once more by a Slurm login node).
+void add_summaries(sqlite3* db) {
+  sql::exec(db, R"sql(
+CREATE TABLE first_predictions(lab TEXT NOT NULL, prediction TEXT NOT NULL, prediction_id INTEGER NOT NULL,
+  PRIMARY KEY(lab, prediction)) WITHOUT ROWID;
+INSERT INTO first_predictions SELECT lab, prediction, MIN(id) FROM predictions GROUP BY lab, prediction;
+CREATE TRIGGER first_prediction_kept AFTER INSERT ON predictions BEGIN
+  INSERT INTO first_predictions(lab, prediction, prediction_id) VALUES(NEW.lab, NEW.prediction, NEW.id)
+    ON CONFLICT(lab, prediction) DO UPDATE SET prediction_id = MIN(prediction_id, excluded.prediction_id);
+END;
+CREATE TABLE lab_summary(lab TEXT PRIMARY KEY, runs INTEGER NOT NULL, passes INTEGER NOT NULL,
+  measured INTEGER NOT NULL, explained INTEGER NOT NULL, last_id INTEGER NOT NULL, last_at TEXT NOT NULL) WITHOUT ROWID;
+INSERT INTO lab_summary
+  SELECT r.lab, COUNT(*), TOTAL(r.verdict = 'pass'),
+    TOTAL(EXISTS (SELECT 1 FROM metrics m WHERE m.run_id = r.id AND m.value IS NOT NULL)),
+    TOTAL(EXISTS (SELECT 1 FROM explanations e WHERE e.run_id = r.id)), MAX(r.id), MAX(r.started_at)
+  FROM runs r WHERE r.variant <> 'solution' GROUP BY r.lab;
+CREATE TRIGGER lab_summary_run AFTER INSERT ON runs WHEN NEW.variant <> 'solution' BEGIN
+  INSERT INTO lab_summary VALUES(NEW.lab, 1, COALESCE(NEW.verdict = 'pass', 0), 0, 0, NEW.id, NEW.started_at)
+    ON CONFLICT(lab) DO UPDATE SET runs = runs + 1, passes = passes + excluded.passes,
+      last_id = MAX(last_id, excluded.last_id), last_at = MAX(last_at, excluded.last_at);
+END;
+CREATE TRIGGER lab_summary_verdict AFTER UPDATE OF verdict ON runs
+  WHEN NEW.variant <> 'solution' AND NEW.verdict IS NOT OLD.verdict BEGIN
+  UPDATE lab_summary SET passes = passes + COALESCE(NEW.verdict = 'pass', 0) - COALESCE(OLD.verdict = 'pass', 0)
+    WHERE lab = NEW.lab;
+END;
+CREATE TRIGGER lab_summary_measured AFTER INSERT ON metrics WHEN NEW.value IS NOT NULL
+  AND NOT EXISTS (SELECT 1 FROM metrics m WHERE m.run_id = NEW.run_id AND m.value IS NOT NULL AND m.rowid <> NEW.rowid)
+BEGIN
+  UPDATE lab_summary SET measured = measured + 1
+    WHERE lab = (SELECT lab FROM runs WHERE id = NEW.run_id AND variant <> 'solution');
+END;
+CREATE TRIGGER lab_summary_explained AFTER INSERT ON explanations
+  WHEN NOT EXISTS (SELECT 1 FROM explanations e WHERE e.run_id = NEW.run_id AND e.rowid <> NEW.rowid) BEGIN
+  UPDATE lab_summary SET explained = explained + 1
+    WHERE lab = (SELECT lab FROM runs WHERE id = NEW.run_id AND variant <> 'solution');
+END;
+CREATE TRIGGER lab_summary_unexplained AFTER DELETE ON explanations
+  WHEN NOT EXISTS (SELECT 1 FROM explanations e WHERE e.run_id = OLD.run_id) BEGIN
+  UPDATE lab_summary SET explained = explained - 1
+    WHERE lab = (SELECT lab FROM runs WHERE id = OLD.run_id AND variant <> 'solution');
+END;
+)sql");
+}
+
 using Migration = void (*)(sqlite3*);
 
 // migrations[i] brings a journal from version i to version i + 1.
@@ -429,6 +485,7 @@ const Migration kMigrations[] = {
     add_first_prediction_indexes,
     add_ended_run_guards,
     add_lab_references,
+    add_summaries,
 };
 static_assert(static_cast<int>(std::size(kMigrations)) == kSchemaVersion, "one migration per version");
 
