@@ -8,6 +8,7 @@
 #include <climits>
 #include <limits>
 #include <map>
+#include <memory>
 #include <set>
 #include <vector>
 #include <nlohmann/json.hpp>
@@ -106,11 +107,34 @@ void bind_value(Stmt& s, Affinity a, const json& v, const RowPlace& at, const st
   }
 }
 
+// The import's statements, each prepared once and reset for every further use: one
+// prepared a row made SQLite compile the tables' triggers again for every row (a first
+// import of 100,000 runs: 36 s with schema 16's summary triggers, 23 s without them).
+class Statements {
+ public:
+  explicit Statements(sqlite3* db) : db_(db) {}
+  sqlite3* db() const { return db_; }
+  Stmt& operator()(const std::string& sql_text) {
+    std::unique_ptr<Stmt>& s = cache_[sql_text];
+    if (s) s->reset();
+    else s = std::make_unique<Stmt>(db_, sql_text.c_str());
+    return *s;
+  }
+  // Every statement reset (none left part-way through its rows), before the commit.
+  void reset_all() {
+    for (auto& [text, s] : cache_) s->reset();
+  }
+
+ private:
+  sqlite3* db_;
+  std::map<std::string, std::unique_ptr<Stmt>> cache_;
+};
+
 // The local id of the `parent` row whose uid is `uid`; a row error when there is none.
-long long parent_id(sqlite3* db, const SyncedTable& t, const json& uid, const RowPlace& at) {
+long long parent_id(Statements& st, const SyncedTable& t, const json& uid, const RowPlace& at) {
   const std::string key = t.parent_uid_key();
   if (!is_uid(uid)) bad_row(at, fmt::format("{} should be a uid (32 hex digits) but is {}", key, uid.dump()));
-  Stmt s(db, fmt::format("SELECT id FROM {} WHERE uid=?", t.parent_table).c_str());
+  Stmt& s = st(fmt::format("SELECT id FROM {} WHERE uid=?", t.parent_table));
   s.bind(uid.get<std::string>());
   if (!s.next()) {
     bad_row(at, fmt::format("its {} {} is neither in this journal nor earlier in the import", key,
@@ -159,8 +183,9 @@ RunsBefore runs_before(sqlite3* db) {
 }
 
 // Inserts one row unless its uid is here already; true when it was added.
-bool import_row(sqlite3* db, const SyncedTable& t, const std::map<std::string, Column>& cols, const json& row,
+bool import_row(Statements& st, const SyncedTable& t, const std::map<std::string, Column>& cols, const json& row,
                 const RunsBefore& before, const RowPlace& at) {
+  sqlite3* db = st.db();
   long long parent = 0;
   if (!row.is_object()) bad_row(at, "should be an object but is " + kind_of(row));
   if (!row.contains("uid") || !is_uid(row["uid"])) bad_row(at, "has no uid (32 lowercase hex digits)");
@@ -168,7 +193,7 @@ bool import_row(sqlite3* db, const SyncedTable& t, const std::map<std::string, C
   std::vector<std::pair<Affinity, json>> values;
   for (const auto& [key, value] : row.items()) {
     if (!t.parent_table.empty() && key == t.parent_uid_key()) {
-      parent = parent_id(db, t, value, at);
+      parent = parent_id(st, t, value, at);
       names.push_back(t.parent_column);
       values.emplace_back(Affinity::integer, parent);
       continue;
@@ -182,14 +207,14 @@ bool import_row(sqlite3* db, const SyncedTable& t, const std::map<std::string, C
   for (const auto& [name, c] : cols) {
     if (c.required && name != t.parent_column && !row.contains(name)) bad_row(at, fmt::format("has no {}", name));
   }
-  Stmt exists(db, fmt::format("SELECT 1 FROM {} WHERE uid=?", t.name).c_str());
+  Stmt& exists = st(fmt::format("SELECT 1 FROM {} WHERE uid=?", t.name));
   exists.bind(row["uid"].get<std::string>());
   std::string list, marks;
   for (const auto& n : names) {
     list += (list.empty() ? "" : ", ") + n;
     marks += marks.empty() ? "?" : ", ?";
   }
-  Stmt insert(db, fmt::format("INSERT INTO {}({}) VALUES({})", t.name, list, marks).c_str());
+  Stmt& insert = st(fmt::format("INSERT INTO {}({}) VALUES({})", t.name, list, marks));
   for (std::size_t i = 0; i < names.size(); ++i) bind_value(insert, values[i].first, values[i].second, at, names[i]);
   if (exists.next()) return false;  // checked after the row was found well-formed
   if (part_of_a_run(t) && parent <= before.of(t.parent_table)) refuse_row_of_held_run(db, t, parent, at);
@@ -353,6 +378,7 @@ ImportSummary import_journal_files(Journal& journal, const std::vector<std::file
   sqlite3* db = journal.store_connection();
   sql::Transaction transaction(db);
   const RunsBefore before = runs_before(db);
+  Statements st(db);
   std::vector<RunEnding> endings;
   for (std::size_t f = 0; f < docs.size(); ++f) {
     for (std::size_t i = 0; i < synced_tables().size(); ++i) {
@@ -368,18 +394,19 @@ ImportSummary import_journal_files(Journal& journal, const std::vector<std::file
         json finished_at;
         if (run_table && row.is_object() && row.contains("finished_at") && row["finished_at"].is_string())
           std::swap(finished_at, row["finished_at"]);
-        const bool added = import_row(db, t, cols, row, before, at);
+        const bool added = import_row(st, t, cols, row, before, at);
         if (added && !finished_at.is_null()) endings.push_back({t.name, row["uid"].get<std::string>(), finished_at});
         ++(added ? summary.tables[i].added : summary.tables[i].skipped);
       }
     }
   }
   for (const auto& e : endings) {
-    Stmt(db, fmt::format("UPDATE {} SET finished_at=? WHERE uid=?", e.table).c_str())
+    st(fmt::format("UPDATE {} SET finished_at=? WHERE uid=?", e.table))
         .bind(e.finished_at.get<std::string>())
         .bind(e.uid)
         .run();
   }
+  st.reset_all();
   if (before_commit) before_commit(summary);
   transaction.commit();
   return summary;

@@ -120,6 +120,13 @@ class Statement {
     return *this;
   }
 
+  // Ready to run again with new bindings: the last step's state and every binding cleared.
+  void reset() {
+    sqlite3_reset(stmt_);
+    sqlite3_clear_bindings(stmt_);
+    n_ = 0;
+  }
+
   // Executes a statement that returns no rows.
   void run() {
     if (sqlite3_step(stmt_) != SQLITE_DONE) fail(db_, "write");
