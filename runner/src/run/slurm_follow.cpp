@@ -35,7 +35,8 @@ void copy_new_output(const fs::path& file, std::uintmax_t& offset) {
 }
 
 std::string describe_state(const FollowOptions& o, const SlurmJobStatus& s) {
-  if (!s.no_answer.empty()) return fmt::format("Slurm job {}: squeue did not answer ({}); asking again", o.job_id, s.no_answer);
+  // squeue's own message is long; it goes into the verdict's reason if Slurm stays silent.
+  if (!s.no_answer.empty()) return fmt::format("Slurm job {}: squeue did not answer; asking again", o.job_id);
   if (s.state == "PENDING") return fmt::format("Slurm job {}: PENDING{}", o.job_id, s.reason.empty() ? "" : " (" + s.reason + ")");
   if (s.state == "RUNNING") return fmt::format("Slurm job {}: RUNNING on {}", o.job_id, s.node);
   return fmt::format("Slurm job {}: {}", o.job_id, s.state.empty() ? "no longer known to Slurm" : s.state);
