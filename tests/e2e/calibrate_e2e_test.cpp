@@ -133,7 +133,17 @@ TEST_CASE("e2e: device --calibrate --labs with no lab named calibrates every lab
   // The fixture's other labs cannot be: no graded range, a crash, a hang, a compile error.
   CHECK(e2e::find_by(j["labs"], "lab", "module01/broken_lab")["recorded"] == false);
   CHECK(contains(e2e::find_by(j["labs"], "lab", "module01/hang_lab")["problem"].get<std::string>(), "did not finish"));
-  CHECK(r.exit_code == 1);  // not every lab could be calibrated
+  CHECK(e2e::find_by(j["labs"], "lab", "module01/hang_lab")["nothing_to_calibrate"] == false);
+  CHECK(e2e::find_by(j["labs"], "lab", "module01/bytes_lab")["nothing_to_calibrate"] == true);
+  CHECK(r.exit_code == 1);  // a lab failed: the crash, the hang, the compile error
+
+  // A lab without a timed figure (a correctness lab) is no failure: the rest calibrated, exit 0.
+  r = c.run({"device", "--calibrate", "--labs", "module01/pass_lab", "module01/bytes_lab"}, kLaptop, 120);
+  SHOW(r);
+  CHECK(r.exit_code == 0);
+  CHECK(contains(r.out, "[2/2] module01/bytes_lab: no timed figure: nothing to calibrate"));
+  CHECK(contains(r.out, "1 of 2 labs calibrated"));
+  CHECK(contains(r.out, "No timed figure to calibrate (correctness labs): module01/bytes_lab."));
 }
 
 TEST_CASE("e2e: run --compare grades your copy against the reference timed just before it", "[e2e][calibrate][compare]") {

@@ -66,7 +66,8 @@ nlohmann::json lab_calibrations_json(const std::vector<LabCalibration>& all, dou
     nlohmann::json figures = nlohmann::json::object();
     for (const auto& [name, f] : c.reference.figures)
       figures[name] = {{"value", f.value}, {"band", f.band}, {"spread", f.spread}};
-    labs.push_back({{"lab", c.lab}, {"recorded", c.recorded}, {"problem", c.problem}, {"seconds", c.seconds},
+    labs.push_back({{"lab", c.lab}, {"recorded", c.recorded}, {"problem", c.problem},
+                    {"nothing_to_calibrate", c.nothing_to_calibrate}, {"seconds", c.seconds},
                     {"runs", c.reference.runs}, {"params", c.reference.params}, {"figures", figures}});
   }
   return {{"labs", labs}, {"seconds", seconds}};
@@ -85,6 +86,17 @@ void print_lab_calibrations(const std::vector<LabCalibration>& all, double secon
   fmt::print("{}\n", s.bold(fmt::format("{} of {} labs calibrated in {:.0f} s: runs on this GPU at their default "
                                         "parameters are graded against these from now on.",
                                         recorded, all.size(), seconds)));
+  std::string none;
+  for (const auto& c : all)
+    if (c.nothing_to_calibrate) none += (none.empty() ? "" : ", ") + c.lab;
+  if (!none.empty()) fmt::print("No timed figure to calibrate (correctness labs): {}.\n", none);
+}
+
+// 0 when every lab was calibrated or had nothing to calibrate; 1 when one failed.
+int calibration_exit(const std::vector<LabCalibration>& all) {
+  return std::all_of(all.begin(), all.end(), [](const LabCalibration& c) { return c.recorded || c.nothing_to_calibrate; })
+             ? 0
+             : 1;
 }
 
 // --calibrate --labs: this GPU's own lab references (run/lab_calibration.hpp).
@@ -105,7 +117,7 @@ int calibrate_lab_references(const DeviceOptions& o, const Catalog& catalog, con
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   print_result(output_for(o.json, s), all, [&](const auto& x) { return lab_calibrations_json(x, seconds); },
                [&](const auto& x, const Style& st) { print_lab_calibrations(x, seconds, st); });
-  return std::all_of(all.begin(), all.end(), [](const LabCalibration& c) { return c.recorded; }) ? 0 : 1;
+  return calibration_exit(all);
 }
 
 // A device command that cannot go on. With --json, scripts still get one JSON object on

@@ -109,7 +109,10 @@ LabCalibration calibrate_one(const RunContext& ctx, const LabSpec& lab, const De
   if (!clocks.empty()) ref.sm_clock_mhz = median_of(clocks);
   ref.basis = runs.front().device_figures;
   take_figures(lab, runs, ref);
-  if (ref.figures.empty()) out.problem = "it reports no figure graded against a range: nothing to calibrate";
+  if (ref.figures.empty()) {
+    out.problem = "it reports no figure graded against a range: nothing to calibrate";
+    out.nothing_to_calibrate = true;
+  }
   return out;
 }
 
@@ -136,8 +139,10 @@ std::vector<LabCalibration> calibrate_labs(const RunContext& ctx, const std::vec
       record_lab_reference(ctx.journal, out.back().reference);
       out.back().recorded = true;
     }
-    progress(at + ": " + (out.back().recorded ? fmt::format("recorded ({:.0f} s)", out.back().seconds)
-                                              : "not recorded: " + out.back().problem));
+    const LabCalibration& c = out.back();
+    progress(at + ": " + (c.recorded               ? fmt::format("recorded ({:.0f} s)", c.seconds)
+                          : c.nothing_to_calibrate ? "no timed figure: nothing to calibrate"
+                                                   : "not recorded: " + c.problem));
     if (termination_signal() != 0) break;  // Ctrl-C: the labs done so far are kept
   }
   return out;

@@ -30,6 +30,8 @@ struct LabCalibration {
   std::string lab;
   bool recorded = false;
   std::string problem;        // why nothing was recorded ("" when recorded)
+  bool nothing_to_calibrate = false;  // the lab ran and grades no figure against a range (a
+                                      // correctness lab): not a failure
   LabReference reference;     // what was recorded
   double seconds = 0;         // the build and the runs
 };
