@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <csignal>
 
+#include "../support/lines.hpp"
 #include "e2e_support.hpp"
 
 using e2e::FixtureCourse;
@@ -217,5 +218,16 @@ TEST_CASE("watch's report holds the GPU clock and throttle lines that run's does
                                  "the GPU was throttled before the run (sw_power_cap)"}) {
     CHECK(run.out.find(line) != std::string::npos);
     CHECK(watched.out.find(line) != std::string::npos);
+  }
+  // At 80 columns the runner's lines fold, the clock lines too (over 90 columns here, 108
+  // on an H100: seen there 2026-12-05).
+  std::map<std::string, std::string> narrow = env;
+  narrow["COLUMNS"] = "80";
+  const auto folded = c.run({"run", "module01/pass_lab", "--no-predict"}, narrow);
+  CHECK(folded.out.find("GPU before the run: SM 1410 MHz (max 1590)") != std::string::npos);
+  for (const auto& l : wbtest::lines_of(folded.out)) {
+    if (l.rfind("[", 0) == 0) continue;  // the lab's own records: whole in a pipe (folded on a terminal)
+    INFO(l);
+    CHECK(wbtest::columns(l) <= 80);
   }
 }

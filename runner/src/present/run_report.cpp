@@ -131,7 +131,8 @@ std::string render_report(const RunReport& r, const Style& s) {
                                        text_width(), "", "  ")));
   }
   if (!r.next_step.empty()) fmt::format_to(out, "{}\n", wrap_text(s.bold("Next:") + " " + r.next_step, text_width(), "", "  "));
-  for (const auto& line : profile_lines(r.profile, s)) fmt::format_to(out, "{}\n", line);  // the GPU's clocks, throttling
+  for (const auto& line : profile_lines(r.profile, s))  // the GPU's clocks (108 columns on an H100), throttling
+    fmt::format_to(out, "{}\n", wrap_text(line, text_width(), "", "    "));
   return text;
 }
 
