@@ -21,6 +21,7 @@
 #include "journal/journal.hpp"
 #include "run/device_context.hpp"
 #include "run/lab_calibration.hpp"
+#include "ui/wrap.hpp"
 #include "util/error.hpp"
 #include "util/text.hpp"
 #include "util/utf8.hpp"
@@ -83,13 +84,15 @@ void print_lab_calibrations(const std::vector<LabCalibration>& all, double secon
       fmt::print("  {:<22} {:>12.4g}  spread {:>5.1f} %  graded within {:g} %\n", name, f.value, f.spread * 100,
                  f.band * 100);
   }
-  fmt::print("{}\n", s.bold(fmt::format("{} of {} labs calibrated in {:.0f} s: runs on this GPU at their default "
-                                        "parameters are graded against these from now on.",
-                                        recorded, all.size(), seconds)));
+  fmt::print("{}\n", s.bold(wrap_text(fmt::format("{} of {} labs calibrated in {:.0f} s: runs on this GPU at their "
+                                                  "default parameters are graded against these from now on.",
+                                                  recorded, all.size(), seconds),
+                                      text_width())));
   std::string none;
   for (const auto& c : all)
     if (c.nothing_to_calibrate) none += (none.empty() ? "" : ", ") + c.lab;
-  if (!none.empty()) fmt::print("No timed figure to calibrate (correctness labs): {}.\n", none);
+  if (!none.empty())
+    fmt::print("{}\n", wrap_text("No timed figure to calibrate (correctness labs): " + none + ".", text_width(), "", "  "));
 }
 
 // 0 when every lab was calibrated or had nothing to calibrate; 1 when one failed.
