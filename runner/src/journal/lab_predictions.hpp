@@ -23,10 +23,11 @@ struct LabPrediction {
 // The id of the scored prediction of p's lab and id (SQL, p aliasing predictions): the first
 // this journal received. Arrival, not recorded_at: a prediction an import brings that was
 // dated earlier on another machine does not take over from one this journal already
-// holds (and may have scored); it is kept as a later answer. Every query of "the first
-// prediction" (history, ledger, report, the run) uses this one definition.
+// holds (and may have scored); it is kept as a later answer. Read from first_predictions
+// (schema 16), whose trigger keeps the lowest id of each lab and prediction id: every query
+// of "the first prediction" (history, ledger, report, the run) reads that one table.
 inline constexpr const char* kScoredPredictionId =
-    "(SELECT MIN(q.id) FROM predictions q WHERE q.lab = p.lab AND q.prediction = p.prediction)";
+    "(SELECT f.prediction_id FROM first_predictions f WHERE f.lab = p.lab AND f.prediction = p.prediction)";
 
 // The first prediction of each id of `lab` (kScoredPredictionId), in the order they arrived.
 std::vector<LabPrediction> first_predictions(Journal& journal, const std::string& lab);
