@@ -30,15 +30,16 @@ workbook_area(learn     PUBLIC content journal model ui)
 # The pipeline: devices, profilers, a run.
 workbook_area(device    PUBLIC build content exec grade specs ui workspace PRIVATE journal model)
 workbook_area(profile   PUBLIC content exec grade journal ui PRIVATE model)
-workbook_area(run       PUBLIC build content device exec grade journal model plot profile specs ui workspace
+workbook_area(slurm     PUBLIC device exec grade ui workspace)
+workbook_area(run       PUBLIC build content device exec grade journal model plot profile slurm specs ui workspace
                         PRIVATE explain)
 # What reads runs back (the learner's report) and checks the content (dev check).
 workbook_area(report    PUBLIC content journal plot specs PRIVATE ui)
 workbook_area(dev       PUBLIC content run PRIVATE build device exec specs ui)
 # The presenter: results as text and JSON (a run, a sweep, a comparison, a module's and a
 # lab's page, the solution, dev check, the written report, a journal's export and import).
-workbook_area(present   PUBLIC content dev diff grade journal report run ui PRIVATE plot profile)
-workbook_area(experiment PUBLIC content exec grade journal plot profile report run ui workspace PRIVATE build device model)
+workbook_area(present   PUBLIC content dev diff grade journal report run slurm ui PRIVATE plot profile)
+workbook_area(experiment PUBLIC content exec grade journal plot profile report run slurm ui workspace PRIVATE build device model)
 # Progress, next and history (the experiments' project topics count in progress).
 workbook_area(progress  PUBLIC content journal ui workspace PRIVATE experiment grade learn report)
 workbook_area(watch     PUBLIC content journal ui workspace PRIVATE exec learn present progress run)

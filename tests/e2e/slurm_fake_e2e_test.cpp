@@ -5,19 +5,13 @@
 // its node still runs it, a deleted current folder. tests/e2e/slurm_e2e_test.cpp drives
 // a real Slurm.
 //
-// The fake sbatch gives job ids 100, 101, ... and runs the batch script with bash (its
-// output to job.out beside it), as FAKE_SBATCH says:
-//   sync        before answering (the job has run when sbatch returns), banner lines first
-//   background  in the background, banner lines first
-//   silent      not at all, and prints nothing        silent-sync: runs it, prints nothing
-//   refuse      not at all: exits 1 with an error
-// The fake squeue says RUNNING until the script has ended (COMPLETED or FAILED by its
-// exit status) or scancel was called (CANCELLED); `squeue -n NAME` lists the jobs of that name.
-// With FAKE_SQUEUE_SILENT=N its first N questions about a job fail as a busy controller's do.
+// The fake tools and their modes: tests/support/fake_slurm_tools.hpp.
 #include <cstdlib>
 
 #include "e2e_support.hpp"
 #include "exec/process.hpp"
+
+#include "../support/fake_slurm_tools.hpp"
 
 using e2e::CommandResult;
 using e2e::FixtureCourse;
@@ -28,68 +22,13 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const char* kSbatch = R"SH(#!/bin/bash
-case $FAKE_SBATCH in
-  silent) exit 0 ;;
-  refuse) echo "sbatch: error: invalid partition specified: nope" >&2; exit 1 ;;
-esac
-state=$FAKE_SLURM_STATE
-script=${@: -1}
-id=$(cat "$state/next" 2>/dev/null || echo 100); echo $((id + 1)) > "$state/next"
-sed -n 's/^#SBATCH --job-name=//p' "$script" > "$state/name-$id"
-out=$(dirname "$script")/job.out
-run() { SLURM_JOB_ID=$id bash "$script" > "$out" 2>&1; echo $? > "$state/exit-$id"; }
-case $FAKE_SBATCH in
-  sync) run ;;
-  silent-sync) run; exit 0 ;;
-  background) export -f run; export id script out state
-              setsid env -u WORKBOOK_PROCESS_TOKEN bash -c run </dev/null >/dev/null 2>&1 &
-              sleep 1 ;;  # until it has left the token behind (run_process kills what carries it)
-esac
-printf 'Welcome to the fake cluster.\nNOTICE: 2024 GPU hours left this term\n%s;fake\n' "$id"
-)SH";
-
-const char* kSqueue = R"SH(#!/bin/bash
-state=$FAKE_SLURM_STATE
-while [ $# -gt 0 ]; do
-  case $1 in -j) job=$2; shift ;; -n) name=$2; shift ;; esac; shift
-done
-if [ -n "$name" ]; then
-  for f in "$state"/name-*; do [ "$(cat "$f")" = "$name" ] && echo "${f##*/name-}"; done; exit 0
-fi
-asked=$(( $(cat "$state/asked-$job" 2>/dev/null || echo 0) + 1 )); echo $asked > "$state/asked-$job"
-if [ "$asked" -le "${FAKE_SQUEUE_SILENT:-0}" ]; then
-  echo "slurm_load_jobs error: Socket timed out on send/recv operation" >&2; exit 1
-fi
-[ -f "$state/name-$job" ] || { echo "slurm_load_jobs error: Invalid job id specified" >&2; exit 1; }
-if [ -f "$state/cancel-$job" ]; then echo "CANCELLED|None|fakenode|0:02"
-elif [ -f "$state/exit-$job" ]; then
-  [ "$(cat "$state/exit-$job")" = 0 ] && echo "COMPLETED|None|fakenode|0:01" || echo "FAILED|NonZeroExitCode|fakenode|0:01"
-else echo "RUNNING|None|fakenode|0:01"; fi
-)SH";
-
-const char* kScontrol = R"SH(#!/bin/bash
-job=${@: -1}
-code=$(cat "$FAKE_SLURM_STATE/exit-$job" 2>/dev/null || echo 0)
-echo "JobId=$job JobName=fake ExitCode=$code:0 NodeList=fakenode"
-)SH";
-
-const char* kScancel = R"SH(#!/bin/bash
-touch "$FAKE_SLURM_STATE/cancel-$1"
-)SH";
-
 // A course whose PATH finds the fake tools first.
 struct FakeSlurm {
   FixtureCourse c;
   fs::path bin, state;
   FakeSlurm() : bin(c.tmp.path / "fake-bin"), state(c.tmp.path / "fake-state") {
-    fs::create_directories(bin);
+    wbtest::write_fake_slurm_tools(bin);
     fs::create_directories(state);
-    for (auto [name, text] : {std::pair{"sbatch", kSbatch}, {"squeue", kSqueue}, {"scontrol", kScontrol},
-                              {"scancel", kScancel}}) {
-      e2e::write_file(bin / name, text);
-      fs::permissions(bin / name, fs::perms::owner_all);
-    }
     e2e::write_file(c.workspace / "slurm.yaml", "poll_s: 0.2\n");
   }
   std::map<std::string, std::string> env(const std::string& mode) const {
@@ -222,4 +161,54 @@ TEST_CASE("e2e fake slurm: a deleted current folder is refused before anything i
     CHECK((!fs::exists(f.c.journal()) || f.sql("SELECT COUNT(*) FROM runs") == "0"));
   }
   CHECK_FALSE(fs::exists(f.state / "next"));  // nothing was submitted
+}
+
+TEST_CASE("e2e fake slurm: an experiment's job has the lab's job life", "[e2e][slurm][experiment]") {
+  FakeSlurm f;
+  e2e::write_file(f.c.workspace / "experiments/cmp.yaml", R"(format_version: 1
+title: two echoes
+repeats: 1
+timeout_s: 30
+variants:
+  - {name: a, command: [/bin/echo, 'loss 3.0']}
+  - {name: b, command: [/bin/echo, 'loss 1.5']}
+metrics:
+  - {name: loss, pattern: 'loss ([0-9.]+)', summary: last}
+predictions:
+  - {name: ratio, unit: x, question: "How much lower is b's loss?", measured: a.loss / b.loss}
+)");
+  const std::vector<std::string> run = {"experiment", "run", "cmp", "--slurm", "-p", "ratio=2"};
+  {  // The job runs before sbatch answers: its node finds the run (it failed as "not submitted" before).
+    CommandResult r = f.run(with_args(run, {"--json"}), "sync");
+    SHOW(r);
+    CHECK(r.exit_code == 0);
+    json j = json::parse(r.out, nullptr, false);
+    REQUIRE(j.is_object());
+    CHECK(j["status"] == "done");
+    CHECK(j["slurm_job"] == "100");
+    CHECK(e2e::read_file(f.state / "name-100") == "wb-exp-cmp-1\n");  // one job name per run
+  }
+  {  // sbatch prints no id: the job is found by its name (the run was ended as not_run before).
+    CommandResult r = f.run(run, "silent-sync");
+    SHOW(r);
+    CHECK(r.exit_code == 0);
+    CHECK(r.err.find("Slurm knows it by its name wb-exp-cmp-2 as job 101") != std::string::npos);
+    CHECK(r.out.find("Submitted Slurm job 101 for experiment run #2") != std::string::npos);
+    CHECK(f.sql("SELECT status || ' ' || slurm_job FROM experiment_runs WHERE id = 2") == "done 101");
+  }
+  {  // A refused job: not run, its prediction kept.
+    CommandResult r = f.run(run, "refuse");
+    SHOW(r);
+    CHECK(r.exit_code == 2);
+    CHECK(f.sql("SELECT status FROM experiment_runs WHERE id = 3") == "not_run");
+    CHECK(f.sql("SELECT detail FROM experiment_runs WHERE id = 3").find("invalid partition") != std::string::npos);
+    CHECK(f.sql("SELECT COUNT(*) FROM experiment_predictions WHERE experiment_run_id = 3") == "1");
+  }
+  for (const char* flag : {"--slurm", "--slurm-dry-run"}) {  // a bad -p value is refused before anything
+    CommandResult r = f.run({"experiment", "run", "cmp", flag, "-p", "ratio=abc"}, "sync");
+    SHOW(r);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("ratio") != std::string::npos);
+    CHECK(f.sql("SELECT COUNT(*) FROM experiment_runs") == "3");
+  }
 }

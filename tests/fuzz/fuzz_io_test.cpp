@@ -17,7 +17,7 @@
 #include "journal/journal.hpp"
 #include "journal/journal_export.hpp"
 #include "journal/journal_import.hpp"
-#include "run/slurm_config.hpp"
+#include "slurm/slurm_config.hpp"
 #include "util/error.hpp"
 
 #include "../support/export_document.hpp"

@@ -1,4 +1,4 @@
-// The batch script against hostile paths (run/slurm_config): every path and value the
+// The batch script against hostile paths (slurm/slurm_config): every path and value the
 // runner writes into it is quoted for the reader that reads it (bash for the command
 // line, sbatch itself for the #SBATCH lines), or refused when it cannot be (a line break
 // in an #SBATCH line). Checked by running the script with bash: no Slurm needed
@@ -8,7 +8,8 @@
 #include <fstream>
 
 #include "exec/process.hpp"
-#include "run/slurm_config.hpp"
+#include "run/slurm_submit.hpp"
+#include "slurm/slurm_config.hpp"
 #include "util/error.hpp"
 
 #include "../support/temp_dir.hpp"

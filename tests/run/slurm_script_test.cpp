@@ -1,12 +1,14 @@
 // Tests for the Slurm settings, the batch script, the node's GPU name and the verdict a
-// job's end gives (run/slurm_config, run/slurm_node, run/slurm_outcome). No cluster needed.
+// job's end gives (slurm/slurm_config, slurm/slurm_node, slurm/slurm_outcome), and a lab's
+// command on the node (run/slurm_submit). No cluster needed.
 #include <catch2/catch.hpp>
 
 #include <fstream>
 
-#include "run/slurm_config.hpp"
-#include "run/slurm_node.hpp"
-#include "run/slurm_outcome.hpp"
+#include "run/slurm_submit.hpp"
+#include "slurm/slurm_config.hpp"
+#include "slurm/slurm_node.hpp"
+#include "slurm/slurm_outcome.hpp"
 #include "util/error.hpp"
 
 #include "../support/files.hpp"

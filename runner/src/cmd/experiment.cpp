@@ -4,14 +4,13 @@
 #include <unistd.h>
 
 #include "cmd/registry.hpp"
-#include "content/course.hpp"
 #include "experiment/experiment_run.hpp"
 #include "experiment/experiment_show.hpp"
 #include "experiment/experiment_slurm.hpp"
 #include "experiment/experiment_store.hpp"
 #include "experiment/experiment_summary.hpp"
 #include "experiment/experiment_template.hpp"
-#include "experiment/experiment_topics.hpp"
+#include "present/slurm_notices.hpp"
 #include "ui/prompt.hpp"
 #include "ui/wrap.hpp"
 #include "util/error.hpp"
@@ -99,21 +98,23 @@ void run_experiment(CommandContext& ctx, ExperimentOptions& o) {
     return;
   }
   const SlurmFlags& f = o.slurm_run.flags;
-  if (o.slurm || o.slurm_run.dry_run) {
-    const long long id = submit_experiment(ws, style, req, o.slurm_run);
-    if (id == 0) return;  // a dry run
+  const std::filesystem::path content_root = ctx.global.catalog().root();
+  if (o.slurm_run.dry_run) {
+    const std::string script = experiment_dry_run_script(ws, content_root, req, f);
+    fmt::print(stderr, "Dry run: nothing is submitted; RUN_ID becomes the experiment run's id.\n");
+    fmt::print("{}", script);
+    return;
+  }
+  if (o.slurm) {
+    ConsoleSlurmObserver observer(ctx.global.output(o.json));
+    const long long id = submit_experiment(ws, content_root, style, req, f, observer);
     Journal journal(ws.journal_path());
     const auto row = load_experiment_run(journal, id);
     return explain_and_show(ctx, o, id, row ? row->status : "failed");
   }
   if (f.partition || f.gres || f.time || f.account)
     throw UsageError("--partition, --gres, --time and --account go with --slurm (or --slurm-dry-run)");
-  const Experiment e = load_workspace_experiment(ws, req.name);
-  if (const auto course = load_course(ctx.global.catalog().root(), ws.root()); course && !e.topic.empty()) {
-    std::vector<std::string> topics;
-    for (const auto& t : course->project.topics) topics.push_back(t.topic);
-    check_experiment_topic(e.topic, topics, "experiments/" + e.name + ".yaml");
-  }
+  const Experiment e = prepare_experiment(ws, content_root, req);
   const std::vector<RecordedPrediction> predictions = collect_experiment_predictions(ws, e, req, style);
   ws.ensure();
   long long id = 0;

@@ -14,6 +14,7 @@
 #include "run/params.hpp"
 #include "present/compare_report.hpp"
 #include "present/run_report.hpp"
+#include "present/slurm_notices.hpp"
 #include "present/sweep_report.hpp"
 #include "run/sweep.hpp"
 #include "run/slurm_submit.hpp"
@@ -132,29 +133,6 @@ ProfileRequest profile_request(const CLI::App& cmd, const RunOptions& o) {
   }
   return r;
 }
-
-// The login node's notices while a job is submitted and followed (none with --json but
-// the one on stderr: sbatch's unclear answer, settled by the job's name).
-class ConsoleSlurmObserver : public SlurmObserver {
- public:
-  explicit ConsoleSlurmObserver(Output out) : out_(out) {}
-  void submitted(const std::string& job_id, long long run_id, const SlurmSettings& s) override {
-    print_notice(out_, [&](const Style&) {
-      fmt::print("Submitted Slurm job {} for run #{}{}{}; Ctrl-C cancels it.\n", job_id, run_id,
-                 s.partition.empty() ? "" : " (partition " + s.partition + ")", s.gres.empty() ? "" : ", gres " + s.gres);
-      std::fflush(stdout);
-    });
-  }
-  void found_by_name(const std::string& what, const std::string& name, const std::string& job_id) override {
-    fmt::print(stderr, "{}; Slurm knows it by its name {} as job {}.\n", what, name, job_id);
-  }
-  void cancelling(const std::string& job_id) override {
-    print_notice(out_, [&](const Style&) { fmt::print("\nCancelling Slurm job {} (scancel) ...\n", job_id); });
-  }
-
- private:
-  Output out_;
-};
 
 // The compute node's side (--slurm-continue): the run, its report into the job's output.
 void continue_on_slurm(CommandContext& ctx, RunOptions& o, RunRequest req, const Style& style) {

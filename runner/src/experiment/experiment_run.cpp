@@ -7,9 +7,11 @@
 #include <cstdlib>
 
 #include "build/toolchain_config.hpp"
+#include "content/course.hpp"
 #include "exec/process.hpp"
 #include "experiment/experiment_machine.hpp"
 #include "experiment/experiment_store.hpp"
+#include "experiment/experiment_topics.hpp"
 #include "experiment/experiment_trace.hpp"
 #include "experiment/metric_reader.hpp"
 #include "run/predictions.hpp"
@@ -38,6 +40,17 @@ Experiment load_workspace_experiment(const Workspace& workspace, const std::stri
                      fmt::format("`workbook experiment list` lists them; `workbook experiment new {}` writes one", name));
   }
   return load_experiment(file, "experiments/" + file.filename().string());
+}
+
+Experiment prepare_experiment(const Workspace& workspace, const fs::path& content_root, const ExperimentRequest& req) {
+  Experiment e = load_workspace_experiment(workspace, req.name);
+  if (const auto course = load_course(content_root, workspace.root()); course && !e.topic.empty()) {
+    std::vector<std::string> topics;
+    for (const auto& t : course->project.topics) topics.push_back(t.topic);
+    check_experiment_topic(e.topic, topics, "experiments/" + e.name + ".yaml");
+  }
+  predictions_from_flags(prediction_lab(e), req.predict);  // a bad -p value is refused here
+  return e;
 }
 
 namespace {

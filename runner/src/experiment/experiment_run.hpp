@@ -42,6 +42,13 @@ std::filesystem::path experiment_path(const Workspace& workspace, const std::str
 // Loads it; UsageError naming `experiment list` and `experiment new` when it is missing.
 Experiment load_workspace_experiment(const Workspace& workspace, const std::string& name);
 
+// The experiment a request names, checked before anything is asked, recorded or
+// submitted: its file, its project topic against the course's (`content_root` and the
+// workspace's course.yaml) and the values given with -p. Every front end (a local run,
+// --slurm, --slurm-dry-run) starts here.
+Experiment prepare_experiment(const Workspace& workspace, const std::filesystem::path& content_root,
+                              const ExperimentRequest& req);
+
 // The predictions given and asked (run/predictions.hpp's prompts and checks). As for a
 // lab, the experiment's first prediction of each id is its scored one: it is shown (when
 // echoing), not asked again, and one given with -p for such an id is kept as a later

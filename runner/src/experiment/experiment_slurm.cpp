@@ -3,11 +3,11 @@
 
 #include <fmt/format.h>
 
-#include "exec/slurm.hpp"
+#include <cstdlib>
+
 #include "experiment/experiment_store.hpp"
-#include "run/slurm_follow.hpp"
-#include "run/slurm_node.hpp"
-#include "run/slurm_outcome.hpp"
+#include "slurm/slurm_node.hpp"
+#include "slurm/slurm_outcome.hpp"
 #include "util/error.hpp"
 #include "util/file_text.hpp"
 
@@ -15,30 +15,21 @@ namespace workbook {
 namespace fs = std::filesystem;
 
 fs::path experiment_slurm_dir(const Workspace& workspace, long long run_id) {
-  return slurm_run_dir(workspace, run_id).parent_path() / fmt::format("experiment-{}", run_id);
+  return slurm_job_dir(workspace, fmt::format("experiment-{}", run_id));
 }
 
 namespace {
-
-constexpr double kCancelWait_s = 120;
-
-fs::path this_binary() {
-  std::error_code ec;
-  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (ec) throw Error(Exit::internal, "cannot tell where the workbook binary is (/proc/self/exe)");
-  return exe;
-}
 
 BatchScript experiment_batch(const Workspace& workspace, const ExperimentRequest& req, const SlurmSettings& s,
                              const fs::path& dir, const std::string& run_id) {
   BatchScript b;
   b.settings = s;
-  b.job_name = "wb-exp-" + req.name;
+  b.job_name = fmt::format("wb-exp-{}-{}", req.name, run_id);  // one a run: a lost job id is found by it
   b.run_label = fmt::format("experiment run #{} of {}", run_id, req.name);
   b.submitted_with = "workbook experiment run --slurm";
   b.node_does = "runs every variant, reads its metrics and records them";
   b.output = dir / "job.out";
-  b.workdir = fs::current_path();
+  b.workdir = current_folder();
   b.command = {this_binary().string(), "--workspace", workspace.root().string(), "experiment", "run", req.name,
                "--slurm-continue", run_id};
   if (req.trace) b.command.push_back("--trace");
@@ -46,67 +37,81 @@ BatchScript experiment_batch(const Workspace& workspace, const ExperimentRequest
   return b;
 }
 
-// The status of a job that ended before the node finished the run: Slurm's state says why.
-void settle_from_slurm(Journal& journal, long long run_id, const std::string& job, const SlurmJobStatus& status,
-                       const SlurmSettings& s, const fs::path& dir) {
+// Ends the run as `status` unless it has ended (the node may have recorded it).
+void end_open_run(Journal& journal, long long run_id, const std::string& status, const std::string& detail) {
   const auto row = load_experiment_run(journal, run_id);
-  if (!row || !row->status.empty()) return;
-  const SlurmOutcome o = slurm_outcome(job, status, std::nullopt, s.time, dir / "job.out");
-  const std::string st = o.verdict == Verdict::interrupted ? "interrupted" : "failed";
-  finish_experiment_run(journal, run_id, st, o.reason + (o.next_step.empty() ? "" : "; " + o.next_step));
+  if (row && row->status.empty()) finish_experiment_run(journal, run_id, status, detail);
+}
+
+// What an experiment's run records at each step of its job's life (slurm/slurm_job.hpp).
+// The node knows its run by the batch script in the run's folder, written before sbatch.
+class ExperimentJobOwner : public SlurmJobOwner {
+ public:
+  ExperimentJobOwner(const Workspace& workspace, long long run_id) : workspace_(workspace), run_id_(run_id) {}
+  // A job that ran before sbatch answered has ended the run, and its node recorded the
+  // id ($SLURM_JOB_ID): an ended run is not changed.
+  void job_id_known(const std::string& id) override {
+    Journal journal(workspace_.journal_path());
+    const auto row = load_experiment_run(journal, run_id_);
+    if (row && row->status.empty()) record_experiment_slurm_job(journal, run_id_, id);
+  }
+  void not_submitted(const std::string& why) override {
+    Journal journal(workspace_.journal_path());
+    end_open_run(journal, run_id_, "not_run", why);
+  }
+  void interrupted_submitting(const std::string& why) override {
+    Journal journal(workspace_.journal_path());
+    end_open_run(journal, run_id_, "interrupted", why);
+  }
+
+ private:
+  const Workspace& workspace_;
+  long long run_id_;
+};
+
+// The status of a job that ended before the node finished the run: Slurm's state says why.
+void settle_from_slurm(Journal& journal, long long run_id, const SlurmJobEnd& end, const SlurmSettings& s,
+                       const fs::path& output) {
+  if (end.cancelled_here)
+    end_open_run(journal, run_id, "interrupted", fmt::format("cancelled on the login node (Slurm job {}, scancel)", end.job_id));
+  const SlurmOutcome o = slurm_outcome(end.job_id, end.status, std::nullopt, s.time, output);
+  end_open_run(journal, run_id, o.verdict == Verdict::interrupted ? "interrupted" : "failed",
+               o.reason + (o.next_step.empty() ? "" : "; " + o.next_step));
 }
 
 }  // namespace
 
-long long submit_experiment(const Workspace& workspace, const Style& style, const ExperimentRequest& req,
-                            const ExperimentSlurmOptions& o) {
-  const Experiment e = load_workspace_experiment(workspace, req.name);
-  const SlurmSettings s = resolve_slurm_settings(workspace, o.flags, true);
-  if (o.dry_run) {
-    fmt::print(stderr, "Dry run: nothing is submitted; RUN_ID becomes the experiment run's id.\n");
-    fmt::print("{}", render_batch_script(experiment_batch(workspace, req, s, experiment_slurm_dir(workspace, 0).parent_path() / "experiment-RUN_ID", "RUN_ID")));
-    return 0;
-  }
-  if (!slurm_tools_on_path()) {
-    throw UsageError("--slurm needs Slurm's sbatch, squeue and scancel, and they are not on PATH",
-                     "run it on the cluster's login node, or see the batch script with --slurm-dry-run");
-  }
+std::string experiment_dry_run_script(const Workspace& workspace, const fs::path& content_root,
+                                      const ExperimentRequest& req, const SlurmFlags& flags) {
+  prepare_experiment(workspace, content_root, req);
+  const SlurmSettings s = resolve_slurm_settings(workspace, flags, true);
+  return render_batch_script(experiment_batch(workspace, req, s, slurm_job_dir(workspace, "experiment-RUN_ID"), "RUN_ID"));
+}
+
+long long submit_experiment(const Workspace& workspace, const fs::path& content_root, const Style& style,
+                            const ExperimentRequest& req, const SlurmFlags& flags, SlurmObserver& observer) {
+  const Experiment e = prepare_experiment(workspace, content_root, req);
+  const SlurmSettings s = resolve_slurm_settings(workspace, flags, true);
+  require_slurm_tools();
+  // The script's paths are checked (a line break is refused) before the run is opened.
+  render_batch_script(experiment_batch(workspace, req, s, experiment_slurm_dir(workspace, 0), "0"));
   const std::vector<RecordedPrediction> predictions = collect_experiment_predictions(workspace, e, req, style);
   workspace.ensure();
   long long id = 0;
-  std::string job;
-  const fs::path script_dir = [&] {
+  {  // The journal is closed before sbatch runs: the job may start at once and write it.
     Journal journal(workspace.journal_path());
     id = open_experiment_run(journal, e, predictions, req.trace);
-    const fs::path dir = experiment_slurm_dir(workspace, id);
-    write_file_text(dir / "job.sh", render_batch_script(experiment_batch(workspace, req, s, dir, std::to_string(id))));
-    try {
-      job = sbatch_submit(dir / "job.sh", fs::current_path());
-    } catch (const Error& err) {
-      finish_experiment_run(journal, id, "not_run", err.what());
-      throw;
-    }
-    record_experiment_slurm_job(journal, id, job);
-    return dir;
-  }();
-  if (req.echo) {
-    fmt::print("Submitted Slurm job {} for experiment run #{}{}; Ctrl-C cancels it.\n", job, id,
-               s.partition.empty() ? "" : " (partition " + s.partition + ")");
-    std::fflush(stdout);
   }
-  FollowOptions follow{job, script_dir / "job.out", script_dir / "done", s.poll_s, req.echo, req.echo && interactive_terminal()};
-  FollowResult followed = follow_slurm_job(follow, style);
-  if (followed.interrupt_signal != 0) {
-    if (req.echo) fmt::print("\nCancelling Slurm job {} (scancel) ...\n", job);
-    followed.status = cancel_slurm_job(follow, kCancelWait_s, style);
-  }
+  SlurmJob job;
+  job.dir = experiment_slurm_dir(workspace, id);
+  job.script = experiment_batch(workspace, req, s, job.dir, std::to_string(id));
+  job.done_marker = job.dir / "done";
+  job.run_label = fmt::format("experiment run #{}", id);
+  job.echo = req.echo;
+  ExperimentJobOwner owner(workspace, id);
+  const SlurmJobEnd end = run_slurm_job(job, owner, observer, style);
   Journal journal(workspace.journal_path());
-  if (followed.interrupt_signal != 0) {
-    const auto row = load_experiment_run(journal, id);
-    if (row && row->status.empty())
-      finish_experiment_run(journal, id, "interrupted", fmt::format("cancelled on the login node (Slurm job {}, scancel)", job));
-  }
-  settle_from_slurm(journal, id, job, followed.status, s, script_dir);
+  settle_from_slurm(journal, id, end, s, job.script.output);
   return id;
 }
 
@@ -114,12 +119,17 @@ std::string continue_experiment(const Workspace& workspace, const Style& style, 
                                 long long run_id) {
   Journal journal(workspace.journal_path());
   const auto row = load_experiment_run(journal, run_id);
-  if (!row || row->slurm_job.empty() || row->experiment != req.name) {
+  const fs::path dir = experiment_slurm_dir(workspace, run_id);
+  std::error_code ec;
+  if (!row || row->experiment != req.name || !fs::is_regular_file(dir / "job.sh", ec)) {
     throw UsageError(fmt::format("--slurm-continue {}: experiment run #{} of {} was not submitted with --slurm", run_id,
                                  run_id, req.name),
                      "this option is for the batch script that `workbook experiment run --slurm` writes");
   }
   if (!row->status.empty()) throw UsageError(fmt::format("--slurm-continue {}: the run has already ended ({})", run_id, row->status));
+  // The job's id, in case the job started before sbatch answered the login node.
+  if (const char* job = std::getenv("SLURM_JOB_ID"); job && *job && row->slurm_job.empty())
+    record_experiment_slurm_job(journal, run_id, job);
   // The file as the login node read it, so an edit meanwhile changes nothing.
   const Experiment e = parse_experiment(row->file_text, row->experiment, "experiments/" + row->experiment + ".yaml");
   const ComputeNode node = this_compute_node();
@@ -127,10 +137,10 @@ std::string continue_experiment(const Workspace& workspace, const Style& style, 
   try {
     status = measure_experiment(journal, workspace, e, run_id, req, style, node.gpu.empty() ? "" : node.gpu + " on " + node.node);
   } catch (...) {
-    write_file_text(experiment_slurm_dir(workspace, run_id) / "done", "not_run\n");
+    write_file_text(dir / "done", "not_run\n");
     throw;
   }
-  write_file_text(experiment_slurm_dir(workspace, run_id) / "done", status + "\n");
+  write_file_text(dir / "done", status + "\n");
   return status;
 }
 

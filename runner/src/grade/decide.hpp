@@ -61,7 +61,7 @@ struct ProfilerFacts {
   std::string failure;  // non-empty: the tool's account of a failed or crashed run (its first error)
 };
 
-// How a Slurm job ended, as the login node sees it (run/slurm_outcome.hpp).
+// How a Slurm job ended, as the login node sees it (slurm/slurm_outcome.hpp).
 struct SlurmFacts {
   std::string job_id, state, exit_code, node;  // state "" when Slurm no longer knows the job
   std::string time_limit;                      // what the job asked for ("" the partition's default)

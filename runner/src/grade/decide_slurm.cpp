@@ -1,4 +1,4 @@
-// The Slurm part of the decider (see decide.hpp and run/slurm_outcome.hpp). When the
+// The Slurm part of the decider (see decide.hpp and slurm/slurm_outcome.hpp). When the
 // compute node recorded a verdict (the lab passed, failed, crashed, hit its own
 // --timeout), that verdict stands. When it could not (the job failed before the runner
 // started), or when Slurm killed the job (at its --time, cancelled, out of memory, its

@@ -2,7 +2,7 @@
 // what `workbook device --calibrate --labs` measured by running each lab's reference
 // solution on this GPU, in the meaning of data/measured/*.yaml (value and band per
 // figure), keyed by what makes a figure valid: the GPU (its name, a MIG slice's with its
-// profile: run/slurm_node.hpp's gpu_reference_name; the UUID is recorded),
+// profile: slurm/slurm_node.hpp's gpu_reference_name; the UUID is recorded),
 // the driver, the toolkit, the solution's source hash and the parameters, with the clock
 // and power state it was measured in. Rows are never changed: a new calibration adds a
 // row and the newest that matches is used. They travel with `journal export`, so a Colab

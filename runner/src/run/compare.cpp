@@ -6,7 +6,7 @@
 #include <cmath>
 
 #include "exec/process.hpp"
-#include "exec/slurm.hpp"
+#include "exec/interrupt_watch.hpp"
 #include "run/lab_calibration.hpp"
 #include "run/sweep.hpp"
 #include "util/error.hpp"

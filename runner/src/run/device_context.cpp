@@ -9,7 +9,7 @@
 #include "model/figures.hpp"
 #include "journal/journal.hpp"
 #include "profile/gpu_clocks.hpp"
-#include "run/slurm_node.hpp"
+#include "slurm/slurm_node.hpp"
 #include "util/error.hpp"
 
 namespace workbook {

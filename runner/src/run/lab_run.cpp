@@ -425,6 +425,15 @@ RunReport run_lab(const RunContext& outer, const RunRequest& req) {
   return report;
 }
 
+RunReport prepare_run(const RunContext& outer, const RunRequest& req) {
+  RunObserver quiet;
+  RunContext ctx = outer;
+  if (!ctx.observer) ctx.observer = &quiet;
+  RunReport report;
+  prepare(ctx, req, report);
+  return report;
+}
+
 BuildRequest lab_build_request(const RunContext& ctx, const LabSpec& lab, const fs::path& source,
                                const std::string& arch) {
   BuildRequest build;

@@ -112,6 +112,12 @@ struct RunContext {
 // Verdict::compile_error; a machine without a GPU stops after the build with ran=false.
 RunReport run_lab(const RunContext& ctx, const RunRequest& request);
 
+// run_lab's first step alone: the request and the content checked, and the lab, its
+// parameters, the source, the device, the architecture and the seed chosen into the
+// report; nothing is recorded. Throws as run_lab does. Slurm's login node checks a
+// request with it before it writes or prints a batch script.
+RunReport prepare_run(const RunContext& ctx, const RunRequest& request);
+
 // What building `source` as `lab` takes: the harness folder, the manifest's flags and
 // libraries, the language, the workspace's cache. Shared by run and dev check.
 BuildRequest lab_build_request(const RunContext& ctx, const LabSpec& lab, const std::filesystem::path& source,

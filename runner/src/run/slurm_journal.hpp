@@ -34,7 +34,7 @@ void record_slurm_node(Journal& journal, long long run_id, const std::string& cl
                        const std::string& gpu);
 void record_run_arch(Journal& journal, long long run_id, const std::string& arch);
 void record_slurm_end(Journal& journal, long long run_id, const std::string& state, const std::string& exit_code);
-// The login node's verdict from Slurm's state (run/slurm_outcome.hpp), over the one the
+// The login node's verdict from Slurm's state (slurm/slurm_outcome.hpp), over the one the
 // compute node recorded, if any: the one place a run's verdict is written twice
 // (Journal::finish_run refuses a run that has ended).
 void settle_slurm_verdict(Journal& journal, long long run_id, Verdict verdict, const std::string& detail);

@@ -7,7 +7,10 @@
 // into the journal (slurm_jobs). The job is followed (squeue) and its output shown as it
 // grows; Ctrl-C cancels it (scancel). When it has ended, its verdict is the one the
 // compute node recorded, or, when the job was killed before it could record one, the one
-// Slurm's state gives (run/slurm_outcome.hpp).
+// Slurm's state gives (slurm/slurm_outcome.hpp).
+//
+// The job's life (sbatch, following it, Ctrl-C) is slurm/slurm_job.hpp's, shared with
+// experiments; this file is what a lab's run records at each step of it.
 //
 // Compute node (continue_slurm_run): the batch script runs the same binary with the
 // hidden option --slurm-continue RUN, which builds, runs, grades and records that run
@@ -19,9 +22,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "exec/slurm.hpp"
 #include "run/lab_run.hpp"
-#include "run/slurm_config.hpp"
+#include "slurm/slurm_job.hpp"
 #include "run/slurm_journal.hpp"
 
 namespace workbook {
@@ -30,19 +32,6 @@ struct SlurmRunOptions {
   SlurmFlags flags;
   bool dry_run = false;  // print the batch script, submit nothing, record nothing
   bool json = false;     // the result goes out as JSON: the job's output is not shown as it grows
-};
-
-// What the login node tells the person waiting while the job is submitted and followed
-// (the job's own output is shown by run/slurm_follow.hpp). The base says nothing.
-class SlurmObserver {
- public:
-  virtual ~SlurmObserver() = default;
-  // sbatch answered with the job's id.
-  virtual void submitted(const std::string& /*job_id*/, long long /*run_id*/, const SlurmSettings& /*settings*/) {}
-  // sbatch's answer was unclear (`what`), and the job was found by its name.
-  virtual void found_by_name(const std::string& /*what*/, const std::string& /*name*/, const std::string& /*job_id*/) {}
-  // Ctrl-C: the job is being cancelled (scancel).
-  virtual void cancelling(const std::string& /*job_id*/) {}
 };
 
 // How a job ended, for the presenter (present/): the report with the verdict decided on
@@ -68,6 +57,18 @@ std::string slurm_dry_run_script(const Catalog& catalog, const Workspace& worksp
 // memory), and a shared home is usually NFS.
 SlurmRunEnd submit_slurm_run(const Catalog& catalog, const Workspace& workspace, const Style& style,
                               RunRequest request, const SlurmRunOptions& options, SlurmObserver& observer);
+
+// Where a submitted run keeps its files: <workspace>/.workbook/slurm/run-<id>/ with
+// job.sh, job.out and report.json (the compute node's report, once it graded the run).
+std::filesystem::path slurm_run_dir(const Workspace& workspace, long long run_id);
+
+// The runner's command line on the compute node: the same binary, content and
+// workspace, the request's lab, source and parameters, the seed chosen on the login
+// node, and the hidden --slurm-continue RUN (`run_id` is text so a dry run can show a
+// placeholder).
+std::vector<std::string> compute_node_command(const std::filesystem::path& binary, const std::filesystem::path& content,
+                                              const std::filesystem::path& workspace, const RunRequest& request,
+                                              const std::string& run_id);
 
 // The compute node's part (request.continue_run_id set): the report, also left in
 // report.json for the login node.

@@ -8,7 +8,7 @@
 
 #include "content/lab_id.hpp"
 #include "exec/process.hpp"
-#include "exec/slurm.hpp"
+#include "exec/interrupt_watch.hpp"
 #include "progress/commands.hpp"
 #include "run/console_observer.hpp"
 #include "run/lab_run.hpp"

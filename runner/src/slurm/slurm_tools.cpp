@@ -1,12 +1,11 @@
 // Slurm's tools (see slurm.hpp).
-#include "exec/slurm.hpp"
+#include "slurm/slurm_tools.hpp"
 
 #include <fmt/format.h>
 
 #include <signal.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cctype>
 #include <cstdlib>
 #include <regex>
@@ -14,6 +13,7 @@
 #include <sstream>
 #include <vector>
 
+#include "exec/interrupt_watch.hpp"
 #include "exec/process.hpp"
 #include "util/error.hpp"
 #include "util/text.hpp"
@@ -23,14 +23,6 @@ namespace workbook {
 namespace {
 
 constexpr double kToolTimeout_s = 60;  // a busy controller can be slow to answer
-
-constexpr int kWatched[] = {SIGINT, SIGTERM, SIGHUP};
-std::atomic<int> g_caught{0};
-std::atomic<bool> g_watching{false};
-struct sigaction g_previous[3];
-bool g_installed[3] = {};
-
-void on_watched_signal(int sig) { g_caught.store(sig); }
 
 std::vector<std::string> split(const std::string& s, char sep) {
   std::vector<std::string> out;
@@ -49,7 +41,7 @@ std::optional<std::string> run_tool(std::vector<std::string> argv, std::string* 
     ProcessResult r = run_process(opt);
     // run_process caught a Ctrl-C meant for us while the tool ran, and has restored our
     // handler since: hand the signal on to it.
-    if (r.interrupted && g_watching.load()) ::raise(r.interrupt_signal);
+    if (r.interrupted && InterruptWatch::active()) ::raise(r.interrupt_signal);
     if (err) *err = trim(r.err.empty() ? r.out : r.err);
     if (!r.exited_ok()) return std::nullopt;
     return r.out;
@@ -63,31 +55,6 @@ std::optional<std::string> run_tool(std::vector<std::string> argv, std::string* 
 std::string first_word(const std::string& s) { return s.substr(0, s.find(' ')); }
 
 }  // namespace
-
-InterruptWatch::InterruptWatch() {
-  g_caught.store(0);
-  for (std::size_t i = 0; i < 3; ++i) {
-    struct sigaction current {};
-    sigaction(kWatched[i], nullptr, &current);
-    g_installed[i] = (current.sa_flags & SA_SIGINFO) || current.sa_handler != SIG_IGN;
-    if (!g_installed[i]) continue;
-    struct sigaction ours {};
-    ours.sa_handler = on_watched_signal;
-    sigemptyset(&ours.sa_mask);
-    sigaction(kWatched[i], &ours, &g_previous[i]);
-  }
-  g_watching.store(true);
-}
-
-InterruptWatch::~InterruptWatch() {
-  g_watching.store(false);
-  for (std::size_t i = 0; i < 3; ++i) {
-    if (g_installed[i]) sigaction(kWatched[i], &g_previous[i], nullptr);
-  }
-}
-
-int InterruptWatch::fired() const { return g_caught.load(); }
-void InterruptWatch::clear() { g_caught.store(0); }
 
 bool slurm_tools_on_path() {
   return find_in_path("sbatch") && find_in_path("squeue") && find_in_path("scancel");

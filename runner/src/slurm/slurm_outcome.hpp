@@ -17,7 +17,7 @@
 #include <optional>
 #include <string>
 
-#include "exec/slurm.hpp"
+#include "slurm/slurm_tools.hpp"
 #include "grade/decide.hpp"
 
 namespace workbook {

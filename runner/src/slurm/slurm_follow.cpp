@@ -1,5 +1,5 @@
 // Following a Slurm job (see slurm_follow.hpp).
-#include "run/slurm_follow.hpp"
+#include "slurm/slurm_follow.hpp"
 
 #include <fmt/format.h>
 
@@ -8,6 +8,8 @@
 #include <fstream>
 #include <optional>
 #include <thread>
+
+#include "exec/interrupt_watch.hpp"
 
 namespace workbook {
 namespace fs = std::filesystem;

@@ -65,20 +65,6 @@ bool scancel_job(const std::string& job_id, std::string* error = nullptr);
 // COMPLETING, SUSPENDED, REQUEUED, ...), true for every state in which it has ended.
 bool is_final_slurm_state(const std::string& state);
 
-// While it lives, SIGINT (Ctrl-C), SIGTERM and SIGHUP do not end the runner: they are
-// caught, so that a login node following a job can cancel it and record why before it
-// stops. A signal the runner ignores (nohup) stays ignored. One at a time.
-class InterruptWatch {
- public:
-  InterruptWatch();
-  ~InterruptWatch();
-  InterruptWatch(const InterruptWatch&) = delete;
-  InterruptWatch& operator=(const InterruptWatch&) = delete;
-  // The last of those signals that arrived since construction (or since clear()), or 0.
-  int fired() const;
-  void clear();
-};
-
 // ---- parsing (pure) -------------------------------------------------------------------
 
 // `sbatch --parsable` prints "123" or "123;cluster": the job id, nullopt if there is none.

@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "run/lab_run.hpp"
+#include "workspace/workspace.hpp"
 
 namespace workbook {
 
@@ -42,10 +42,10 @@ std::filesystem::path slurm_config_path(const Workspace& workspace);
 // file and UsageError for a value sbatch could not take (or that would break the script).
 SlurmSettings resolve_slurm_settings(const Workspace& workspace, const SlurmFlags& flags, bool cuda_lab);
 
-// Where a submitted run keeps its files: <workspace>/.workbook/slurm/run-<id>/ with
-// job.sh (the batch script), job.out (the job's output) and report.json (the compute
-// node's report, written when it has graded the run).
-std::filesystem::path slurm_run_dir(const Workspace& workspace, long long run_id);
+// Where a submitted run keeps its files: <workspace>/.workbook/slurm/<name>/ (run-12 for a
+// lab's run, experiment-12 for an experiment's) with job.sh (the batch script), job.out
+// (the job's output) and the marker the compute node writes once it has recorded the run.
+std::filesystem::path slurm_job_dir(const Workspace& workspace, const std::string& name);
 
 // What the batch script holds.
 struct BatchScript {
@@ -58,14 +58,6 @@ struct BatchScript {
   std::string submitted_with = "workbook run --slurm";
   std::string node_does = "builds, runs, grades and records the run";
 };
-
-// The runner's command line on the compute node: the same binary, content and
-// workspace, the request's lab, source and parameters, the seed chosen on the login
-// node, and the hidden --slurm-continue RUN (`run_id` is text so a dry run can show a
-// placeholder).
-std::vector<std::string> compute_node_command(const std::filesystem::path& binary, const std::filesystem::path& content,
-                                              const std::filesystem::path& workspace, const RunRequest& request,
-                                              const std::string& run_id);
 
 std::string render_batch_script(const BatchScript& script);
 

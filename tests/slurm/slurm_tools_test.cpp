@@ -1,8 +1,8 @@
-// Tests for exec/slurm: what sbatch, squeue, sacct and scontrol print, parsed (no cluster
+// Tests for slurm/slurm_tools: what sbatch, squeue, sacct and scontrol print, parsed (no cluster
 // needed; tests/e2e/slurm_e2e_test.cpp drives a real one).
 #include <catch2/catch.hpp>
 
-#include "exec/slurm.hpp"
+#include "slurm/slurm_tools.hpp"
 
 using namespace workbook;
 

@@ -1,5 +1,5 @@
 // Slurm states to verdicts, through the decider (see slurm_outcome.hpp).
-#include "run/slurm_outcome.hpp"
+#include "slurm/slurm_outcome.hpp"
 
 namespace workbook {
 

@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <string>
 
-#include "exec/slurm.hpp"
+#include "slurm/slurm_tools.hpp"
 #include "ui/style.hpp"
 
 namespace workbook {

@@ -1,5 +1,5 @@
 // Slurm settings and the batch script (see slurm_config.hpp).
-#include "run/slurm_config.hpp"
+#include "slurm/slurm_config.hpp"
 
 #include <fmt/format.h>
 
@@ -124,9 +124,7 @@ std::string slurm_file_pattern(const std::string& path) {
 
 fs::path slurm_config_path(const Workspace& workspace) { return workspace.root() / "slurm.yaml"; }
 
-fs::path slurm_run_dir(const Workspace& workspace, long long run_id) {
-  return workspace.state_dir() / "slurm" / fmt::format("run-{}", run_id);
-}
+fs::path slurm_job_dir(const Workspace& workspace, const std::string& name) { return workspace.state_dir() / "slurm" / name; }
 
 SlurmSettings resolve_slurm_settings(const Workspace& workspace, const SlurmFlags& flags, bool cuda_lab) {
   SlurmSettings s;
@@ -139,34 +137,6 @@ SlurmSettings resolve_slurm_settings(const Workspace& workspace, const SlurmFlag
   if (s.gres == "none") s.gres.clear();
   check_settings(s);
   return s;
-}
-
-std::vector<std::string> compute_node_command(const fs::path& binary, const fs::path& content, const fs::path& workspace,
-                                              const RunRequest& req, const std::string& run_id) {
-  std::vector<std::string> argv = {binary.string(), "--content", content.string(), "--workspace", workspace.string(),
-                                   "run", req.lab};
-  switch (req.variant) {
-    case LabVariant::solution: argv.push_back("--solution"); break;
-    case LabVariant::file: argv.insert(argv.end(), {"--file", fs::absolute(req.file).lexically_normal().string()}); break;
-    case LabVariant::variant: argv.insert(argv.end(), {"--variant", req.variant_id}); break;
-    case LabVariant::starter: break;
-  }
-  for (const auto& p : req.params) argv.insert(argv.end(), {"-p", p});
-  if (req.quick) argv.push_back("--quick");
-  if (req.timeout_s) argv.insert(argv.end(), {"--timeout", fmt::format("{:g}", *req.timeout_s)});
-  if (req.arch) argv.insert(argv.end(), {"--arch", *req.arch});
-  if (req.gpu) argv.insert(argv.end(), {"--gpu", *req.gpu});
-  if (req.seed) argv.insert(argv.end(), {"--seed", std::to_string(*req.seed)});
-  // The profiler runs on the node, where the tool is looked for (profile/profile_run.hpp).
-  const std::string& opt = req.profile.option;
-  switch (req.profile.tool) {
-    case ProfileTool::none: break;
-    case ProfileTool::trace: argv.push_back("--trace"); break;
-    case ProfileTool::ncu: argv.push_back(opt.empty() ? "--ncu" : "--ncu=" + opt); break;
-    case ProfileTool::sanitize: argv.push_back(opt.empty() ? "--sanitize" : "--sanitize=" + opt); break;
-  }
-  argv.insert(argv.end(), {"--slurm-continue", run_id});
-  return argv;
 }
 
 std::string shell_quote(const std::string& s) {

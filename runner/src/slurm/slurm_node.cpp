@@ -1,5 +1,5 @@
 // The compute node (see slurm_node.hpp).
-#include "run/slurm_node.hpp"
+#include "slurm/slurm_node.hpp"
 
 #include <unistd.h>
 
