@@ -807,7 +807,17 @@ class Supervision {
 
 }  // namespace
 
+namespace {
+ProcessStandIn g_stand_in;  // set only by tests (ScopedProcessStandIn)
+}  // namespace
+
+ScopedProcessStandIn::ScopedProcessStandIn(ProcessStandIn stand_in) : previous_(std::move(g_stand_in)) {
+  g_stand_in = std::move(stand_in);
+}
+ScopedProcessStandIn::~ScopedProcessStandIn() { g_stand_in = std::move(previous_); }
+
 ProcessResult run_process(const ProcessOptions& o) {
+  if (g_stand_in) return g_stand_in(o);
   ExecPlan plan;
   plan_exec(o, plan);
   ChildPipes pipes;

@@ -80,6 +80,22 @@ struct ProcessResult {
 // close-on-exec pipe, so this never shows up as exit code 127.
 ProcessResult run_process(const ProcessOptions& options);
 
+// A stand-in for every child the runner starts, for tests of the pipeline in-process
+// (ninja's FakeCommandRunner is the model): while one is installed, run_process hands
+// each request to it and returns its answer, and starts nothing. It may throw what
+// run_process throws (UsageError: the program cannot be executed). One at a time.
+using ProcessStandIn = std::function<ProcessResult(const ProcessOptions&)>;
+class ScopedProcessStandIn {
+ public:
+  explicit ScopedProcessStandIn(ProcessStandIn stand_in);
+  ~ScopedProcessStandIn();
+  ScopedProcessStandIn(const ScopedProcessStandIn&) = delete;
+  ScopedProcessStandIn& operator=(const ScopedProcessStandIn&) = delete;
+
+ private:
+  ProcessStandIn previous_;
+};
+
 // One line on how the child ended: "exited with code 3", "killed by signal 11
 // (Segmentation fault)", "timed out after 60 s", "interrupted (Ctrl-C)", "interrupted
 // (SIGTERM)"; with "; 1 process it started had left its process group (setsid) and was
