@@ -15,6 +15,7 @@
 #include "journal/journal_export.hpp"
 #include "journal/journal_import.hpp"
 #include "journal/sqlite_statement.hpp"
+#include "ui/wrap.hpp"
 #include "util/error.hpp"
 #include "util/utf8.hpp"
 
@@ -164,6 +165,26 @@ TEST_CASE("experiment report: a section with a curve per per-step metric", "[exp
   CHECK(svg.find("data-series=\"fp32\"") != std::string::npos);
   CHECK(svg.find("data-series=\"bf16\"") != std::string::npos);
   CHECK(svg.find("data-x=\"3\"") != std::string::npos);
+}
+
+TEST_CASE("experiment show fits its width: a traced run of a Slurm job at 80 and 60 columns", "[experiment]") {
+  wbtest::TempDir dir;
+  Journal j(dir.path / "journal.db");
+  auto row = load_experiment_run(j, recorded_run(j));
+  REQUIRE(row);
+  row->slurm_job = "1234567";
+  const ExperimentSummary s = summarize_experiment(*row);
+  for (const std::size_t width : {80, 60}) {
+    const std::vector<std::string> lines = summary_lines(s, Style(false), width);
+    std::string all;
+    for (const auto& line : lines) {
+      INFO(line);
+      CHECK(text_columns(line) <= width);
+      all += line + "\n";
+    }
+    INFO(all);
+    CHECK(all.find("Slurm job 1234567") != std::string::npos);  // the run line folded whole words
+  }
 }
 
 TEST_CASE("experiment explanations are cleaned as lab ones: no escape, no raw HTML, no invalid UTF-8",

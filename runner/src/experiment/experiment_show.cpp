@@ -68,7 +68,8 @@ void add_kernels(const ExperimentSummary& s, const Style& style, std::size_t wid
   const std::vector<KernelRow> rows = kernel_rows(s);
   if (rows.empty()) return;
   out.push_back("");
-  out.push_back(style.bold("Kernels (traced runs: their times include the tracing's cost)"));
+  for (const auto& line : split_lines(wrap_text("Kernels (traced runs: their times include the tracing's cost)", width)))
+    out.push_back(style.bold(line));
   Table t;
   t.columns.push_back({"kernel", false, true});
   for (const auto& v : s.variants) t.columns.push_back({v.name, true});
@@ -114,10 +115,12 @@ std::vector<std::string> summary_lines(const ExperimentSummary& s, const Style& 
   std::vector<std::string> out;
   const std::string title = s.experiment.title.empty() ? s.experiment.name : s.experiment.name + ": " + s.experiment.title;
   out.push_back(style.bold("Experiment " + title));
-  out.push_back(style.dim(fmt::format("run #{} · started {} · {} · {} repeat{} per variant{}{}", s.run.id, date_time_text(s.run.started_at),
-                                      s.run.status.empty() ? "unfinished" : s.run.status, s.experiment.repeats,
-                                      s.experiment.repeats == 1 ? "" : "s", s.run.traced ? " · traced" : "",
-                                      s.run.slurm_job.empty() ? "" : " · Slurm job " + s.run.slurm_job)));
+  const std::string run_line = fmt::format("run #{} · started {} · {} · {} repeat{} per variant{}{}", s.run.id,
+                                           date_time_text(s.run.started_at), s.run.status.empty() ? "unfinished" : s.run.status,
+                                           s.experiment.repeats, s.experiment.repeats == 1 ? "" : "s",
+                                           s.run.traced ? " · traced" : "",
+                                           s.run.slurm_job.empty() ? "" : " · Slurm job " + s.run.slurm_job);
+  for (const auto& line : split_lines(wrap_text(run_line, width, "", "  "))) out.push_back(style.dim(line));
   for (const auto& line : split_lines(wrap_text("Machine: " + experiment_machine_text(s.run.gpu, s.run.machine), width, "",
                                                 "  ")))
     out.push_back(line);
