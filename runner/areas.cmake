@@ -36,10 +36,12 @@ workbook_area(run       PUBLIC build content device exec grade journal model plo
 # What reads runs back (the learner's report) and checks the content (dev check).
 workbook_area(report    PUBLIC content journal plot specs PRIVATE ui)
 workbook_area(dev       PUBLIC content run PRIVATE build device exec specs ui)
-# The presenter: results as text and JSON (a run, a sweep, a comparison, a module's and a
-# lab's page, the solution, dev check, the written report, a journal's export and import).
-workbook_area(present   PUBLIC content dev diff grade journal report run slurm ui PRIVATE plot profile)
+# The llm.c project's experiments: predictions, variants, metrics, their own store.
 workbook_area(experiment PUBLIC content exec grade journal plot profile report run slurm ui workspace PRIVATE build device model)
+# The presenter: results as text and JSON (a run, a sweep, a comparison, a module's and a
+# lab's page, the solution, dev check, the written report, an experiment's summary and its
+# report section, a journal's export and import).
+workbook_area(present   PUBLIC content dev diff experiment grade journal plot report run slurm ui PRIVATE profile)
 # Progress, next and history (the experiments' project topics count in progress).
 workbook_area(progress  PUBLIC content journal ui workspace PRIVATE experiment grade learn report)
 workbook_area(watch     PUBLIC content journal ui workspace PRIVATE exec learn present progress run)

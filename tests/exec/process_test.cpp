@@ -442,3 +442,28 @@ TEST_CASE("a descendant that leaves the group with setsid is found, killed and r
   CHECK(r.escaped == 0);
   CHECK(workbook::describe(r) == "exited with code 0");
 }
+
+TEST_CASE("a stand-in answers run_process while it lives, and the one before it comes back", "[process]") {
+  workbook::ProcessOptions o;
+  o.argv = {"no-such-program-anywhere"};
+  {
+    workbook::ScopedProcessStandIn outer([](const workbook::ProcessOptions& asked) {
+      workbook::ProcessResult r;
+      r.exit_code = 7;
+      r.out = asked.argv.at(0);
+      return r;
+    });
+    CHECK(workbook::run_process(o).exit_code == 7);
+    CHECK(workbook::run_process(o).out == "no-such-program-anywhere");  // it sees the request
+    {
+      workbook::ScopedProcessStandIn inner([](const workbook::ProcessOptions&) {
+        workbook::ProcessResult r;
+        r.exit_code = 8;
+        return r;
+      });
+      CHECK(workbook::run_process(o).exit_code == 8);
+    }
+    CHECK(workbook::run_process(o).exit_code == 7);
+  }
+  CHECK_THROWS_AS(workbook::run_process(o), workbook::UsageError);  // the system again: not found
+}

@@ -8,8 +8,8 @@
 
 #include <fstream>
 
-#include "experiment/experiment_report.hpp"
-#include "experiment/experiment_show.hpp"
+#include "present/experiment_report.hpp"
+#include "present/experiment_show.hpp"
 #include "experiment/experiment_store.hpp"
 #include "experiment/experiment_summary.hpp"
 #include "journal/journal_export.hpp"

@@ -74,7 +74,7 @@ void setup_dev(CLI::App& app, CommandContext& ctx) {
   cmd->add_option("--report", o->report,
                   "Write the markdown report here, e.g. docs/validation/H200.md (a file it did not write is refused)");
   cmd->add_flag("--force", o->force, "With --report: replace the file even if this command did not write it");
-  cmd->add_flag("--json", o->json, "Print JSON");
+  add_json_flag(cmd, o->json);
   cmd->footer("Examples:\n  workbook dev check --arch sm_90\n  workbook dev check --run --report docs/validation/H200.md\n  workbook dev check --only module14/tiled_gemm --arch sm_90\n  workbook dev check --arch sm_75,sm_86,sm_90 --unoptimized-host   (CI: compile only)");
   cmd->callback([&ctx, o] {
     Style style = ctx.global.style();

@@ -197,7 +197,7 @@ void setup_device(CLI::App& app, CommandContext& ctx) {
                    ->expected(0, -1);
   cmd->add_flag("--quick", o->quick, "With --calibrate: small sizes (a smoke run; figures are less accurate)");
   cmd->add_option("--timeout", o->timeout_s, "Time limit of the probe run in seconds (default 600)");
-  cmd->add_flag("--json", o->json, "Print JSON");
+  add_json_flag(cmd, o->json);
   cmd->add_flag("-v,--verbose", o->verbose, "When CUDA cannot use the GPU, also print the probe's CUDA error");
   cmd->footer("Examples:\n  workbook device\n  workbook device --calibrate\n"
               "  workbook device --calibrate --labs                     (every lab: minutes)\n"

@@ -13,7 +13,7 @@ void setup_drill(CLI::App& app, CommandContext& ctx) {
   cmd->add_flag("--status", o->status, "Readiness per question and when each is next due");
   cmd->add_flag("--all", o->all, "Every drill, due or not");
   cmd->add_option("--drill", o->drill, "Only this drill (its id)");
-  cmd->add_flag("--json", *json, "Read lines from stdin without prompts or clock; print one JSON object");
+  add_json_flag(cmd, *json, "one JSON object", "Read lines from stdin without prompts or clock");
   cmd->footer(R"(Examples:
   workbook drill              this week's: module 11's due drills, and 24's from December 1
   workbook drill 11

@@ -16,7 +16,7 @@ void setup_exercises(CLI::App& app, CommandContext& ctx) {
   cmd->add_option("--seed", o->seed, "Seed for the fresh numbers of --variant (default: new each time)");
   cmd->add_option("--item", o->item, "Only this item (its id), due or not");
   cmd->add_flag("--all", o->all, "Every item, also those not due yet (default: only new and due items)");
-  cmd->add_flag("--json", *json, "Read answers from stdin without prompts; print one JSON object");
+  add_json_flag(cmd, *json, "one JSON object", "Read answers from stdin without prompts");
   cmd->footer(R"(Examples:
   workbook exercises 14
   workbook exercises 14 --all

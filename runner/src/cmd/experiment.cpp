@@ -5,7 +5,7 @@
 
 #include "cmd/registry.hpp"
 #include "experiment/experiment_run.hpp"
-#include "experiment/experiment_show.hpp"
+#include "present/experiment_show.hpp"
 #include "experiment/experiment_slurm.hpp"
 #include "experiment/experiment_store.hpp"
 #include "experiment/experiment_summary.hpp"
@@ -140,7 +140,7 @@ void add_run(CLI::App* parent, CommandContext& ctx) {
   cmd->add_flag("--trace", o->req.trace, "Trace every run with CUPTI: a per-kernel table per variant (no change to the program)");
   cmd->add_option("--timeout", o->timeout, "Seconds each run may take (default: the file's timeout_s)");
   cmd->add_option("--explain", o->explain, "Your explanation of the result (instead of the prompt)");
-  cmd->add_flag("--json", o->json, "Print one JSON object (the summary) instead of the text");
+  add_json_flag(cmd, o->json, "one JSON object (the summary) instead of the text");
   auto* slurm = cmd->add_flag("--slurm", o->slurm, "Predict here, then run the variants on a Slurm compute node")->group("Slurm");
   auto* dry = cmd->add_flag("--slurm-dry-run", o->slurm_run.dry_run, "Print the batch script --slurm would submit")->group("Slurm");
   slurm->excludes(dry);
@@ -179,7 +179,7 @@ void add_show(CLI::App* parent, CommandContext& ctx) {
   auto o = std::make_shared<ExperimentOptions>();
   cmd->add_option("name", o->req.name, "The experiment")->required();
   cmd->add_option("--run", o->run_id, "Show this run (an id from `experiment list`) instead of the latest");
-  cmd->add_flag("--json", o->json, "Print one JSON object");
+  add_json_flag(cmd, o->json);
   cmd->footer("Examples:\n  workbook experiment show llm_bf16\n  workbook experiment show llm_bf16 --run 3 --json");
   cmd->callback([&ctx, o] {
     const Workspace ws = ctx.global.open_workspace();
@@ -221,7 +221,7 @@ void add_explain(CLI::App* parent, CommandContext& ctx) {
   cmd->add_option("name", o->req.name, "The experiment")->required();
   cmd->add_option("text", *text, "Your explanation (asked on a terminal when not given)");
   cmd->add_option("--run", o->run_id, "The run it explains (an id from `experiment list`; default: the latest)");
-  cmd->add_flag("--json", o->json, "Print one JSON object");
+  add_json_flag(cmd, o->json);
   cmd->footer("Examples:\n  workbook experiment explain llm_bf16 \"BF16 halves the bytes moved ...\"\n"
               "  workbook experiment explain llm_bf16 --run 3 \"...\"\n"
               "Each explanation is a new record kept with its run and shown with that run's figures.");
@@ -231,7 +231,7 @@ void add_explain(CLI::App* parent, CommandContext& ctx) {
 void add_list(CLI::App* parent, CommandContext& ctx) {
   auto* cmd = parent->add_subcommand("list", "The experiment files in the workspace and their runs");
   auto json = std::make_shared<bool>(false);
-  cmd->add_flag("--json", *json, "Print one JSON object");
+  add_json_flag(cmd, *json);
   cmd->callback([&ctx, json] {
     const Workspace ws = ctx.global.open_workspace();
     ExperimentList list{(ws.root() / "experiments").string(), {}, {}};

@@ -12,7 +12,7 @@ void setup_follow(CLI::App& app, CommandContext& ctx) {
   cmd->add_option("module", o->module, "The module, e.g. 14 or module14")->required();
   cmd->add_option("--example", o->example, "The worked example (its id; default: the first not finished)");
   cmd->add_flag("--restart", o->restart, "Start the example again from step 1");
-  cmd->add_flag("--json", *json, "Read lines from stdin without prompts; print one JSON object");
+  add_json_flag(cmd, *json, "one JSON object", "Read lines from stdin without prompts");
   cmd->footer(R"(Examples:
   workbook follow 14
   workbook follow 14 --example reads-and-tile-size --restart

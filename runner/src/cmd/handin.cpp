@@ -12,7 +12,7 @@ void setup_handin(CLI::App& app, CommandContext& ctx) {
   auto json = std::make_shared<bool>(false);
   cmd->add_option("items", *items, "Assignment ids of the course calendar (a1) or module numbers (16)");
   cmd->add_flag("--undo", *undo, "Take the marks back: count them by your record again");
-  cmd->add_flag("--json", *json, "Print one JSON object");
+  add_json_flag(cmd, *json);
   cmd->footer(R"(Examples:
   workbook handin a1 a2          Assignments 1 and 2 were handed in: their modules count done
   workbook handin 16 17          modules 16 and 17 are done (worked through outside the runner)

@@ -11,7 +11,7 @@ void setup_hint(CLI::App& app, CommandContext& ctx) {
   auto json = std::make_shared<bool>(false);
   cmd->add_option("lab", *lab, "The lab (module05/find_the_bugs, or 5 for a module with one lab)")->required();
   cmd->add_flag("--all", *all, "Show every hint at once (each is recorded as seen)");
-  cmd->add_flag("--json", *json, "Print one JSON object");
+  add_json_flag(cmd, *json);
   cmd->footer(R"(Examples:
   workbook hint module05/find_the_bugs       # hint 1 of 3; run it again for hint 2
   workbook hint 14/tiled_gemm --all

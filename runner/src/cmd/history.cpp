@@ -13,7 +13,7 @@ void setup_history(CLI::App& app, CommandContext& ctx) {
   auto ledger = std::make_shared<bool>(false);
   cmd->add_option("lab", *lab, "Only this lab (module14/tiled_gemm); leave it out for every lab");
   cmd->add_option("--limit", *limit, "At most this many runs, newest first")->capture_default_str();
-  cmd->add_flag("--json", *json, "Print one JSON object");
+  add_json_flag(cmd, *json);
   cmd->add_flag("--ledger", *ledger,
                 "The calibration ledger: each lab's and experiment's first prediction against its measurement, per module and kind");
   cmd->footer(R"(Examples:

@@ -103,7 +103,7 @@ void setup_journal(CLI::App& app, CommandContext& ctx) {
   auto export_json = std::make_shared<bool>(false);
   auto* exp = cmd->add_subcommand("export", "Write this workspace's journal as JSON (to FILE, or stdout with - or none)");
   exp->add_option("file", *out, "The file to write; - or nothing: standard output");
-  exp->add_flag("--json", *export_json, "Print a JSON summary (when writing to a file)");
+  add_json_flag(exp, *export_json, "a JSON summary (when writing to a file)");
   exp->footer("Example:\n  workbook journal export laptop.json");
   exp->callback([&ctx, out, export_json] { run_export(ctx.global, *out, *export_json); });
 
@@ -112,7 +112,7 @@ void setup_journal(CLI::App& app, CommandContext& ctx) {
   auto* imp = cmd->add_subcommand(
       "import", "Merge exports from other machines into this journal (no duplicates; all or nothing)");
   imp->add_option("files", *files, "Export files made by `workbook journal export`")->required();
-  imp->add_flag("--json", *import_json, "Print what was added and skipped per table as JSON");
+  add_json_flag(imp, *import_json, "one JSON object: what was added and skipped per table");
   imp->footer("Example:\n  workbook journal import colab.json cluster.json");
   imp->callback([&ctx, files, import_json] { run_import(ctx.global, *files, *import_json); });
 }

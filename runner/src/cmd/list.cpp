@@ -12,7 +12,7 @@ namespace workbook {
 void setup_list(CLI::App& app, CommandContext& ctx) {
   auto* cmd = app.add_subcommand("list", "List the modules and their labs");
   auto json_out = std::make_shared<bool>(false);
-  cmd->add_flag("--json", *json_out, "Print JSON");
+  add_json_flag(cmd, *json_out, "one JSON array, a module an element");
   cmd->footer("Example:\n  workbook list --json");
   cmd->callback([&ctx, json_out] {
     const Catalog& catalog = ctx.global.catalog();

@@ -7,7 +7,7 @@ namespace workbook {
 void setup_next(CLI::App& app, CommandContext& ctx) {
   auto* cmd = app.add_subcommand("next", "The one next thing to do, and the command to type");
   auto json = std::make_shared<bool>(false);
-  cmd->add_flag("--json", *json, "Print one JSON object");
+  add_json_flag(cmd, *json);
   cmd->footer(R"(Examples:
   workbook next
   workbook next --json

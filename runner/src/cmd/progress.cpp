@@ -15,7 +15,7 @@ void setup_progress(CLI::App& app, CommandContext& ctx) {
   auto* cmd = app.add_subcommand("progress", "Your record: modules, reviews and drills due, the course's dates");
   auto json = std::make_shared<bool>(false);
   auto modules = std::make_shared<bool>(false);
-  cmd->add_flag("--json", *json, "Print one JSON object");
+  add_json_flag(cmd, *json);
   cmd->add_flag("--modules", *modules, "Also every module's Read, Follow, Answer and Run");
   cmd->footer(R"(Examples:
   workbook progress

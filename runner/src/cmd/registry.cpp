@@ -26,6 +26,10 @@ const std::vector<CommandEntry>& command_table() {
   return table;
 }
 
+CLI::Option* add_json_flag(CLI::App* cmd, bool& json, const std::string& what, const std::string& also) {
+  return cmd->add_flag("--json", json, also.empty() ? "Print " + what : also + "; print " + what);
+}
+
 bool is_command(const std::string& word) {
   const auto& table = command_table();
   return std::any_of(table.begin(), table.end(), [&](const CommandEntry& e) { return word == e.name; });

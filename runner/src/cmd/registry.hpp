@@ -62,6 +62,11 @@ struct CommandEntry {
 // Every command, in the order `workbook --help` lists them.
 const std::vector<CommandEntry>& command_table();
 
+// Every command's --json, said one way: "Print <what>", after `also` when --json changes
+// more than the output ("Read answers from stdin without prompts; print one JSON object").
+CLI::Option* add_json_flag(CLI::App* cmd, bool& json, const std::string& what = "one JSON object",
+                           const std::string& also = "");
+
 // True when `word` names a command of the table.
 bool is_command(const std::string& word);
 // The command `word` was most likely meant to be ("lsit" -> "list"): the one within two

@@ -3,7 +3,7 @@
 
 #include "cmd/registry.hpp"
 #include "content/course.hpp"
-#include "experiment/experiment_report.hpp"
+#include "present/experiment_report.hpp"
 #include "experiment/experiment_topics.hpp"
 #include "learn/clock.hpp"
 #include "present/report_summary.hpp"
@@ -28,7 +28,7 @@ void setup_report(CLI::App& app, CommandContext& ctx) {
                   "A module or lab (default: everything you ran), e.g. 14 or module14/tiled_gemm; `project`: the "
                   "experiments and the project topics' measured labs");
   cmd->add_option("--out", o->out, "Folder for report.md and its SVG plots (default: <workspace>/reports/<scope>)");
-  cmd->add_flag("--json", o->json, "Print one JSON object (the report's data and the files written)");
+  add_json_flag(cmd, o->json, "one JSON object (the report's data and the files written)");
   cmd->footer(R"(Examples:
   workbook report
   workbook report module14 --out ~/a3-report

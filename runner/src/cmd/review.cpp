@@ -14,7 +14,7 @@ void setup_review(CLI::App& app, CommandContext& ctx) {
   cmd->add_option("--limit", o->limit, "At most this many items in this session")->capture_default_str();
   cmd->add_option("--new", o->new_limit, "New items a day: the next assignment's modules first, then the others")->capture_default_str();
   cmd->add_flag("--pass-fail", o->pass_fail, "Grade pass/fail instead of Again/Hard/Good/Easy (pass = Good)");
-  cmd->add_flag("--json", *json, "Read answers from stdin without prompts; print one JSON object");
+  add_json_flag(cmd, *json, "one JSON object", "Read answers from stdin without prompts");
   cmd->footer(R"(Examples:
   workbook review
   workbook review --new 5 --pass-fail

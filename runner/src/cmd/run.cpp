@@ -264,7 +264,7 @@ void setup_run(CLI::App& app, CommandContext& ctx) {
                                 "Run once per value: NAME=v1,v2,... or NAME for a sweep the lab declares (one build, one seed)");
   cmd->add_flag("--compare", o->compare, "Time the reference solution, then grade your copy against it (one seed): figures side by side")
       ->excludes(sol)->excludes(file)->excludes(var)->excludes(sweep);
-  cmd->add_flag("--json", o->json, "Print one JSON object instead of the report");
+  add_json_flag(cmd, o->json, "one JSON object instead of the report");
   add_profile_options(cmd, *o);
   add_slurm_options(cmd, *o);
   cmd->footer(kRunExamples);

@@ -126,7 +126,7 @@ void setup_show(CLI::App& app, CommandContext& ctx) {
   auto o = std::make_shared<ShowOptions>();
   cmd->add_option("what", o->what, "A module (module14, 14) or a lab (module14/tiled_gemm)")->required();
   cmd->add_option("--gpu", o->gpu, "Show the expected figures for this spec sheet id (e.g. t4, h100-sxm)");
-  cmd->add_flag("--json", o->json, "Print JSON");
+  add_json_flag(cmd, o->json);
   cmd->add_flag("--no-pager", o->no_pager, "Print straight to the terminal, not through $PAGER (less -FRX)");
   auto* sol = cmd->add_flag("--solution", o->solution,
                             "Show the lab's reference solution: after a run of your copy, the difference kernel by kernel");

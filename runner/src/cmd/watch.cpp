@@ -32,7 +32,7 @@ void setup_watch(CLI::App& app, CommandContext& ctx) {
   cmd->add_flag("--poll", req->files.poll, "Poll the file every 0.5 s instead of inotify (also WORKBOOK_WATCH_POLL=1)")
       ->excludes(manual);
   cmd->add_flag("--quick", req->quick, "Use each parameter's quick (small) value");
-  cmd->add_flag("--json", req->json, "One JSON object per run, one per line (the shape of `run --json`)");
+  add_json_flag(cmd, req->json, "one JSON object per run, one a line (the shape of `run --json`)");
   cmd->footer(kWatchExamples);
   cmd->callback([&ctx, req] {
     OpenedCourse opened(ctx.global);

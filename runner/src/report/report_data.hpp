@@ -59,7 +59,7 @@ struct ReportData {
   std::vector<MachineLine> machines;
   std::vector<RoofSection> roofs;
   std::vector<std::string> notes;  // e.g. kernels not placed, GPUs without a roof
-  // Sections other areas add (the experiments, experiment/experiment_report.hpp, filled
+  // Sections other areas add (the experiments, present/experiment_report.hpp, filled
   // by cmd/report.cpp): Markdown put before the notes, and files written beside report.md.
   std::string extra_markdown;
   std::vector<std::pair<std::string, std::string>> extra_files;  // file name -> text

@@ -1,12 +1,12 @@
 // The experiments section of the report (see experiment_report.hpp).
-#include "experiment/experiment_report.hpp"
+#include "present/experiment_report.hpp"
 
 #include <fmt/format.h>
 
 #include <set>
 
 #include "experiment/experiment_machine.hpp"
-#include "experiment/experiment_show.hpp"
+#include "present/experiment_show.hpp"
 #include "experiment/experiment_store.hpp"
 #include "report/report_data.hpp"
 #include "ui/units.hpp"

@@ -1,5 +1,5 @@
 // The experiment summary as text (see experiment_show.hpp).
-#include "experiment/experiment_show.hpp"
+#include "present/experiment_show.hpp"
 
 #include <fmt/format.h>
 

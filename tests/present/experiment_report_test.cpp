@@ -2,7 +2,7 @@
 // line, and says so on the chart when two lines coincide (one would hide the other).
 #include <catch2/catch.hpp>
 
-#include "experiment/experiment_report.hpp"
+#include "present/experiment_report.hpp"
 
 using namespace workbook;
 
