@@ -44,7 +44,7 @@ workbook_area(experiment PUBLIC content exec grade journal plot profile report r
 workbook_area(present   PUBLIC content dev diff experiment grade journal plot report run slurm ui PRIVATE profile)
 # Progress, next and history (the experiments' project topics count in progress).
 workbook_area(progress  PUBLIC content journal ui workspace PRIVATE experiment grade learn report)
-workbook_area(watch     PUBLIC content journal ui workspace PRIVATE exec learn present progress run)
+workbook_area(watch     PUBLIC content journal run ui workspace PRIVATE exec learn present progress)
 # The commands sit on top: one file per subcommand.
 workbook_area(cmd       PUBLIC content journal ui workspace
                         PRIVATE dev device diff exec experiment explain learn present profile progress report run watch)

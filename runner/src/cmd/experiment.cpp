@@ -11,6 +11,7 @@
 #include "experiment/experiment_summary.hpp"
 #include "experiment/experiment_template.hpp"
 #include "present/slurm_notices.hpp"
+#include "watch/after_run.hpp"
 #include "ui/prompt.hpp"
 #include "ui/wrap.hpp"
 #include "util/error.hpp"
@@ -57,23 +58,18 @@ long long experiment_run_of(Journal& journal, const std::string& name, long long
   return id;
 }
 
-// After the runs: the explanation (--explain, or asked on a terminal), then the summary.
+// After the runs: the summary, with the explanation given (--explain) or asked on a
+// terminal, as after a lab's run (watch/after_run.hpp).
 void explain_and_show(CommandContext& ctx, const ExperimentOptions& o, long long run_id, const std::string& status) {
   const Workspace ws = ctx.global.open_workspace();
   Journal journal(ws.journal_path());
-  const Style style = ctx.global.style();
-  if (o.explain && !o.explain->empty()) record_experiment_explanation(journal, run_id, *o.explain);
+  const bool given = o.explain && !o.explain->empty();
+  const AfterRun after{explainable_experiment(run_id, status), given ? o.explain : std::nullopt, o.req.interactive};
+  record_given_explanation(journal, after);
   const Output out = ctx.global.output(o.json);
   print_notice(out, [](const Style&) { fmt::print("\n"); });
   print_summary(journal, run_id, out);
-  if (!(o.explain && !o.explain->empty()) && o.req.interactive && status != "interrupted" && status != "not_run") {
-    fmt::print("\n{}\n", style.bold(wrap_text("Explain the difference with a model (roofline, occupancy, Amdahl) in a sentence or two",
-                                                text_width())));
-    if (auto line = ask_line("> "); line && !line->empty()) {
-      record_experiment_explanation(journal, run_id, *line);
-      fmt::print("{}\n", style.dim(fmt::format("Kept with experiment run #{}.", run_id)));
-    }
-  }
+  after_run(journal, ctx.global.catalog(), after, out);
   ctx.exit_code = experiment_exit_code(status);
   if (status != "done") {  // on stderr, also with --json (whose JSON holds the status)
     const auto row = load_experiment_run(journal, run_id);

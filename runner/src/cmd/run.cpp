@@ -75,7 +75,7 @@ void run_several(CommandContext& ctx, const RunOptions& o, const RunRequest& req
       });
       std::fflush(stdout);
     });
-    const AfterRun after{explained_point(r), o.explain, req.interactive};
+    const AfterRun after = lab_after_run(explained_point(r), o.explain, req.interactive);
     const std::string feedback = record_given_explanation(opened.journal, after);
     print_result(out, r, sweep_json, [&](const SweepResult& x, const Style& st) {
       print_sweep(x, st);
@@ -86,7 +86,7 @@ void run_several(CommandContext& ctx, const RunOptions& o, const RunRequest& req
     return;
   }
   CompareResult r = run_compare(rc, req);
-  const AfterRun after{r.mine.run_id ? &r.mine : nullptr, o.explain, req.interactive};
+  const AfterRun after = lab_after_run(&r.mine, o.explain, req.interactive);
   const std::string feedback = record_given_explanation(opened.journal, after);
   print_result(out, r, compare_json, [&](const CompareResult& x, const Style& st) {
     print_compare(x, st);
@@ -168,7 +168,7 @@ void run_on_slurm(CommandContext& ctx, RunOptions& o, RunRequest req) {
   ctx.exit_code = exit_code_for(outcome.report);
   // The node has ended the run and closed the journal: the login node opens it again.
   Journal journal(workspace.journal_path());
-  const AfterRun after{&outcome.report, o.explain, req.interactive};
+  const AfterRun after = lab_after_run(&outcome.report, o.explain, req.interactive);
   const std::string feedback = record_given_explanation(journal, after);
   print_notice(out, [&](const Style& st) { print_feedback(feedback, st); });
   after_run(journal, ctx.global.catalog(), after, out);
@@ -202,7 +202,7 @@ int run_one(CommandContext& ctx, const RunOptions& o, const RunRequest& req) {
   Style style = ctx.global.style();
   OpenedCourse opened(ctx.global);
   RunReport report = run_lab({opened.catalog, opened.workspace, opened.journal, style}, req);
-  const AfterRun after{&report, o.explain, req.interactive};
+  const AfterRun after = lab_after_run(&report, o.explain, req.interactive);
   const std::string feedback = record_given_explanation(opened.journal, after);
   const Output out = ctx.global.output(o.json);
   print_result(out, ExplainedRun{report, o.explain, feedback}, explained_run_json, print_explained_run);

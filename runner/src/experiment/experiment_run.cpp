@@ -281,4 +281,17 @@ int experiment_exit_code(const std::string& status) {
   return static_cast<int>(Exit::usage);
 }
 
+Explainable explainable_experiment(long long run_id, const std::string& status) {
+  Explainable e;
+  e.run_id = run_id;
+  e.kept_with = fmt::format("experiment run #{}", run_id);
+  e.prompt = "Explain the difference with a model (roofline, occupancy, Amdahl) in a sentence or two";
+  e.worth_asking = status != "interrupted" && status != "not_run";
+  e.record = [run_id](Journal& journal, const std::string& text) {
+    record_experiment_explanation(journal, run_id, text);
+    return std::string();
+  };
+  return e;
+}
+
 }  // namespace workbook

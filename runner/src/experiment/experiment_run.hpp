@@ -22,6 +22,7 @@
 
 #include "experiment/experiment_spec.hpp"
 #include "journal/journal.hpp"
+#include "run/explained.hpp"
 #include "ui/style.hpp"
 #include "workspace/workspace.hpp"
 
@@ -67,5 +68,9 @@ std::string measure_experiment(Journal& journal, const Workspace& workspace, con
                                const ExperimentRequest& req, const Style& style, const std::string& gpu_name = {});
 
 int experiment_exit_code(const std::string& status);
+
+// An ended run as the after-run (watch/after_run.hpp) asks for its explanation: kept with
+// the run (no examiner's points: an experiment has no `examiner:` block).
+Explainable explainable_experiment(long long run_id, const std::string& status);
 
 }  // namespace workbook

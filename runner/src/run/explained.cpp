@@ -26,4 +26,16 @@ std::string record_explained(Journal& journal, const RunReport& report, const st
   return feedback;
 }
 
+Explainable explainable(const RunReport& report) {
+  Explainable e;
+  e.run_id = report.run_id;
+  e.kept_with = "run #" + std::to_string(report.run_id);
+  e.prompt = report.lab.explain_prompt.empty()
+                 ? "Explain the main figure with a model (roofline, occupancy, Amdahl) in one or two sentences"
+                 : report.lab.explain_prompt;
+  e.worth_asking = report.ran && report.grade.verdict != Verdict::interrupted;
+  e.record = [&report](Journal& journal, const std::string& text) { return record_explained(journal, report, text); };
+  return e;
+}
+
 }  // namespace workbook

@@ -2,6 +2,7 @@
 // (explain/feedback.hpp, from the lab's `examiner:` block and the run's own figures).
 #pragma once
 
+#include <functional>
 #include <string>
 
 #include "journal/journal.hpp"
@@ -15,5 +16,19 @@ std::string explanation_feedback_for(const RunReport& report, const std::string&
 
 // Records `text` with its feedback for report.run_id; returns the feedback.
 std::string record_explained(Journal& journal, const RunReport& report, const std::string& text);
+
+// A finished run as the after-run (watch/after_run.hpp) sees it, a lab's or an
+// experiment's: where an explanation is kept and what is asked for it.
+struct Explainable {
+  long long run_id = 0;
+  std::string kept_with;      // "run #12", "experiment run #3"
+  std::string prompt;         // the question a terminal is asked
+  bool worth_asking = false;  // it ran to an end that is not an interruption
+  // Records the text with the run; returns the examiner's points on it ("" when none).
+  std::function<std::string(Journal&, const std::string&)> record;
+};
+
+// A lab's run (`report` must outlive the result: record_explained reads it).
+Explainable explainable(const RunReport& report);
 
 }  // namespace workbook

@@ -13,22 +13,27 @@
 
 namespace workbook {
 
+AfterRun lab_after_run(const RunReport* report, std::optional<std::string> explain, bool ask) {
+  AfterRun a;
+  if (report && report->run_id) a.run = explainable(*report);
+  a.explain = std::move(explain);
+  a.ask = ask;
+  return a;
+}
+
 std::string record_given_explanation(Journal& journal, const AfterRun& a) {
   if (!a.run || !a.run->run_id || !a.explain || a.explain->empty()) return "";
-  return record_explained(journal, *a.run, *a.explain);
+  return a.run->record(journal, *a.explain);
 }
 
 namespace {
 
-void ask_explanation(Journal& journal, const RunReport& report, const Style& s) {
-  const std::string prompt = report.lab.explain_prompt.empty()
-                                 ? "Explain the main figure with a model (roofline, occupancy, Amdahl) in one or two sentences"
-                                 : report.lab.explain_prompt;
-  fmt::print("\n{}\n", s.bold(wrap_text(prompt, text_width())));
+void ask_explanation(Journal& journal, const Explainable& run, const Style& s) {
+  fmt::print("\n{}\n", s.bold(wrap_text(run.prompt, text_width())));
   auto line = ask_line("> ");
   if (line && !line->empty()) {
-    const std::string feedback = record_explained(journal, report, *line);
-    fmt::print("{}\n", s.dim("Kept with run #" + std::to_string(report.run_id) + "."));
+    const std::string feedback = run.record(journal, *line);
+    fmt::print("{}\n", s.dim("Kept with " + run.kept_with + "."));
     fmt::print("{}", render_feedback(feedback, s));
   }
 }
@@ -37,8 +42,8 @@ void ask_explanation(Journal& journal, const RunReport& report, const Style& s) 
 
 void after_run(Journal& journal, const Catalog& catalog, const AfterRun& a, const Output& out) {
   // An interrupted run has nothing to explain, and the line typed next is not an answer.
-  const bool interrupted = (a.run && a.run->grade.verdict == Verdict::interrupted) || termination_signal() != 0;
-  if (a.run && a.run->ran && a.ask && !out.json && !a.explain && !interrupted) ask_explanation(journal, *a.run, out.style);
+  const bool ask = a.run && a.run->worth_asking && a.ask && !out.json && !a.explain;
+  if (ask && termination_signal() == 0) ask_explanation(journal, *a.run, out.style);
   for (const auto& m : progress::nudge_missed_predictions(journal, catalog, learn::now_unix())) {
     print_notice(out, [&](const Style& s) {
       const std::string reviews = m.cards_moved == 0 ? "."

@@ -1,7 +1,7 @@
-// What follows a run's printed result, the same for every front end that runs a lab (run,
-// watch, --sweep, --compare, --slurm): the explanation given with --explain or asked for on
-// a terminal, recorded with the examiner's feedback, and the review items a badly missed
-// first prediction brings due sooner (progress/missed_predictions.hpp). It lives in watch/,
+// What follows a run's printed result, the same for every front end (run, watch, --sweep,
+// --compare, --slurm, experiment run): the explanation given with --explain or asked for on
+// a terminal, recorded with the examiner's feedback (a lab's), and the review items a badly
+// missed first prediction brings due sooner (progress/missed_predictions.hpp). It lives in watch/,
 // the lowest area that reaches the run (run/), its printers (present/) and the nudge
 // (progress/); cmd/run.cpp and watch call it.
 #pragma once
@@ -11,18 +11,20 @@
 
 #include "content/catalog.hpp"
 #include "journal/journal.hpp"
+#include "run/explained.hpp"
 #include "ui/output.hpp"
 
 namespace workbook {
 
-struct RunReport;  // run/lab_run.hpp
-
 struct AfterRun {
-  const RunReport* run = nullptr;      // the run to explain (a sweep's graded point, a
+  std::optional<Explainable> run;      // the run to explain (a sweep's graded point, a
                                        // comparison's own copy); none: nothing to explain
   std::optional<std::string> explain;  // --explain's text (already recorded: see below)
   bool ask = false;                    // a terminal that may be asked (not --json)
 };
+
+// A lab's run (`report` may be null: nothing to explain; else it must outlive the result).
+AfterRun lab_after_run(const RunReport* report, std::optional<std::string> explain, bool ask);
 
 // The --explain text recorded with `run`, before the result is printed (its feedback is
 // part of the result); "" when no text or no run.

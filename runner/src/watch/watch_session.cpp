@@ -101,7 +101,7 @@ RunReport run_once(Watching& w, const std::string& lab, WatchObserver& console, 
   print_result(w.ctx.out, report, run_report_json, print_report);
   // The review nudge as after any run; no explanation is asked here: the terminal's next
   // line belongs to the watch (Enter, q), and `run LAB` or `report` take one later.
-  after_run(w.ctx.journal, w.ctx.catalog, AfterRun{&report, std::nullopt, false}, w.ctx.out);
+  after_run(w.ctx.journal, w.ctx.catalog, lab_after_run(&report, std::nullopt, false), w.ctx.out);
   std::fflush(stdout);
   w.last_exit = exit_code_for(report);
   return report;
