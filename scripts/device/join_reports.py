@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Joins the per-lab reports that `scripts/device/validate.sh labs` brings back (one
+"""Joins the per-lab reports that `scripts/device/validate.sh labs` or own_references.sh brings back (one
 `workbook dev check --run --only LAB --report FILE` each) into one report per GPU.
 
     python3 scripts/device/join_reports.py OUT.md TITLE CALL... -- REPORT.md...
@@ -49,8 +49,8 @@ def main(argv):
                 bad.append(f"{lab} {variant}: {verdict} (expected {expected})")
     total = sum(count.values())
     lines = [f"# {title}", "",
-             "Joined by scripts/device/join_reports.py from the per-lab reports of "
-             "`scripts/device/validate.sh labs` (each one `workbook dev check --run --only LAB --report`), "
+             "Joined by scripts/device/join_reports.py from per-lab reports (each one "
+             "`workbook dev check --run --only LAB --report`, run by the script the calls name), "
              f"{len(texts)} labs. The calls:", ""]
     lines += [f"- `{c}`" for c in calls if not c.startswith("note: ")]
     for c in calls:  # each note a paragraph of its own after the list
