@@ -61,7 +61,7 @@ long long recorded_run(Journal& j) {
     record_repeat(j, id, repeat("fp32", k, 100 + k));
     record_repeat(j, id, repeat("bf16", k, 50 + k, k == 3 ? RepeatOutcome::failed : RepeatOutcome::ok));
   }
-  finish_experiment_run(j, id, "failed", "bf16 exited with code 3");
+  finish_experiment_run(j, id, ExperimentStatus::failed, "bf16 exited with code 3");
   record_experiment_explanation(j, id, "bf16 halves the bytes each step moves");
   return id;
 }

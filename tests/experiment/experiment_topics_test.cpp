@@ -45,9 +45,9 @@ TEST_CASE("experiment topics: a finished run measures its topic, an explanation 
   Journal j(dir.path / "journal.db");
   const Experiment e = parse_experiment(kTopical, "llm_bf16", "experiments/llm_bf16.yaml");
   const long long unfinished = begin_experiment_run(j, e, false);
-  finish_experiment_run(j, unfinished, "failed", "bf16 exited with code 3");
+  finish_experiment_run(j, unfinished, ExperimentStatus::failed, "bf16 exited with code 3");
   const long long done = begin_experiment_run(j, e, false);
-  finish_experiment_run(j, done, "done", "");
+  finish_experiment_run(j, done, ExperimentStatus::done, "");
   auto runs = experiment_topic_runs(j);
   REQUIRE(runs.size() == 2);
   CHECK(runs[0].run_id == unfinished);  // oldest first
@@ -75,7 +75,7 @@ TEST_CASE("experiment topics: an experiment's first prediction joins the calibra
     r.readings = {{"ms", {ms}}};
     record_repeat(j, id, r);
   }
-  finish_experiment_run(j, id, "done", "");
+  finish_experiment_run(j, id, ExperimentStatus::done, "");
   const auto entries = experiment_ledger_entries(j);
   REQUIRE(entries.size() == 1);
   CHECK(entries[0].lab == "experiment llm_bf16");

@@ -100,7 +100,7 @@ long long full_experiment_run(Journal& j) {
   r.variant = "fp32";
   r.readings = {{"step_ms", {10.0}}};
   workbook::record_repeat(j, run, r);
-  workbook::finish_experiment_run(j, run, "done", "");
+  workbook::finish_experiment_run(j, run, workbook::ExperimentStatus::done, "");
   workbook::record_experiment_explanation(j, run, "half the bytes");
   return run;
 }

@@ -60,7 +60,7 @@ long long experiment_run_of(Journal& journal, const std::string& name, long long
 
 // After the runs: the summary, with the explanation given (--explain) or asked on a
 // terminal, as after a lab's run (watch/after_run.hpp).
-void explain_and_show(CommandContext& ctx, const ExperimentOptions& o, long long run_id, const std::string& status) {
+void explain_and_show(CommandContext& ctx, const ExperimentOptions& o, long long run_id, ExperimentStatus status) {
   const Workspace ws = ctx.global.open_workspace();
   Journal journal(ws.journal_path());
   const bool given = o.explain && !o.explain->empty();
@@ -71,10 +71,10 @@ void explain_and_show(CommandContext& ctx, const ExperimentOptions& o, long long
   print_summary(journal, run_id, out);
   after_run(journal, ctx.global.catalog(), after, out);
   ctx.exit_code = experiment_exit_code(status);
-  if (status != "done") {  // on stderr, also with --json (whose JSON holds the status)
+  if (status != ExperimentStatus::done) {  // on stderr, also with --json (whose JSON holds the status)
     const auto row = load_experiment_run(journal, run_id);
     if (row && !row->detail.empty())
-      fmt::print(stderr, "{}\n", wrap_text(row->detail, stderr_width(), status == "interrupted" ? "interrupted: " : "problem: ", "  "));
+      fmt::print(stderr, "{}\n", wrap_text(row->detail, stderr_width(), status == ExperimentStatus::interrupted ? "interrupted: " : "problem: ", "  "));
   }
 }
 
@@ -106,7 +106,8 @@ void run_experiment(CommandContext& ctx, ExperimentOptions& o) {
     const long long id = submit_experiment(ws, content_root, style, req, f, observer);
     Journal journal(ws.journal_path());
     const auto row = load_experiment_run(journal, id);
-    return explain_and_show(ctx, o, id, row ? row->status : "failed");
+    return explain_and_show(ctx, o, id, row ? experiment_status_named(row->status).value_or(ExperimentStatus::failed)
+                                           : ExperimentStatus::failed);
   }
   if (f.partition || f.gres || f.time || f.account)
     throw UsageError("--partition, --gres, --time and --account go with --slurm (or --slurm-dry-run)");
@@ -114,7 +115,7 @@ void run_experiment(CommandContext& ctx, ExperimentOptions& o) {
   const std::vector<RecordedPrediction> predictions = collect_experiment_predictions(ws, e, req, style);
   ws.ensure();
   long long id = 0;
-  std::string status;
+  ExperimentStatus status = ExperimentStatus::not_run;
   {
     Journal journal(ws.journal_path());
     id = open_experiment_run(journal, e, predictions, req.trace);

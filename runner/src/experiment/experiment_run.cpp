@@ -207,7 +207,7 @@ RepeatResult run_repeat(const Workspace& workspace, const RepeatPlan& plan, bool
   return r;
 }
 
-std::string status_of(const std::vector<RepeatResult>& results, std::string& detail) {
+ExperimentStatus status_of(const std::vector<RepeatResult>& results, std::string& detail) {
   auto first = [&](std::initializer_list<RepeatOutcome> outcomes) -> const RepeatResult* {
     for (const auto& r : results)
       if (std::find(outcomes.begin(), outcomes.end(), r.outcome) != outcomes.end()) return &r;
@@ -215,23 +215,23 @@ std::string status_of(const std::vector<RepeatResult>& results, std::string& det
   };
   if (const auto* r = first({RepeatOutcome::interrupted})) {
     detail = r->detail;
-    return "interrupted";
+    return ExperimentStatus::interrupted;
   }
   if (const auto* r = first({RepeatOutcome::failed, RepeatOutcome::crashed, RepeatOutcome::timeout})) {
     detail = r->detail;
-    return "failed";
+    return ExperimentStatus::failed;
   }
   if (const auto* r = first({RepeatOutcome::no_metrics})) {
     detail = r->detail;
-    return "no_metrics";
+    return ExperimentStatus::no_metrics;
   }
   detail.clear();
-  return "done";
+  return ExperimentStatus::done;
 }
 
 }  // namespace
 
-std::string measure_experiment(Journal& journal, const Workspace& workspace, const Experiment& e, long long run_id,
+ExperimentStatus measure_experiment(Journal& journal, const Workspace& workspace, const Experiment& e, long long run_id,
                                const ExperimentRequest& req, const Style& style, const std::string& gpu_name) {
   const ExperimentMachine machine = query_experiment_machine(workspace.root());
   record_experiment_machine(journal, run_id, gpu_name.empty() ? machine.gpu : gpu_name, machine_to_json(machine.machine));
@@ -251,7 +251,7 @@ std::string measure_experiment(Journal& journal, const Workspace& workspace, con
       try {
         r = run_repeat(workspace, {e, v, k, timeout_s, trace ? &*trace : nullptr, trace_file}, req.echo);
       } catch (const Error& err) {
-        finish_experiment_run(journal, run_id, "not_run", fmt::format("{}: {}", v.name, err.what()));
+        finish_experiment_run(journal, run_id, ExperimentStatus::not_run, fmt::format("{}: {}", v.name, err.what()));
         throw UsageError(fmt::format("variant {}: {}", v.name, err.what()),
                          err.hint().empty() ? "fix its command or cwd in " + e.name + ".yaml" : err.hint());
       }
@@ -269,24 +269,28 @@ std::string measure_experiment(Journal& journal, const Workspace& workspace, con
     record_experiment_machine(journal, run_id, gpu_name.empty() ? after.gpu : gpu_name, machine_to_json(after.machine));
   }
   std::string detail;
-  const std::string status = status_of(results, detail);
+  const ExperimentStatus status = status_of(results, detail);
   finish_experiment_run(journal, run_id, status, detail);
   return status;
 }
 
-int experiment_exit_code(const std::string& status) {
-  if (status == "done") return static_cast<int>(Exit::ok);
-  if (status == "failed") return static_cast<int>(Exit::runtime_error);
-  if (status == "interrupted") return static_cast<int>(Exit::interrupted);
+int experiment_exit_code(ExperimentStatus status) {
+  switch (status) {
+    case ExperimentStatus::done: return static_cast<int>(Exit::ok);
+    case ExperimentStatus::failed: return static_cast<int>(Exit::runtime_error);
+    case ExperimentStatus::interrupted: return static_cast<int>(Exit::interrupted);
+    case ExperimentStatus::no_metrics:
+    case ExperimentStatus::not_run: break;
+  }
   return static_cast<int>(Exit::usage);
 }
 
-Explainable explainable_experiment(long long run_id, const std::string& status) {
+Explainable explainable_experiment(long long run_id, ExperimentStatus status) {
   Explainable e;
   e.run_id = run_id;
   e.kept_with = fmt::format("experiment run #{}", run_id);
   e.prompt = "Explain the difference with a model (roofline, occupancy, Amdahl) in a sentence or two";
-  e.worth_asking = status != "interrupted" && status != "not_run";
+  e.worth_asking = status != ExperimentStatus::interrupted && status != ExperimentStatus::not_run;
   e.record = [run_id](Journal& journal, const std::string& text) {
     record_experiment_explanation(journal, run_id, text);
     return std::string();

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "experiment/experiment_spec.hpp"
+#include "experiment/experiment_store.hpp"
 #include "journal/journal.hpp"
 #include "run/explained.hpp"
 #include "ui/style.hpp"
@@ -64,13 +65,13 @@ long long open_experiment_run(Journal& journal, const Experiment& e, const std::
 
 // Runs every variant of an opened run, records the results and the machine (`gpu_name`
 // over the local GPU's name, for a Slurm node), finishes the run; returns its status.
-std::string measure_experiment(Journal& journal, const Workspace& workspace, const Experiment& e, long long run_id,
+ExperimentStatus measure_experiment(Journal& journal, const Workspace& workspace, const Experiment& e, long long run_id,
                                const ExperimentRequest& req, const Style& style, const std::string& gpu_name = {});
 
-int experiment_exit_code(const std::string& status);
+int experiment_exit_code(ExperimentStatus status);
 
 // An ended run as the after-run (watch/after_run.hpp) asks for its explanation: kept with
 // the run (no examiner's points: an experiment has no `examiner:` block).
-Explainable explainable_experiment(long long run_id, const std::string& status);
+Explainable explainable_experiment(long long run_id, ExperimentStatus status);
 
 }  // namespace workbook

@@ -38,7 +38,7 @@ BatchScript experiment_batch(const Workspace& workspace, const ExperimentRequest
 }
 
 // Ends the run as `status` unless it has ended (the node may have recorded it).
-void end_open_run(Journal& journal, long long run_id, const std::string& status, const std::string& detail) {
+void end_open_run(Journal& journal, long long run_id, ExperimentStatus status, const std::string& detail) {
   const auto row = load_experiment_run(journal, run_id);
   if (row && row->status.empty()) finish_experiment_run(journal, run_id, status, detail);
 }
@@ -57,11 +57,11 @@ class ExperimentJobOwner : public SlurmJobOwner {
   }
   void not_submitted(const std::string& why) override {
     Journal journal(workspace_.journal_path());
-    end_open_run(journal, run_id_, "not_run", why);
+    end_open_run(journal, run_id_, ExperimentStatus::not_run, why);
   }
   void interrupted_submitting(const std::string& why) override {
     Journal journal(workspace_.journal_path());
-    end_open_run(journal, run_id_, "interrupted", why);
+    end_open_run(journal, run_id_, ExperimentStatus::interrupted, why);
   }
 
  private:
@@ -73,9 +73,9 @@ class ExperimentJobOwner : public SlurmJobOwner {
 void settle_from_slurm(Journal& journal, long long run_id, const SlurmJobEnd& end, const SlurmSettings& s,
                        const fs::path& output) {
   if (end.cancelled_here)
-    end_open_run(journal, run_id, "interrupted", fmt::format("cancelled on the login node (Slurm job {}, scancel)", end.job_id));
+    end_open_run(journal, run_id, ExperimentStatus::interrupted, fmt::format("cancelled on the login node (Slurm job {}, scancel)", end.job_id));
   const SlurmOutcome o = slurm_outcome(end.job_id, end.status, std::nullopt, s.time, output);
-  end_open_run(journal, run_id, o.verdict == Verdict::interrupted ? "interrupted" : "failed",
+  end_open_run(journal, run_id, o.verdict == Verdict::interrupted ? ExperimentStatus::interrupted : ExperimentStatus::failed,
                o.reason + (o.next_step.empty() ? "" : "; " + o.next_step));
 }
 
@@ -115,7 +115,7 @@ long long submit_experiment(const Workspace& workspace, const fs::path& content_
   return id;
 }
 
-std::string continue_experiment(const Workspace& workspace, const Style& style, const ExperimentRequest& req,
+ExperimentStatus continue_experiment(const Workspace& workspace, const Style& style, const ExperimentRequest& req,
                                 long long run_id) {
   Journal journal(workspace.journal_path());
   const auto row = load_experiment_run(journal, run_id);
@@ -133,14 +133,14 @@ std::string continue_experiment(const Workspace& workspace, const Style& style, 
   // The file as the login node read it, so an edit meanwhile changes nothing.
   const Experiment e = parse_experiment(row->file_text, row->experiment, "experiments/" + row->experiment + ".yaml");
   const ComputeNode node = this_compute_node();
-  std::string status;
+  ExperimentStatus status = ExperimentStatus::not_run;
   try {
     status = measure_experiment(journal, workspace, e, run_id, req, style, node.gpu.empty() ? "" : node.gpu + " on " + node.node);
   } catch (...) {
-    write_file_text(dir / "done", "not_run\n");
+    write_file_text(dir / "done", std::string(to_string(ExperimentStatus::not_run)) + "\n");
     throw;
   }
-  write_file_text(dir / "done", status + "\n");
+  write_file_text(dir / "done", std::string(to_string(status)) + "\n");
   return status;
 }
 

@@ -30,7 +30,7 @@ long long submit_experiment(const Workspace& workspace, const std::filesystem::p
                             const ExperimentRequest& req, const SlurmFlags& flags, SlurmObserver& observer);
 
 // The compute node's part: measures the opened run `run_id`; returns its status.
-std::string continue_experiment(const Workspace& workspace, const Style& style, const ExperimentRequest& req,
+ExperimentStatus continue_experiment(const Workspace& workspace, const Style& style, const ExperimentRequest& req,
                                 long long run_id);
 
 // Where the job's files are: <workspace>/.workbook/slurm/experiment-<id>/.

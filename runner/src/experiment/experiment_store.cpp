@@ -69,9 +69,27 @@ void record_repeat(Journal& journal, long long run_id, const RepeatResult& r) {
       .bind(utc_now()).run();
 }
 
-void finish_experiment_run(Journal& journal, long long run_id, const std::string& status, const std::string& detail) {
+const char* to_string(ExperimentStatus s) {
+  switch (s) {
+    case ExperimentStatus::done: return "done";
+    case ExperimentStatus::no_metrics: return "no_metrics";
+    case ExperimentStatus::failed: return "failed";
+    case ExperimentStatus::interrupted: return "interrupted";
+    case ExperimentStatus::not_run: return "not_run";
+  }
+  return "failed";
+}
+
+std::optional<ExperimentStatus> experiment_status_named(const std::string& name) {
+  for (ExperimentStatus s : {ExperimentStatus::done, ExperimentStatus::no_metrics, ExperimentStatus::failed,
+                             ExperimentStatus::interrupted, ExperimentStatus::not_run})
+    if (name == to_string(s)) return s;
+  return std::nullopt;
+}
+
+void finish_experiment_run(Journal& journal, long long run_id, ExperimentStatus status, const std::string& detail) {
   Statement(journal.store_connection(), "UPDATE experiment_runs SET finished_at=?, status=?, detail=? WHERE id=?")
-      .bind(utc_now()).bind(status).bind(detail).bind(run_id).run();
+      .bind(utc_now()).bind(std::string(to_string(status))).bind(detail).bind(run_id).run();
 }
 
 void record_experiment_explanation(Journal& journal, long long run_id, const std::string& text) {
@@ -186,7 +204,7 @@ std::optional<ExperimentRunRow> load_experiment_run(Journal& journal, long long 
 std::optional<ExperimentRunRow> latest_experiment_run(Journal& journal, const std::string& name) {
   std::optional<long long> any;
   for (const auto& r : experiment_runs(journal, name, 1000)) {
-    if (r.status == "done") return load_experiment_run(journal, r.id);
+    if (experiment_status_named(r.status) == ExperimentStatus::done) return load_experiment_run(journal, r.id);
     Statement c(journal.store_connection(), "SELECT 1 FROM experiment_results WHERE experiment_run_id=? LIMIT 1");
     c.bind(r.id);
     if (!any && c.next()) any = r.id;

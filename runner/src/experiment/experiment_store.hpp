@@ -62,8 +62,12 @@ void record_experiment_prediction(Journal& journal, long long run_id, const std:
 void record_experiment_machine(Journal& journal, long long run_id, const std::string& gpu, const nlohmann::json& machine);
 void record_experiment_slurm_job(Journal& journal, long long run_id, const std::string& job_id);
 void record_repeat(Journal& journal, long long run_id, const RepeatResult& r);
-// status: "done", "failed", "no_metrics", "interrupted", "not_run" (see experiment_run.hpp).
-void finish_experiment_run(Journal& journal, long long run_id, const std::string& status, const std::string& detail);
+// How a run ended (experiment_run.hpp says when each is given, and its exit code); the
+// journal keeps its name ("done", "no_metrics", ...), "" while the run is open.
+enum class ExperimentStatus { done, no_metrics, failed, interrupted, not_run };
+const char* to_string(ExperimentStatus s);
+std::optional<ExperimentStatus> experiment_status_named(const std::string& name);  // nullopt: "" or unknown
+void finish_experiment_run(Journal& journal, long long run_id, ExperimentStatus status, const std::string& detail);
 void record_experiment_explanation(Journal& journal, long long run_id, const std::string& text);
 
 // The experiment's runs, newest first, without their results (all experiments when `name` is "").

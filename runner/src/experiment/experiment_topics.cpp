@@ -25,7 +25,7 @@ std::vector<ExperimentTopicRun> experiment_topic_runs(Journal& journal) {
       continue;  // a file that no longer parses names no topic
     }
     if (topic.empty()) continue;
-    const bool done = row.status == "done";
+    const bool done = experiment_status_named(row.status) == ExperimentStatus::done;
     const auto full = done ? load_experiment_run(journal, row.id) : std::nullopt;
     out.push_back({row.experiment, topic, row.id, done, full && !full->explanations.empty()});
   }
@@ -39,7 +39,7 @@ std::vector<LedgerEntry> experiment_ledger_entries(Journal& journal) {
   std::set<std::pair<std::string, std::string>> seen;  // (experiment, prediction)
   std::vector<LedgerEntry> out;
   for (const auto& r : runs) {
-    if (r.status != "done") continue;
+    if (experiment_status_named(r.status) != ExperimentStatus::done) continue;
     const auto full = load_experiment_run(journal, r.id);
     if (!full) continue;
     ExperimentSummary s;
