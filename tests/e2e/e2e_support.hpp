@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "../support/files.hpp"
+#include "../support/fixture_course.hpp"
 #include "../support/temp_dir.hpp"
 #include "../support/test_paths.hpp"
 
@@ -227,12 +228,7 @@ struct FixtureCourse {
   explicit FixtureCourse(const std::string& fixture = "course", BuildCache cache = BuildCache::warm) {
     content = tmp.path / "content";
     workspace = tmp.path / "workspace";
-    const fs::path source = WORKBOOK_SOURCE_DIR;
-    fs::copy(fs::path(WORKBOOK_FIXTURE_DIR) / fixture, content, fs::copy_options::recursive);
-    fs::create_directories(content / "labs");
-    fs::copy(source / "labs/common", content / "labs/common", fs::copy_options::recursive);
-    fs::create_directories(content / "data");
-    fs::copy_file(source / "data/gpus.yaml", content / "data/gpus.yaml");
+    wbtest::copy_fixture_course(content, fixture);
     fs::create_directories(workspace);
     if (cache == BuildCache::warm) copy_warm_cache(build_cache());
   }

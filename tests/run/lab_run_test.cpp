@@ -16,6 +16,7 @@
 #include "run/sweep.hpp"
 
 #include "../support/fake_processes.hpp"
+#include "../support/fixture_course.hpp"
 #include "../support/scoped_env.hpp"
 #include "../support/temp_dir.hpp"
 #include "../support/test_paths.hpp"
@@ -35,10 +36,7 @@ struct InProcessCourse {
   wbtest::ScopedEnv cache{"WORKBOOK_CACHE_DIR", (tmp.path / "cache").string()};
   wbtest::ScopedEnv cxx{"CXX", std::nullopt};
   InProcessCourse() {
-    const fs::path source = WORKBOOK_SOURCE_DIR;
-    fs::copy(fs::path(WORKBOOK_FIXTURE_DIR) / "course", content, fs::copy_options::recursive);
-    fs::copy(source / "labs/common", content / "labs/common", fs::copy_options::recursive);
-    fs::copy_file(source / "data/gpus.yaml", content / "data/gpus.yaml", fs::copy_options::overwrite_existing);
+    wbtest::copy_fixture_course(content);
     fs::create_directories(tmp.path / "workspace");
   }
   Catalog catalog{content};
@@ -47,7 +45,6 @@ struct InProcessCourse {
   Style style{false};
   RunContext ctx() { return {catalog, workspace, journal, style}; }
 };
-
 
 RunRequest pass_lab() {
   RunRequest r;

@@ -159,11 +159,9 @@ std::string render_slurm_end(const SlurmRunEnd& o, const Style& s) {
 std::string render_feedback(const std::string& feedback, const Style& s) {
   if (feedback.empty()) return "";
   std::string text = s.bold("What an examiner would say") + "\n";
-  const std::size_t width = text_width();  // 0: not folded
   for (const auto& point : split_lines(feedback)) {
-    const bool met = point.rfind("✓", 0) == 0;
-    for (const auto& line : split_lines(wrap_text(point, width == 0 ? 0 : width - 2, "", "  ")))  // under its text
-      text += "  " + (met ? s.green(line) : s.yellow(line)) + "\n";
+    const std::string folded = wrap_text(point, text_width(), "  ", "    ");  // continuations under its text
+    text += (point.rfind("✓", 0) == 0 ? s.green(folded) : s.yellow(folded)) + "\n";
   }
   return text;
 }

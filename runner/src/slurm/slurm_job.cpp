@@ -78,12 +78,6 @@ SlurmJobEnd run_slurm_job(const SlurmJob& job, SlurmJobOwner& owner, SlurmObserv
   return end;
 }
 
-void require_slurm_tools() {
-  if (slurm_tools_on_path()) return;
-  throw UsageError("--slurm needs Slurm's sbatch, squeue and scancel, and they are not on PATH",
-                   "run it on the cluster's login node, or see the batch script with --slurm-dry-run");
-}
-
 fs::path current_folder() {
   std::error_code ec;
   fs::path cwd = fs::current_path(ec);

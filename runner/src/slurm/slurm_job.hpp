@@ -70,8 +70,6 @@ struct SlurmJobEnd {
 // the unclear submission after the owner recorded it.
 SlurmJobEnd run_slurm_job(const SlurmJob& job, SlurmJobOwner& owner, SlurmObserver& observer, const Style& style);
 
-// UsageError unless sbatch, squeue and scancel are on PATH.
-void require_slurm_tools();
 // The folder a job starts in (sbatch's --chdir): the current one, which must exist.
 std::filesystem::path current_folder();
 // This runner's binary, which the batch script runs on the compute node.

@@ -1,4 +1,4 @@
-// Slurm's tools (see slurm.hpp).
+// Slurm's tools (see slurm_tools.hpp).
 #include "slurm/slurm_tools.hpp"
 
 #include <fmt/format.h>
@@ -56,8 +56,10 @@ std::string first_word(const std::string& s) { return s.substr(0, s.find(' ')); 
 
 }  // namespace
 
-bool slurm_tools_on_path() {
-  return find_in_path("sbatch") && find_in_path("squeue") && find_in_path("scancel");
+void require_slurm_tools() {
+  if (find_in_path("sbatch") && find_in_path("squeue") && find_in_path("scancel")) return;
+  throw UsageError("--slurm needs Slurm's sbatch, squeue and scancel, and they are not on PATH",
+                   "run it on the cluster's login node, or see the batch script with --slurm-dry-run");
 }
 
 std::optional<std::string> parse_sbatch_parsable(const std::string& out) {

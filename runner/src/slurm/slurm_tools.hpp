@@ -26,8 +26,8 @@ struct SlurmJobStatus {
                           // then unknown, never "ended"
 };
 
-// True when sbatch, squeue and scancel are all on PATH.
-bool slurm_tools_on_path();
+// UsageError unless sbatch, squeue and scancel are all on PATH.
+void require_slurm_tools();
 
 // Submits `script` with `sbatch --parsable` from `cwd` and returns the job id. Throws
 // Error (Exit::usage) with sbatch's own message when it refuses the job (it exited with
