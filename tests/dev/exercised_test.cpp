@@ -3,7 +3,11 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <sstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "../support/text_checks.hpp"
 
@@ -44,23 +48,47 @@ const std::string kStarter =
 
 using Exercised = std::vector<std::pair<std::string, std::vector<std::string>>>;
 
+// kStarter with a TODO comment at the end of each of `lines` (1-based).
+std::string with_todos_at(const std::vector<int>& lines) {
+  std::istringstream in(kStarter);
+  std::string out, text;
+  for (int line = 1; std::getline(in, text); ++line) {
+    out += text;
+    if (std::find(lines.begin(), lines.end(), line) != lines.end()) out += " // TODO: probe";
+    out += '\n';
+  }
+  return out;
+}
+
 std::vector<std::string> problems(const std::string& text, const Exercised& ex, bool python = false) {
   return unexercised_todo_problems(python ? "labs/m/k.py" : "labs/m/k.cu", text, python, "modules/m/module.yaml (lab k)",
                                    ex);
 }
 }  // namespace
 
-TEST_CASE("function spans: kernels, templates, members and free functions, not lambdas or macros", "[dev]") {
-  const auto spans = function_spans(kStarter, false);
-  std::vector<std::string> names;
-  for (const auto& s : spans) names.push_back(s.name);
-  CHECK(names == std::vector<std::string>{"size", "add", "enqueue_serial", "enqueue_pipeline", "main"});
-  const auto& add = spans[1];
-  CHECK(add.first == 8);  // from the template line
-  CHECK(add.last == 12);
-  CHECK(spans[2].first == 13);
-  CHECK(spans[2].last == 16);  // the quoted braces on line 15 count for nothing
-  CHECK(spans[3].last == 21);  // the lambda's braces stay inside
+TEST_CASE("functions: kernels, templates, members and free functions, not lambdas or macros", "[dev]") {
+  // Every key of `exercised:` that is no function is a problem: here the lambda, the macro and the struct.
+  Exercised ex;
+  for (const char* name : {"size", "add", "enqueue_serial", "enqueue_pipeline", "main", "each", "CHECK", "Host"})
+    ex.push_back({name, {"c_ok"}});
+  CHECK(problems(kStarter, ex) ==
+        std::vector<std::string>{"modules/m/module.yaml (lab k): exercised.each: no function each in labs/m/k.cu",
+                                 "modules/m/module.yaml (lab k): exercised.CHECK: no function CHECK in labs/m/k.cu",
+                                 "modules/m/module.yaml (lab k): exercised.Host: no function Host in labs/m/k.cu"});
+  // Where each function's lines end: a TODO on a line belongs to the function that holds it,
+  // one outside every function to the next function.
+  const auto sites = todo_sites(with_todos_at({5, 8, 12, 16, 19, 21}), false);
+  std::vector<std::pair<int, std::string>> owners;
+  for (const auto& s : sites) owners.emplace_back(s.line, s.function);
+  CHECK(owners == std::vector<std::pair<int, std::string>>{
+                      {5, "size"},
+                      {8, "add"},                // the template line
+                      {11, "add"},
+                      {12, "add"},               // its closing brace
+                      {16, "enqueue_serial"},    // the quoted braces on line 15 count for nothing
+                      {17, "enqueue_pipeline"},
+                      {19, "enqueue_pipeline"},  // inside the lambda: the lambda is no function
+                      {21, "enqueue_pipeline"}});
 }
 
 TEST_CASE("a TODO belongs to the function around it, or to the next one when above it", "[dev]") {

@@ -4,6 +4,9 @@
 #include <catch2/catch.hpp>
 
 #include <chrono>
+#include <string>
+#include <string_view>
+#include <vector>
 
 #include "experiment/experiment_spec.hpp"
 #include "experiment/experiment_template.hpp"
@@ -20,11 +23,19 @@ const char* kLog = "fake_train: 4 steps\n"
                    "step    4/4 | loss 3.800000 (+0.00z)| norm 1.2 | lr 3e-4 | 116.00 ms | 40.1% bf16 MFU | 35310 tok/s\n"
                    "val loss 4.1\n";
 
+// The whole output at once: a MetricStream fed once, as a run's is when the output has ended.
+MetricReadings read_whole(const std::vector<ExperimentMetric>& metrics, std::string_view output) {
+  MetricStream stream(metrics);
+  stream.feed(output);
+  stream.finish();
+  return stream.readings();
+}
+
 }  // namespace
 
 TEST_CASE("metrics: the template's patterns read llm.c's lines", "[experiment]") {
   const Experiment e = parse_experiment(experiment_template("llm"), "llm", "llm.yaml");
-  const MetricReadings r = read_metrics(e.metrics, kLog);
+  const MetricReadings r = read_whole(e.metrics, kLog);
   CHECK(r.values.at("train_loss") == std::vector<double>{4.29, 4.10, 3.90, 3.8});
   CHECK(r.values.at("step_ms") == std::vector<double>{318, 118, 120, 116});
   CHECK(r.values.at("tok_per_s") == std::vector<double>{34800, 34700, 34100, 35310});
@@ -39,7 +50,7 @@ TEST_CASE("metrics: summaries, skips and spreads", "[experiment]") {
   ExperimentMetric m;
   m.name = "x";
   m.pattern = "x=(\\S+)";
-  const MetricReadings r = read_metrics({m}, "x=1 x=9 x=abc\nx=2\nno\nx=inf x=4");
+  const MetricReadings r = read_whole({m}, "x=1 x=9 x=abc\nx=2\nno\nx=inf x=4");
   CHECK(r.values.at("x") == std::vector<double>{1, 9, 2, 4});
   CHECK(r.not_numbers.at("x") == 2);  // "abc" and "inf"
   CHECK(run_figure(m, r.values.at("x")) == Approx(3));  // median of 1 2 4 9
@@ -70,7 +81,7 @@ TEST_CASE("metrics: a pattern that matched nothing names itself and the output's
   CHECK(msg.find("line 4") == std::string::npos);
   CHECK(no_match_message(m, "a", "").find("the output was empty") != std::string::npos);
   // A megabyte line of garbage is cut, not fed whole to the regex engine.
-  const MetricReadings big = read_metrics({m}, std::string(1 << 20, 'v') + " val loss 3\n");
+  const MetricReadings big = read_whole({m}, std::string(1 << 20, 'v') + " val loss 3\n");
   CHECK(big.values.at("val_loss").empty());
 }
 
@@ -78,7 +89,7 @@ namespace {
 
 double seconds_to_read(const ExperimentMetric& m, const std::string& output, MetricReadings& r) {
   const auto start = std::chrono::steady_clock::now();
-  r = read_metrics({m}, output);
+  r = read_whole({m}, output);
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
@@ -106,15 +117,15 @@ TEST_CASE("metrics: an output read piece by piece reads as the whole", "[experim
     MetricStream s(e.metrics);
     for (std::size_t at = 0; at < log.size(); at += size) s.feed(std::string_view(log).substr(at, size));
     s.finish();
-    CHECK(s.readings().values == read_metrics(e.metrics, log).values);
+    CHECK(s.readings().values == read_whole(e.metrics, log).values);
   }
   // A last line without '\n' is read at finish().
   ExperimentMetric m;
   m.name = "v";
   m.pattern = "val loss ([0-9.]+)";
-  CHECK(read_metrics({m}, "val loss 1\nval loss 2").values.at("v") == std::vector<double>{1, 2});
+  CHECK(read_whole({m}, "val loss 1\nval loss 2").values.at("v") == std::vector<double>{1, 2});
   // stdout's values come before stderr's, as when the two were one text.
-  const MetricReadings joined = join_readings(read_metrics({m}, "val loss 1\n"), read_metrics({m}, "val loss 2\n"));
+  const MetricReadings joined = join_readings(read_whole({m}, "val loss 1\n"), read_whole({m}, "val loss 2\n"));
   CHECK(joined.values.at("v") == std::vector<double>{1, 2});
 }
 

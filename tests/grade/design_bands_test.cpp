@@ -15,9 +15,11 @@
 #include "grade/grade.hpp"
 #include "specs/gpu_specs.hpp"
 #include "specs/measured_refs.hpp"
+#include "../support/grade_lookup.hpp"
 #include "../support/test_paths.hpp"
 
 using namespace workbook;
+using wbtest::grade_run;
 
 namespace {
 

@@ -11,6 +11,7 @@
 #include "../support/grade_lookup.hpp"
 
 using namespace workbook;
+using wbtest::grade_run;
 using wbtest::graded_metric;
 
 namespace {

@@ -12,6 +12,7 @@
 #include "../support/grade_lookup.hpp"
 
 using namespace workbook;
+using wbtest::grade_run;
 using wbtest::graded_metric;
 
 namespace {

@@ -11,9 +11,11 @@
 #include "content/catalog.hpp"
 #include "grade/grade.hpp"
 #include "specs/gpu_specs.hpp"
+#include "../support/grade_lookup.hpp"
 #include "../support/test_paths.hpp"
 
 using namespace workbook;
+using wbtest::grade_run;
 
 namespace {
 

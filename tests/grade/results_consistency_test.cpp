@@ -12,11 +12,13 @@
 #include "grade/grade.hpp"
 #include "grade/results.hpp"
 
+#include "../support/grade_lookup.hpp"
 #include "../support/temp_dir.hpp"
 #include "../support/text_checks.hpp"
 
 using namespace workbook;
 using wbtest::any_contains;
+using wbtest::grade_run;
 
 namespace {
 

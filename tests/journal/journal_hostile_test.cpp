@@ -92,7 +92,7 @@ TEST_CASE("text that is not UTF-8 is stored repaired, and an old journal that ho
   REQUIRE_NOTHROW(text = doc.dump(1));  // nlohmann refuses to print invalid UTF-8
   CHECK(contains(text, "hi\xEF\xBF\xBD!"));
   for (const auto& e : explanations_of_run(j, run)) CHECK(is_valid_utf8(e.text));  // what report.md prints
-  CHECK(is_valid_utf8(j.explanation_of(run).value_or("")));
+  for (const auto& r : run_details(j, "", 20)) CHECK(is_valid_utf8(r.explanation.value_or("")));  // what history prints
 }
 
 TEST_CASE("a NUL inside an imported explanation survives the export whole", "[journal][hostile][utf8]") {
@@ -206,7 +206,7 @@ TEST_CASE("a damaged journal says so, with exit 74 and what to do", "[journal][h
   }
   try {
     Journal j(good);
-    (void)j.runs("", 1000);
+    (void)latest_runs(j, "", 1000);
     (void)wbtest::export_document(j, "x");
     FAIL("a journal with overwritten pages read back without an error");
   } catch (const Error& e) {

@@ -5,6 +5,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <filesystem>
 #include <string>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "journal/journal.hpp"
+#include "journal/journal_queries.hpp"
 #include "journal/schema.hpp"
 #include "util/error.hpp"
 
@@ -124,7 +126,7 @@ TEST_CASE("a journal in a folder that does not exist cannot be opened: a usage e
   }
 }
 
-TEST_CASE("begin_run, record_prediction and predictions_of round trip", "[journal]") {
+TEST_CASE("begin_run, record_prediction and predictions_of_run round trip", "[journal]") {
   TempDir dir;
   Journal j(dir.path / "journal.db");
   long long run = j.begin_run(run_record());
@@ -135,16 +137,18 @@ TEST_CASE("begin_run, record_prediction and predictions_of round trip", "[journa
   CHECK(other != run);
   j.record_prediction(other, "module01/pass_lab", {"big", "yes", std::nullopt});
 
-  auto preds = j.predictions_of(run);
+  auto preds = predictions_of_run(j, run);
   REQUIRE(preds.size() == 2);
   CHECK(preds[0].id == "count_guess");
-  CHECK(preds[0].text == "900");
-  CHECK(preds[0].number == std::optional<double>(900));
+  CHECK(preds[0].answer == "900");
+  CHECK(preds[0].predicted == std::optional<double>(900));
   CHECK(preds[1].id == "kind");
-  CHECK(preds[1].text == "a sum");
-  CHECK_FALSE(preds[1].number);
-  REQUIRE(j.predictions_of(other).size() == 1);
-  CHECK(j.predictions_of(12345).empty());
+  CHECK(preds[1].answer == "a sum");
+  CHECK_FALSE(preds[1].predicted);
+  // The later run also shows the lab's first predictions, carried from `run`; one was given with it.
+  auto later = predictions_of_run(j, other);
+  REQUIRE(std::count_if(later.begin(), later.end(), [&](const PredictionRow& p) { return p.run_id == other; }) == 1);
+  CHECK(predictions_of_run(j, 12345).empty());
   // Each is timestamped as ISO 8601 UTC with milliseconds.
   std::string at = query_text(j.store_connection(), "SELECT recorded_at FROM predictions ORDER BY id LIMIT 1");
   CHECK(at.size() == 24);
@@ -166,10 +170,10 @@ TEST_CASE("predictions are immutable: UPDATE and DELETE are refused", "[journal]
   CHECK(refused(db, "INSERT OR REPLACE INTO predictions(id, run_id, lab, prediction, answer, number, recorded_at) "
               "VALUES(" + id + ", " + std::to_string(run) + ", 'x', 'count_guess', '1000', 1000, 'now')")
             .find("immutable") != std::string::npos);
-  auto preds = j.predictions_of(run);
+  auto preds = predictions_of_run(j, run);
   REQUIRE(preds.size() == 1);
-  CHECK(preds[0].text == "900");
-  CHECK(preds[0].number == std::optional<double>(900));
+  CHECK(preds[0].answer == "900");
+  CHECK(preds[0].predicted == std::optional<double>(900));
 }
 
 TEST_CASE("record_grade stores one row per check, metric and prediction grade", "[journal]") {
@@ -197,25 +201,27 @@ TEST_CASE("record_grade stores one row per check, metric and prediction grade", 
   CHECK(query_text(db, "SELECT build_cached || '/' || build_ok || '/' || build_key FROM runs WHERE id=" + std::to_string(run)) ==
         "0/1/0123456789abcdef0123456789abcdef");
 
-  auto runs = j.runs();
+  auto runs = latest_runs(j, "", 20);
   REQUIRE(runs.size() == 2);
   CHECK(runs[0].id == other);  // newest first
   CHECK(runs[0].verdict == "unfinished");
   CHECK(runs[1].id == run);
   CHECK(runs[1].verdict == "fail");
   CHECK(runs[1].device == "Tesla T4");
-  CHECK(j.runs("module09/other").empty());
-  CHECK(j.runs("module01/pass_lab", 1).size() == 1);
+  CHECK(latest_runs(j, "module09/other", 20).empty());
+  CHECK(latest_runs(j, "module01/pass_lab", 1).size() == 1);
 }
 
 TEST_CASE("explanations are kept per run, the latest wins", "[journal]") {
   TempDir dir;
   Journal j(dir.path / "journal.db");
   long long run = j.begin_run(run_record());
-  CHECK_FALSE(j.explanation_of(run));
+  CHECK(explanations_of_run(j, run).empty());
   j.record_explanation(run, "memory bound: 2 loads per FMA");
   j.record_explanation(run, "L1 hits make it load-throughput bound");
-  CHECK(j.explanation_of(run) == std::optional<std::string>("L1 hits make it load-throughput bound"));
+  auto explanations = explanations_of_run(j, run);
+  REQUIRE(explanations.size() == 2);
+  CHECK(explanations.back().text == "L1 hits make it load-throughput bound");  // what history shows
 }
 
 TEST_CASE("the journal survives closing and reopening", "[journal]") {
@@ -227,8 +233,8 @@ TEST_CASE("the journal survives closing and reopening", "[journal]") {
     j.record_prediction(run, "module01/pass_lab", {"count_guess", "900", 900.0});
   }
   Journal again(dir.path / "journal.db");
-  CHECK(again.predictions_of(run).size() == 1);
-  CHECK(again.runs().size() == 1);
+  CHECK(predictions_of_run(again, run).size() == 1);
+  CHECK(latest_runs(again, "", 20).size() == 1);
 }
 
 TEST_CASE("a journal written by a newer schema is refused", "[journal]") {
@@ -260,9 +266,9 @@ TEST_CASE("two Journal objects on one file both write (two runs at once)", "[jou
   a.finish_run(ra, Verdict::pass, 0, "");
   b.finish_run(rb, Verdict::fail, 1, "x");
   // Each sees the other's writes.
-  CHECK(a.predictions_of(rb).size() == 1);
-  CHECK(b.predictions_of(ra).size() == 1);
-  CHECK(a.runs().size() == 2);
+  CHECK(predictions_of_run(a, rb).size() == 1);
+  CHECK(predictions_of_run(b, ra).size() == 1);
+  CHECK(latest_runs(a, "", 20).size() == 2);
   CHECK(count(b.store_connection(), "checks", ra) == 2);
 }
 

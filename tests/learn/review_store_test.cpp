@@ -4,6 +4,7 @@
 
 #include <filesystem>
 
+#include "journal/sqlite_statement.hpp"
 #include "learn/clock.hpp"
 #include "learn/review_store.hpp"
 
@@ -71,18 +72,23 @@ TEST_CASE("review_store: a review writes the card and the revlog", "[learn][stor
   CHECK(c->card.lapses == 1);
   CHECK(c->card.reps == 2);
   CHECK(c->introduced_day == day_of(kDay0));
-  auto log = store.revlog();
-  REQUIRE(log.size() == 2);
-  CHECK(log[0].interval_before == 0);
-  CHECK(log[0].interval_after == 2);
-  CHECK_FALSE(log[0].retrievability.has_value());
-  CHECK(log[1].interval_before == 2);
-  CHECK(log[1].elapsed_days == 3);
-  CHECK(log[1].rating == 1);
-  REQUIRE(log[1].retrievability);
-  CHECK(*log[1].retrievability == Approx(0.88094796).epsilon(1e-6));
-  CHECK(log[1].duration_s == 12.5);
-  CHECK(log[1].mode == "scale");
+  // The review log in time order: interval before, after, R, elapsed days, rating, duration, mode.
+  sql::Statement log(journal.store_connection(),
+                     "SELECT interval_before, interval_after, retrievability, elapsed_days, rating, duration_s, mode "
+                     "FROM learn_revlog ORDER BY reviewed_at, id");
+  REQUIRE(log.next());
+  CHECK(log.integer(0) == 0);
+  CHECK(log.integer(1) == 2);
+  CHECK(log.null(2));
+  REQUIRE(log.next());
+  CHECK(log.integer(0) == 2);
+  CHECK(log.integer(3) == 3);
+  CHECK(log.integer(4) == 1);
+  REQUIRE_FALSE(log.null(2));
+  CHECK(log.real(2) == Approx(0.88094796).epsilon(1e-6));
+  CHECK(log.real(5) == 12.5);
+  CHECK(log.text(6) == "scale");
+  CHECK_FALSE(log.next());
 }
 
 TEST_CASE("review_store: new items per day, due order across modules", "[learn][store]") {

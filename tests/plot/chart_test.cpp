@@ -103,7 +103,7 @@ TEST_CASE("make_scale: round ticks that hold every value, a zero baseline when c
   CHECK(s.ticks.back() == Approx(s.hi));
   CHECK(s.map(s.lo) == Approx(0));
   CHECK(s.map(s.hi) == Approx(100));
-  CHECK(s.unmap(s.map(7.9)) == Approx(7.9));
+  CHECK(s.map(7.9) == Approx(100 * (7.9 - s.lo) / (s.hi - s.lo)));  // linear in between
 
   Scale l = make_scale({0.004, 3, 250}, 400, 0);
   CHECK(l.log);
@@ -112,7 +112,7 @@ TEST_CASE("make_scale: round ticks that hold every value, a zero baseline when c
   for (double t : l.ticks) CHECK(round_number(t));
   CHECK(l.map(0.001) == Approx(400));
   CHECK(l.map(1) == Approx(200));  // half way in log space
-  CHECK(l.unmap(l.map(3)) == Approx(3));
+  CHECK(l.map(3) == Approx(400 - 400 * (std::log10(3) + 3) / 6));  // linear in log10 in between
 
   Scale one = make_scale({5, 5}, 0, 10);  // one value: still a range around it
   CHECK(one.lo < 5);

@@ -5,7 +5,10 @@
 #include "grade/grade.hpp"
 #include "run/expected_table.hpp"
 
+#include "../support/grade_lookup.hpp"
+
 using namespace workbook;
+using wbtest::grade_run;
 
 namespace {
 

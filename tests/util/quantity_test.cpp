@@ -6,7 +6,6 @@
 #include <vector>
 
 #include "util/quantity.hpp"
-#include "util/text.hpp"
 
 using namespace workbook;
 
@@ -41,8 +40,41 @@ TEST_CASE("parse_quantity: misread forms are errors that say why", "[quantity]")
     INFO(bad);
     CHECK_FALSE(parse_quantity(bad));
   }
-  CHECK_FALSE(parse_learner_number("1,5"));  // the same grammar
-  CHECK(parse_learner_number("1.72 x 10^10") == Approx(1.72e10));
+}
+
+TEST_CASE("parse_quantity reads numbers as learners type them", "[quantity]") {
+  auto value = [](const std::string& s) { return parse_quantity(s).value().value; };
+  CHECK(value("2.5") == Approx(2.5));
+  CHECK(value("2.5x") == Approx(2.5));
+  CHECK(value("2.5 x") == Approx(2.5));
+  CHECK(value("2.5X") == Approx(2.5));
+  CHECK(value("2.5\xC3\x97") == Approx(2.5));  // 2.5×
+  CHECK(value("1,024") == Approx(1024));
+  CHECK(value("1 024") == Approx(1024));
+  CHECK(value("1,048,576") == Approx(1048576));
+  CHECK(value("1_000") == Approx(1000));
+  CHECK(value("3e-4") == Approx(3e-4));
+  CHECK(value("75%") == Approx(75));
+  CHECK(value("0.8 ms") == Approx(0.8));
+  CHECK(value("300 GB/s") == Approx(300));
+  CHECK(value("  42  ") == Approx(42));
+  CHECK(value("+3") == Approx(3));
+  CHECK(value("-1.5") == Approx(-1.5));
+  CHECK(value("0") == Approx(0));
+}
+
+TEST_CASE("parse_quantity rejects what is not one number", "[quantity]") {
+  for (const char* bad : {"abc", "1.2.3", "", "   ", "x2", "1,", "5 %x", "inf", "nan", "1e999", "--1", "2.5??"}) {
+    INFO("'" << bad << "'");
+    CHECK_FALSE(parse_quantity(bad));
+  }
+}
+
+TEST_CASE("parse_quantity: a separator is dropped only between digits", "[quantity]") {
+  auto value = [](const std::string& s) { return parse_quantity(s).value().value; };
+  CHECK_FALSE(parse_quantity(",5"));
+  CHECK(value("1 024 ms") == Approx(1024));
+  CHECK(value("12 ms") == Approx(12));  // the space before a unit stays a space
 }
 
 TEST_CASE("find_unit and convert: one dimension converts, another does not", "[quantity]") {
@@ -65,24 +97,28 @@ TEST_CASE("find_unit and convert: one dimension converts, another does not", "[q
   CHECK(convert(1, *find_unit("GB"), *find_unit("ms")).empty());
 }
 
-TEST_CASE("quantity_in: one reading for every place a number is typed (issue 26)", "[quantity]") {
-  CHECK(quantity_in("1.5 min", "s", "t").readings.front().value == Approx(90));
-  CHECK(quantity_in("1 hour", "min", "t").readings.front().value == Approx(60));
-  CHECK(quantity_in("12 Gbit/s", "GB/s", "bw").readings.front().value == Approx(1.5));
-  CHECK(quantity_in("1.72 \xC3\x97 10\xC2\xB9\xE2\x81\xB0", "", "n").readings.front().value == Approx(1.72e10));
-  CHECK(quantity_in("2e3", "", "n").readings.front().value == Approx(2000));
+TEST_CASE("read_in_unit: one reading for every place a number is typed (issue 26)", "[quantity]") {
+  // parse_quantity, then read_in_unit, as learn/answer_check reads a typed number in its unit.
+  auto reading_in = [](const std::string& typed, const std::string& want, const std::string& name) {
+    return read_in_unit(parse_quantity(typed).value(), typed, want, name);
+  };
+  CHECK(reading_in("1.5 min", "s", "t").readings.front().value == Approx(90));
+  CHECK(reading_in("1 hour", "min", "t").readings.front().value == Approx(60));
+  CHECK(reading_in("12 Gbit/s", "GB/s", "bw").readings.front().value == Approx(1.5));
+  CHECK(reading_in("1.72 \xC3\x97 10\xC2\xB9\xE2\x81\xB0", "", "n").readings.front().value == Approx(1.72e10));
+  CHECK(reading_in("2e3", "", "n").readings.front().value == Approx(2000));
   // Refused, each saying what unit is expected.
   const std::vector<std::pair<std::string, std::string>> refused = {
       {"1000 ms", "count"}, {"1.5 foo", "ms"}, {"1.5 cycles", "ms"}, {"3 GB", "ms"}, {"1000 ms", "threads"}};
   for (const auto& [typed, unit] : refused) {
     INFO(typed << " in " << unit);
-    InUnit in = quantity_in(typed, unit, "p");
+    InUnit in = reading_in(typed, unit, "p");
     CHECK_FALSE(in.ok());
     CHECK(in.error.find(unit) != std::string::npos);
   }
-  CHECK(quantity_in("1000", "count", "p").ok());
-  CHECK(quantity_in("1000 elements", "elements", "p").ok());
-  CHECK_FALSE(quantity_in("1,5", "ms", "p").ok());
+  CHECK(reading_in("1000", "count", "p").ok());
+  CHECK(reading_in("1000 elements", "elements", "p").ok());
+  CHECK_FALSE(parse_quantity("1,5"));  // not a number in any unit
   // kB is 1000 B and KiB 1024 B; KB is read both ways.
   CHECK(convert(1.5, *find_unit("kB"), *find_unit("B")) == std::vector<double>{1500});
   CHECK(convert(1.5, *find_unit("KiB"), *find_unit("B")) == std::vector<double>{1536});

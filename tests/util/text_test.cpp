@@ -1,4 +1,4 @@
-// Tests for util/text: trimming, learner numbers, choices, NAME=VALUE pairs and whole names.
+// Tests for util/text: trimming, choices, NAME=VALUE pairs and whole names.
 #include <catch2/catch.hpp>
 
 #include <string>
@@ -11,7 +11,6 @@ using workbook::ChoiceInput;
 using workbook::match_choice;
 using workbook::other_reading_of_choice;
 using workbook::names_word;
-using workbook::parse_learner_number;
 using workbook::split_assignment;
 using workbook::trim;
 
@@ -20,39 +19,6 @@ TEST_CASE("trim removes spaces, tabs and line ends at both ends only", "[text]")
   CHECK(trim("") == "");
   CHECK(trim(" \t\n ") == "");
   CHECK(trim("x") == "x");
-}
-
-TEST_CASE("parse_learner_number reads numbers as learners type them", "[text]") {
-  CHECK(parse_learner_number("2.5") == Approx(2.5));
-  CHECK(parse_learner_number("2.5x") == Approx(2.5));
-  CHECK(parse_learner_number("2.5 x") == Approx(2.5));
-  CHECK(parse_learner_number("2.5X") == Approx(2.5));
-  CHECK(parse_learner_number("2.5\xC3\x97") == Approx(2.5));  // 2.5×
-  CHECK(parse_learner_number("1,024") == Approx(1024));
-  CHECK(parse_learner_number("1 024") == Approx(1024));
-  CHECK(parse_learner_number("1,048,576") == Approx(1048576));
-  CHECK(parse_learner_number("1_000") == Approx(1000));
-  CHECK(parse_learner_number("3e-4") == Approx(3e-4));
-  CHECK(parse_learner_number("75%") == Approx(75));
-  CHECK(parse_learner_number("0.8 ms") == Approx(0.8));
-  CHECK(parse_learner_number("300 GB/s") == Approx(300));
-  CHECK(parse_learner_number("  42  ") == Approx(42));
-  CHECK(parse_learner_number("+3") == Approx(3));
-  CHECK(parse_learner_number("-1.5") == Approx(-1.5));
-  CHECK(parse_learner_number("0") == Approx(0));
-}
-
-TEST_CASE("parse_learner_number rejects what is not one number", "[text]") {
-  for (const char* bad : {"abc", "1.2.3", "", "   ", "x2", "1,", "5 %x", "inf", "nan", "1e999", "--1", "2.5??"}) {
-    INFO("'" << bad << "'");
-    CHECK_FALSE(parse_learner_number(bad));
-  }
-}
-
-TEST_CASE("parse_learner_number: a separator is dropped only between digits", "[text]") {
-  CHECK_FALSE(parse_learner_number(",5"));
-  CHECK(parse_learner_number("1 024 ms") == Approx(1024));
-  CHECK(parse_learner_number("12 ms") == Approx(12));  // the space before a unit stays a space
 }
 
 TEST_CASE("match_choice matches the text case-insensitively or the 1-based number", "[text]") {

@@ -36,7 +36,6 @@ class Catalog {
   Catalog& operator=(const Catalog&) = delete;
 
   const std::filesystem::path& root() const { return root_; }
-  std::filesystem::path labs_dir() const { return root_ / "labs"; }
   std::filesystem::path common_dir() const { return root_ / "labs" / "common"; }
 
   // Module numbers that have a manifest, ascending.

@@ -14,6 +14,14 @@ namespace workbook {
 
 namespace {
 
+// A function definition in a source file: its name and the 1-based lines it spans,
+// from the first line of its head (a template line included) to the line of its closing
+// brace (Python: from its def to its last indented line).
+struct FunctionSpan {
+  std::string name;
+  int first = 0, last = 0;
+};
+
 // The code of each line with string and character literals blanked (so a quoted brace
 // counts for nothing) and preprocessor lines (with their continuations) removed.
 std::vector<std::string> plain_code(const std::vector<SourceLine>& lines) {
@@ -73,6 +81,8 @@ Scope classify(const std::string& head, bool in_code_scope, std::string& name) {
   return name.empty() ? Scope::other : Scope::function;
 }
 
+// The function definitions of C++/CUDA code (plain_code's lines): free functions, kernels,
+// templates and member functions; not lambdas or functions local to another.
 std::vector<FunctionSpan> cpp_spans(const std::vector<std::string>& code) {
   std::vector<FunctionSpan> spans;
   struct Open {
@@ -186,11 +196,6 @@ std::vector<std::string> code_lines(const std::vector<SourceLine>& lines, bool p
 }
 
 }  // namespace
-
-std::vector<FunctionSpan> function_spans(const std::string& text, bool python) {
-  const auto lines = split_source(text, python);
-  return python ? python_spans(lines) : cpp_spans(code_lines(lines, false));
-}
 
 std::vector<TodoSite> todo_sites(const std::string& text, bool python) {
   const auto lines = split_source(text, python);

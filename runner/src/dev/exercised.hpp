@@ -33,20 +33,10 @@
 
 namespace workbook {
 
-// A function definition in a source file: its name and the 1-based lines it spans,
-// from the line of its name to the line of its closing brace (Python: its last
-// indented line).
-struct FunctionSpan {
-  std::string name;
-  int first = 0, last = 0;
-};
-
-// The function definitions of a C++/CUDA (or Python) source: free functions, kernels,
-// templates and member functions; not lambdas or functions local to another.
-std::vector<FunctionSpan> function_spans(const std::string& text, bool python);
-
 // A TODO comment (one whose text starts with "TODO") and the function it belongs to
-// ("" when none: a TODO after the last function).
+// ("" when none: a TODO after the last function). The functions are the definitions of
+// a C++/CUDA (or Python) source: free functions, kernels, templates and member
+// functions; not lambdas or functions local to another.
 struct TodoSite {
   int line = 0;
   std::string function;

@@ -133,13 +133,6 @@ void MetricStream::read_line(std::string_view line) {
   }
 }
 
-MetricReadings read_metrics(const std::vector<ExperimentMetric>& metrics, std::string_view output) {
-  MetricStream stream(metrics);
-  stream.feed(output);
-  stream.finish();
-  return stream.readings();
-}
-
 MetricReadings join_readings(const MetricReadings& first, const MetricReadings& second) {
   MetricReadings r = first;
   for (const auto& [name, values] : second.values) {

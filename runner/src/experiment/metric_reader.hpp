@@ -59,9 +59,6 @@ class MetricStream {
   MetricReadings readings_;
 };
 
-// The whole output at once (a MetricStream fed once).
-MetricReadings read_metrics(const std::vector<ExperimentMetric>& metrics, std::string_view output);
-
 // Readings of stdout followed by those of stderr, as if the two were one output.
 MetricReadings join_readings(const MetricReadings& first, const MetricReadings& second);
 

@@ -3,8 +3,6 @@
 
 #include "util/text.hpp"
 
-#include "grade/decide.hpp"
-
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -464,22 +462,6 @@ Grade grade_parts(const LabSpec& lab, const LabResults& results, const Figures& 
   grade_figures(lab, results, device, device_note, params, predictions, reference_gpu_name, basis, g);
   require_graded_figures(lab, g);
   if (!basis.ranges_not_graded.empty()) drop_ranges(basis.ranges_not_graded, g);
-  return g;
-}
-
-Grade grade_run(const LabSpec& lab, const LabResults& results, const RunOutcome& outcome, const Figures& device,
-                const std::string& device_note, const Figures& params,
-                const std::vector<RecordedPrediction>& predictions, const std::string& reference_gpu_name,
-                const GradeBasis& basis) {
-  Grade g = grade_parts(lab, results, device, device_note, params, predictions, reference_gpu_name, basis);
-  RunFacts facts;
-  facts.lab_id = lab.id;
-  facts.process = process_facts(outcome, results, lab.timeout_s);
-  facts.checks = g.checks;
-  facts.metrics = g.metrics;
-  const Decision d = decide(facts);
-  g.verdict = d.verdict;
-  g.verdict_reason = d.reason;
   return g;
 }
 

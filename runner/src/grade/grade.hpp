@@ -154,13 +154,6 @@ Grade grade_parts(const LabSpec& lab, const LabResults& results, const Figures& 
                   const Figures& params, const std::vector<RecordedPrediction>& predictions,
                   const std::string& reference_gpu_name, const GradeBasis& basis = {});
 
-// grade_parts with the verdict decide() gives for the lab's process and results alone
-// (no interruption, profiler or power source: a run adds those, run/lab_run.cpp).
-Grade grade_run(const LabSpec& lab, const LabResults& results, const RunOutcome& outcome,
-                const Figures& device, const std::string& device_note, const Figures& params,
-                const std::vector<RecordedPrediction>& predictions, const std::string& reference_gpu_name,
-                const GradeBasis& basis = {});
-
 // Replaces m.lo/m.hi (the model band) with the measured or workbook band where one
 // applies, and sets m.basis and m.basis_note. `factor` converts a measured band to this
 // workspace's device figures: the figure's value over what it would have been on the

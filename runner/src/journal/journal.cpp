@@ -223,28 +223,4 @@ void Journal::record_explanation(long long run_id, const std::string& text, cons
       .bind(run_id).bind(valid_utf8(text)).bind(utc_now()).bind(feedback).run();
 }
 
-std::vector<RecordedPrediction> Journal::predictions_of(long long run_id) const {
-  Stmt s(db_, "SELECT prediction, answer, number FROM predictions WHERE run_id=? ORDER BY id");
-  s.bind(run_id);
-  std::vector<RecordedPrediction> out;
-  while (s.next()) out.push_back({s.text(0), s.learner_text(1), s.real_or_null(2)});
-  return out;
-}
-
-std::vector<PastRun> Journal::runs(const std::string& lab, int limit) const {
-  Stmt s(db_, "SELECT id, lab, variant, started_at, COALESCE(verdict, 'unfinished'), device FROM runs "
-              "WHERE (?1 = '' OR lab = ?1) ORDER BY started_at DESC, id DESC LIMIT ?2");
-  s.bind(lab).bind(limit);
-  std::vector<PastRun> out;
-  while (s.next()) out.push_back({s.integer(0), s.text(1), s.text(2), s.text(3), s.text(4), s.text(5)});
-  return out;
-}
-
-std::optional<std::string> Journal::explanation_of(long long run_id) const {
-  Stmt s(db_, "SELECT text FROM explanations WHERE run_id=? ORDER BY recorded_at DESC, id DESC LIMIT 1");
-  s.bind(run_id);
-  if (s.next()) return s.learner_text(0);
-  return std::nullopt;
-}
-
 }  // namespace workbook

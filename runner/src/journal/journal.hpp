@@ -5,9 +5,7 @@
 
 #include <filesystem>
 #include <map>
-#include <optional>
 #include <string>
-#include <vector>
 
 #include "grade/decide.hpp"
 #include "grade/grade.hpp"
@@ -25,11 +23,6 @@ struct RunRecord {
   unsigned long long seed = 0;
   std::string device;    // GPU name, or empty
   std::string arch;
-};
-
-struct PastRun {
-  long long id = 0;
-  std::string lab, variant, started_at, verdict, device;
 };
 
 // How a command uses the journal: `read` for one that only reads it (progress, next,
@@ -64,16 +57,6 @@ class Journal {
   Decision end_run(long long run_id, const RunFacts& facts, int exit_code);
   // `feedback`: the examiner's points on it (explain/feedback.hpp), one a line; "" when none.
   void record_explanation(long long run_id, const std::string& text, const std::string& feedback = "");
-
-  // The predictions given with this run itself, in the order given. A lab's scored
-  // predictions may have been given with an earlier run and are not repeated here: see
-  // journal/lab_predictions.hpp first_predictions.
-  std::vector<RecordedPrediction> predictions_of(long long run_id) const;
-  // The latest runs first (by start time: imported runs take their place in time), of
-  // `lab` or of every lab when it is empty, at most `limit`.
-  std::vector<PastRun> runs(const std::string& lab = {}, int limit = 20) const;
-  // The newest explanation recorded for the run (history shows it: journal_queries run_details).
-  std::optional<std::string> explanation_of(long long run_id) const;
 
   // The SQLite connection, for the code that keeps its own rows in this journal (the
   // journal area's handins, hint_log, lab_predictions, journal_queries, views, export

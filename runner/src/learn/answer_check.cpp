@@ -746,12 +746,6 @@ bool numbers_alone(const std::string& text, const std::vector<Result>& results) 
   return std::all_of(rest.begin(), rest.end(), [](unsigned char c) { return std::isspace(c) || c == ',' || c == ';' || c == '/'; });
 }
 
-std::vector<double> extract_numbers(const std::string& text) {
-  std::vector<double> out;
-  for (const auto& r : read_answer(text).results) out.push_back(r.value);
-  return out;
-}
-
 AnswerCheck check_answer(const std::string& answer, const std::vector<NumericAnswer>& expected) {
   AnswerCheck out;
   for (const auto& n : expected) out.numbers.push_back({n.name, n.unit, n.value, tolerance_of(n), std::nullopt, false, ""});

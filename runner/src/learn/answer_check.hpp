@@ -53,9 +53,6 @@ struct AnswerCheck {
   bool all_ok() const { return correct() == static_cast<int>(numbers.size()); }
 };
 
-// The results in free text, in order, as typed (units not converted).
-std::vector<double> extract_numbers(const std::string& text);
-
 // Checks `answer` against `expected`. An empty answer (answered out loud) gives checks
 // with no `given` values.
 AnswerCheck check_answer(const std::string& answer, const std::vector<NumericAnswer>& expected);

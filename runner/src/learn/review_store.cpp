@@ -195,33 +195,6 @@ int ReviewStore::rebuild_cards(const fsrs::Scheduler& sched) {
   return rebuilt;
 }
 
-std::vector<RevlogEntry> ReviewStore::revlog(int limit) const {
-  Stmt s(db_,
-         "SELECT id, module, item, reviewed_at, mode, source, rating, duration_s, interval_before, interval_after, "
-         "elapsed_days, retrievability, stability, difficulty FROM learn_revlog ORDER BY reviewed_at, id LIMIT ?");
-  s.bind(limit);
-  std::vector<RevlogEntry> out;
-  while (s.next()) {
-    RevlogEntry e;
-    e.id = s.integer(0);
-    e.module = s.int32(1);
-    e.item = s.text(2);
-    e.reviewed_at = s.text(3);
-    e.mode = s.text(4);
-    e.source = s.text(5);
-    e.rating = s.int32(6);
-    e.duration_s = s.real(7);
-    e.interval_before = s.int32(8);
-    e.interval_after = s.int32(9);
-    e.elapsed_days = s.int32(10);
-    if (!s.null(11)) e.retrievability = s.real(11);
-    e.stability = s.real(12);
-    e.difficulty = s.real(13);
-    out.push_back(e);
-  }
-  return out;
-}
-
 void ReviewStore::record_follow_step(const FollowStep& st, long long now) {
   Stmt(db_,
        "INSERT INTO learn_follow(module, example, step, answer, numbers_checked, numbers_correct, recorded_at) "

@@ -48,17 +48,6 @@ struct ReviewInput {
   std::string variant;           // JSON of the drawn parameters, or empty
 };
 
-struct RevlogEntry {
-  long long id = 0;
-  int module = 0;
-  std::string item, reviewed_at, mode, source;
-  int rating = 0;
-  double duration_s = 0;
-  int interval_before = 0, interval_after = 0, elapsed_days = 0;
-  std::optional<double> retrievability;
-  double stability = 0, difficulty = 0;
-};
-
 struct FollowStep {
   int module = 0;
   std::string example;
@@ -92,8 +81,6 @@ class ReviewStore {
   fsrs::Outcome record(const ReviewInput& in, const fsrs::Scheduler& sched, long long now_unix);
   // Writes a card as it is (learn/nudges.hpp moves cards due sooner with it).
   void write(const StoredCard& c);
-  // The review log in time order (reviewed_at, then id).
-  std::vector<RevlogEntry> revlog(int limit = 1000) const;
   // Recomputes the card of every item with reviews from its review log in time order,
   // with the nudges of learn/nudges.hpp replayed between the reviews; returns how many cards it wrote. Run it inside a transaction (journal import does).
   int rebuild_cards(const fsrs::Scheduler& sched);

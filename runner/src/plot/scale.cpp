@@ -88,11 +88,6 @@ double Scale::map(double v) const {
   return px0 + t * (px1 - px0);
 }
 
-double Scale::unmap(double px) const {
-  const double t = (px - px0) / (px1 - px0);
-  return log ? std::pow(10.0, std::log10(lo) + t * (std::log10(hi) - std::log10(lo))) : lo + t * (hi - lo);
-}
-
 bool Scale::contains(double v) const {
   if (!std::isfinite(v) || (log && v <= 0)) return false;
   const double eps = 1e-9 * (hi - lo);

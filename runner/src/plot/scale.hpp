@@ -22,7 +22,6 @@ struct Scale {
   std::vector<double> ticks;  // round values within [lo, hi], increasing
 
   double map(double v) const;       // value -> pixel
-  double unmap(double px) const;    // pixel -> value
   bool contains(double v) const;    // within [lo, hi] (with a tiny tolerance), and > 0 on a log axis
 };
 

@@ -538,17 +538,4 @@ InUnit read_in_unit(const Quantity& q, const std::string& text, const std::strin
   return out;
 }
 
-InUnit quantity_in(const std::string& text, const std::string& want, const std::string& name) {
-  std::string error;
-  auto q = parse_quantity(text, &error);
-  if (!q) {
-    InUnit out;
-    out.error = error.empty() ? fmt::format("'{}' is not a number", text) : error;
-    return out;
-  }
-  const auto b = text.find_first_not_of(" \t\r\n");
-  const auto e = text.find_last_not_of(" \t\r\n");
-  return read_in_unit(*q, text.substr(b, e - b + 1), want, name);
-}
-
 }  // namespace workbook

@@ -113,7 +113,4 @@ struct InUnit {
 //     its fraction).
 InUnit read_in_unit(const Quantity& q, const std::string& text, const std::string& want, const std::string& name);
 
-// parse_quantity, then read_in_unit; a text that is not one number gives its error.
-InUnit quantity_in(const std::string& text, const std::string& want, const std::string& name);
-
 }  // namespace workbook

@@ -7,8 +7,6 @@
 #include <cctype>
 #include <cmath>
 
-#include "util/quantity.hpp"
-
 namespace workbook {
 
 std::string trim(std::string_view s) {
@@ -45,12 +43,6 @@ std::string last_nonblank_line(const std::string& text) {
     end = start == 0 ? 0 : start - 1;
   }
   return {};
-}
-
-std::optional<double> parse_learner_number(const std::string& text) {
-  auto q = parse_quantity(text);  // the one grammar of util/quantity.hpp
-  if (!q) return std::nullopt;
-  return q->value;
 }
 
 namespace {

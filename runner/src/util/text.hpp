@@ -1,5 +1,5 @@
-// Small text helpers shared by the commands: trimming, lower case, parsing the learner's numbers,
-// matching choices, NAME=VALUE pairs.
+// Small text helpers shared by the commands: trimming, lower case, formatting numbers,
+// matching choices, NAME=VALUE pairs. The learner's numbers are read by util/quantity.hpp.
 #pragma once
 
 #include <optional>
@@ -23,12 +23,6 @@ std::string last_nonblank_line(const std::string& text);
 // A number as people read it in tables and answers: integers without a decimal point,
 // else 4 significant digits ("1056768", "2.977", "1.718e+10").
 std::string format_number(double v);
-
-// Parses a number as a learner types it, in the grammar of util/quantity.hpp: "2.5",
-// "2.5x", "2.5×", "1,024", "1 024", "3e-4", "1.72 x 10^10", "−3", "75%", "0.8 ms". A
-// trailing unit word or symbol is ignored (it is not converted). nullopt if the text is
-// not one number, or is a misread one ("1,5", "1.5.5").
-std::optional<double> parse_learner_number(const std::string& text);
 
 // How a choice was named. At a prompt that asks for "your choice (number)" a number is the
 // option's position, whatever the options' texts are; in a --predict flag the exact text of
