@@ -1,8 +1,9 @@
-// Tests for ui/prompt: end_stdin_reads, which a Ctrl-C handler calls so that a read of
-// stdin that had not begun when the signal came ends instead of waiting for a line.
+// Tests for ui/prompt: CtrlCEndsInput, under which Ctrl-C makes a read of stdin that had
+// not begun when the signal came end instead of waiting for a line; the prompts' wrapping.
 #include <catch2/catch.hpp>
 
 #include <fcntl.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include "../support/lines.hpp"
@@ -30,20 +31,52 @@ struct EmptyPipeOnStdin {
   }
 };
 
+// SIGINT as a terminal's Ctrl-C finds it: caught by default (a shell without job control
+// starts a background job with it ignored), restored afterwards.
+struct DefaultSigint {
+  struct sigaction before {};
+  DefaultSigint() {
+    struct sigaction dfl {};
+    dfl.sa_handler = SIG_DFL;
+    sigaction(SIGINT, &dfl, &before);
+  }
+  ~DefaultSigint() { sigaction(SIGINT, &before, nullptr); }
+};
+
 }  // namespace
 
-TEST_CASE("prompt: end_stdin_reads makes the next read of stdin see end of input", "[ui][prompt]") {
+TEST_CASE("prompt: Ctrl-C under CtrlCEndsInput is remembered and the next read sees end of input", "[ui][prompt]") {
   EmptyPipeOnStdin pipe;
+  DefaultSigint sigint;
   // Before: nothing to read and the writer alive, so the pipe is not readable.
   CHECK(::fcntl(STDIN_FILENO, F_SETFL, O_NONBLOCK) == 0);
   char c = 0;
   CHECK(::read(STDIN_FILENO, &c, 1) == -1);  // EAGAIN: a blocking read would wait here
-  end_stdin_reads();
+  {
+    const CtrlCEndsInput ctrl_c;
+    CHECK_FALSE(ctrl_c.fired());
+    ::raise(SIGINT);  // the process lives on: the handler caught it
+    CHECK(ctrl_c.fired());
+  }
   CHECK(::read(STDIN_FILENO, &c, 1) == 0);  // end of input at once
   // stdin is still an open descriptor: a new file does not take fd 0.
   const int fd = ::open("/dev/null", O_RDONLY);
   CHECK(fd > STDIN_FILENO);
   ::close(fd);
+}
+
+TEST_CASE("prompt: a SIGINT the runner ignores (nohup) stays ignored under CtrlCEndsInput", "[ui][prompt]") {
+  struct sigaction ignore {}, before {}, during {};
+  ignore.sa_handler = SIG_IGN;
+  sigaction(SIGINT, &ignore, &before);
+  {
+    const CtrlCEndsInput ctrl_c;
+    sigaction(SIGINT, nullptr, &during);
+    ::raise(SIGINT);
+    CHECK_FALSE(ctrl_c.fired());
+  }
+  CHECK(during.sa_handler == SIG_IGN);
+  sigaction(SIGINT, &before, nullptr);
 }
 
 TEST_CASE("question_text and choice_text wrap a prompt to the width, words whole", "[prompt]") {

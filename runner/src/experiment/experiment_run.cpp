@@ -56,7 +56,7 @@ Experiment prepare_experiment(const Workspace& workspace, const fs::path& conten
 namespace {
 
 // The experiment's scored predictions (none when the workspace has no journal yet).
-std::vector<ExperimentPredictionRow> standing_of(const Workspace& workspace, const std::string& name) {
+std::vector<LabPrediction> standing_of(const Workspace& workspace, const std::string& name) {
   std::error_code ec;
   if (!fs::exists(workspace.journal_path(), ec)) return {};
   Journal journal(workspace.journal_path());
@@ -64,17 +64,14 @@ std::vector<ExperimentPredictionRow> standing_of(const Workspace& workspace, con
 }
 
 // Drops from `lab` the predictions that stand, saying so when echoing.
-void show_standing(LabSpec& lab, const std::vector<ExperimentPredictionRow>& standing, const ExperimentRequest& req,
+void show_standing(LabSpec& lab, const std::vector<LabPrediction>& standing, const ExperimentRequest& req,
                    const Style& style) {
   for (const auto& s : standing) {
     auto spec = std::find_if(lab.predictions.begin(), lab.predictions.end(),
                              [&](const PredictionSpec& p) { return p.id == s.answer.id; });
     if (spec == lab.predictions.end()) continue;
     if (req.echo) {
-      fmt::print("{}\n", style.dim(fmt::format("{} your prediction (made {} with run #{}, {}): {}", spec->prompt,
-                                               s.recorded_at.substr(0, 10), s.run_id,
-                                               s.after_measurement ? "after a measurement was seen" : "before any measurement",
-                                               s.answer.text)));
+      fmt::print("{}\n", style.dim(standing_line(lab, s)));
       for (const auto& given : req.predict)
         if (given.rfind(s.answer.id + "=", 0) == 0)
           fmt::print("{}\n", style.dim(fmt::format("{}: kept as a later answer; your first stays the scored one", given)));

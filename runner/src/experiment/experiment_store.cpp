@@ -125,19 +125,24 @@ constexpr const char* kPredictionColumns =
     "SELECT p.prediction, p.answer, p.number, p.after_measurement, p.recorded_at, p.experiment_run_id, "
     "COALESCE(p.entered, '') FROM experiment_predictions p ";
 
-std::vector<ExperimentPredictionRow> prediction_rows(Statement& p) {
-  std::vector<ExperimentPredictionRow> out;
+std::vector<LabPrediction> prediction_rows(Statement& p) {
+  std::vector<LabPrediction> out;
   while (p.next()) {
     std::optional<double> number;
     if (!p.null(2)) number = p.real(2);
-    out.push_back({{p.text(0), p.learner_text(1), number, p.learner_text(6)}, p.integer(3) != 0, p.text(4), p.integer(5)});
+    LabPrediction row;
+    row.answer = {p.text(0), p.learner_text(1), number, p.learner_text(6)};
+    row.after_measurement = p.integer(3) != 0;
+    row.recorded_at = p.text(4);
+    row.run_id = p.integer(5);
+    out.push_back(std::move(row));
   }
   return out;
 }
 
 // The scored prediction of each id of `experiment` (the first this journal received),
 // where it was given with run `up_to` or an earlier one.
-std::vector<ExperimentPredictionRow> scored_rows(sqlite3* db, const std::string& experiment, long long up_to) {
+std::vector<LabPrediction> scored_rows(sqlite3* db, const std::string& experiment, long long up_to) {
   Statement s(db, (std::string(kPredictionColumns) +
                    "WHERE p.experiment = ?1 AND p.experiment_run_id <= ?2 AND p.id = (SELECT MIN(q.id) FROM "
                    "experiment_predictions q WHERE q.experiment = p.experiment AND q.prediction = p.prediction) "
@@ -221,7 +226,7 @@ bool experiment_measured(Journal& journal, const std::string& name) {
   return s.next();
 }
 
-std::vector<ExperimentPredictionRow> scored_experiment_predictions(Journal& journal, const std::string& name) {
+std::vector<LabPrediction> scored_experiment_predictions(Journal& journal, const std::string& name) {
   return scored_rows(journal.store_connection(), name, std::numeric_limits<long long>::max());
 }
 

@@ -12,6 +12,7 @@
 #include "experiment/experiment_spec.hpp"
 #include "grade/grade.hpp"
 #include "journal/journal.hpp"
+#include "journal/lab_predictions.hpp"
 
 namespace workbook {
 
@@ -32,13 +33,6 @@ struct RepeatResult {
   nlohmann::json kernels = nlohmann::json::array();     // --trace: [{name, calls, total_us, min_us, max_us}]
 };
 
-struct ExperimentPredictionRow {
-  RecordedPrediction answer;
-  bool after_measurement = false;
-  std::string recorded_at;
-  long long run_id = 0;  // the run it was given with
-};
-
 struct ExperimentExplanationRow {
   std::string text, recorded_at;
 };
@@ -48,10 +42,10 @@ struct ExperimentRunRow {
   std::string experiment, file_text, started_at, finished_at, status, detail, gpu, slurm_job;
   bool traced = false;
   nlohmann::json machine = nlohmann::json::object();  // report/machine_line's machine_json, or {}
-  std::vector<ExperimentPredictionRow> predictions;  // given with this run
+  std::vector<LabPrediction> predictions;  // given with this run
   // The experiment's scored prediction of each id (the first this journal received, as for
   // a lab: journal/lab_predictions.hpp), where it came with this run or an earlier one.
-  std::vector<ExperimentPredictionRow> scored;
+  std::vector<LabPrediction> scored;
   std::vector<RepeatResult> results;
   std::vector<ExperimentExplanationRow> explanations;  // given with this run, oldest first
 };
@@ -80,7 +74,7 @@ std::optional<ExperimentRunRow> latest_experiment_run(Journal& journal, const st
 bool experiment_measured(Journal& journal, const std::string& name);
 
 // The scored prediction of each id of experiment `name` (the first this journal received).
-std::vector<ExperimentPredictionRow> scored_experiment_predictions(Journal& journal, const std::string& name);
+std::vector<LabPrediction> scored_experiment_predictions(Journal& journal, const std::string& name);
 
 // The runs of `name` other than `except` that have an explanation, oldest first, each with
 // its children (load_experiment_run).

@@ -35,8 +35,8 @@ struct PredictionView {
   ExperimentPrediction spec;
   // The scored answer: the experiment's first of this id (ExperimentRunRow::scored), given
   // with this run or an earlier one (answer->run_id says which).
-  std::optional<ExperimentPredictionRow> answer;
-  std::optional<ExperimentPredictionRow> later;  // this run's own answer beside a scored one: not scored
+  std::optional<LabPrediction> answer;
+  std::optional<LabPrediction> later;  // this run's own answer beside a scored one: not scored
   std::optional<double> measured;  // the `measured:` expression over the medians
   std::optional<double> factor;    // max(p/m, m/p) for numbers
   std::string band;                // "within 1.25x", ...

@@ -3,7 +3,6 @@
 
 #include <fmt/format.h>
 #include <poll.h>
-#include <signal.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -16,14 +15,6 @@
 namespace workbook::learn {
 
 namespace {
-
-volatile sig_atomic_t g_interrupted = 0;
-struct sigaction g_previous {};
-
-void on_sigint(int) {
-  g_interrupted = 1;
-  end_stdin_reads();  // a read not yet begun sees end of input instead of waiting forever
-}
 
 // Reads a capped line from stdin; says on stderr when the line was cut.
 std::optional<std::string> read_line_noting_cut() {
@@ -66,18 +57,9 @@ std::optional<CappedLine> read_capped_line(std::istream& in, std::size_t cap) {
   return line;
 }
 
-LearnerInput::LearnerInput(bool terminal, bool quiet) : terminal_(terminal), quiet_(quiet) {
-  g_interrupted = 0;
-  struct sigaction sa {};
-  sa.sa_handler = on_sigint;
-  sigemptyset(&sa.sa_mask);
-  sa.sa_flags = 0;  // no SA_RESTART: a blocked read returns, and the session stops
-  sigaction(SIGINT, &sa, &g_previous);
-}
+LearnerInput::LearnerInput(bool terminal, bool quiet) : terminal_(terminal), quiet_(quiet) {}
 
-LearnerInput::~LearnerInput() { sigaction(SIGINT, &g_previous, nullptr); }
-
-bool LearnerInput::interrupted() const { return g_interrupted != 0; }
+bool LearnerInput::interrupted() const { return ctrl_c_.fired(); }
 
 void LearnerInput::say(const std::string& text) const {
   if (quiet_) return;

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "ui/prompt.hpp"
 #include "ui/style.hpp"
 
 namespace workbook::learn {
@@ -29,9 +30,8 @@ std::optional<CappedLine> read_capped_line(std::istream& in, std::size_t cap = k
 class LearnerInput {
  public:
   // `terminal`: stdin and stdout are a terminal (countdowns, re-asking); `quiet`: print
-  // nothing (--json). Installs a SIGINT handler for the object's lifetime.
+  // nothing (--json). Ctrl-C ends its input while it lives (ui/prompt.hpp).
   LearnerInput(bool terminal, bool quiet);
-  ~LearnerInput();
   LearnerInput(const LearnerInput&) = delete;
   LearnerInput& operator=(const LearnerInput&) = delete;
 
@@ -50,6 +50,7 @@ class LearnerInput {
  private:
   bool terminal_, quiet_;
   bool eof_ = false;
+  CtrlCEndsInput ctrl_c_;
 };
 
 }  // namespace workbook::learn

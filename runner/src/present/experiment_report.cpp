@@ -43,31 +43,19 @@ plot::Chart curve_chart(const ExperimentSummary& s, const ExperimentMetric& metr
 
 namespace {
 
-// Text safe in a Markdown table cell or line, as the labs' report makes it: valid,
-// printable (no escape sequence), no raw HTML or link (md_text), on one line, | escaped.
-std::string cell(const std::string& s) {
-  std::string out;
-  for (char ch : md_text(printable_text(s))) {
-    if (ch == '|') out += "\\|";
-    else if (ch == '\n') out += ' ';
-    else out += ch;
-  }
-  return out;
-}
-
 void figures_table(const ExperimentSummary& s, std::string& md) {
   md += "| metric |";
-  for (const auto& v : s.variants) md += " " + cell(v.name == s.experiment.baseline ? v.name + " (baseline)" : v.name) + " |";
+  for (const auto& v : s.variants) md += " " + md_cell(v.name == s.experiment.baseline ? v.name + " (baseline)" : v.name) + " |";
   for (const auto& v : s.variants)
-    if (v.name != s.experiment.baseline) md += " " + cell(v.name + " / " + s.experiment.baseline) + " |";
+    if (v.name != s.experiment.baseline) md += " " + md_cell(v.name + " / " + s.experiment.baseline) + " |";
   md += "\n|---|";
   for (std::size_t i = 0; i < 2 * s.variants.size() - 1; ++i) md += "---:|";
   md += "\n";
   for (const auto& m : s.experiment.metrics) {
-    md += "| " + cell(m.name) + " |";
+    md += "| " + md_cell(m.name) + " |";
     for (const auto& v : s.variants) {
       auto it = v.figures.find(m.name);
-      md += " " + (it == v.figures.end() ? std::string("-") : cell(figure_text(it->second, m.unit))) + " |";
+      md += " " + (it == v.figures.end() ? std::string("-") : md_cell(figure_text(it->second, m.unit))) + " |";
     }
     for (const auto& v : s.variants) {
       if (v.name == s.experiment.baseline) continue;
@@ -82,12 +70,12 @@ void kernels_table(const ExperimentSummary& s, std::string& md) {
   const auto rows = kernel_rows(s);
   if (rows.empty()) return;
   md += "\nKernels (traced runs; tracing adds to the times):\n\n| kernel |";
-  for (const auto& v : s.variants) md += " " + cell(v.name) + " |";
+  for (const auto& v : s.variants) md += " " + md_cell(v.name) + " |";
   md += "\n|---|";
   for (std::size_t i = 0; i < s.variants.size(); ++i) md += "---:|";
   md += "\n";
   for (const auto& r : rows) {
-    md += "| `" + cell(r.name) + "` |";
+    md += "| `" + md_cell(r.name) + "` |";
     for (const auto& k : r.per_variant)
       md += " " + (k ? fmt::format("{} ({} calls)", format_quantity(k->total_us, "us"), k->calls) : std::string("-")) + " |";
     md += "\n";
@@ -102,7 +90,7 @@ void explanations_md(const ExperimentRunRow& run, std::string& md) {
     return;
   }
   md += fmt::format("\nExplanation given with experiment run #{}:\n\n", run.id);
-  for (const auto& x : run.explanations) md += fmt::format("> {} ({})\n>\n", cell(x.text), x.recorded_at.substr(0, 10));
+  for (const auto& x : run.explanations) md += fmt::format("> {} ({})\n>\n", md_cell(x.text), x.recorded_at.substr(0, 10));
   md += "\n";
 }
 
@@ -110,13 +98,13 @@ void predictions_list(const ExperimentSummary& s, std::string& md) {
   if (s.predictions.empty()) return;
   md += "\nPredictions (the first of each, recorded before its run, is the scored one):\n\n";
   for (const auto& p : s.predictions) {
-    md += fmt::format("- **{}** ({}): ", p.spec.spec.id, cell(p.spec.spec.prompt));
-    md += p.answer ? "predicted " + cell(p.answer->answer.text) : std::string("no prediction");
+    md += fmt::format("- **{}** ({}): ", p.spec.spec.id, md_cell(p.spec.spec.prompt));
+    md += p.answer ? "predicted " + md_cell(p.answer->answer.text) : std::string("no prediction");
     if (p.answer) md += " (" + scored_answer_origin(s, *p.answer) + ")";
     if (p.measured) md += fmt::format(", measured {}", p.spec.spec.unit.empty() ? fmt::format("{:.4g}", *p.measured)
                                                                                  : format_quantity(*p.measured, p.spec.spec.unit));
     if (!p.band.empty()) md += " — " + p.band;
-    if (p.later) md += "; later answer with this run: " + cell(p.later->answer.text) + " (not scored)";
+    if (p.later) md += "; later answer with this run: " + md_cell(p.later->answer.text) + " (not scored)";
     md += "\n";
   }
 }
@@ -128,10 +116,10 @@ std::string experiment_markdown(const ExperimentSummary& s, const std::vector<Ex
   md += fmt::format("Experiment run #{}, started {}, {}; {} repeat{} per variant{}.\n\n", s.run.id, date_time_text(s.run.started_at),
                     s.run.status.empty() ? "unfinished" : s.run.status, s.experiment.repeats,
                     s.experiment.repeats == 1 ? "" : "s", s.run.slurm_job.empty() ? "" : ", Slurm job " + s.run.slurm_job);
-  md += "Machine: " + cell(experiment_machine_text(s.run.gpu, s.run.machine)) + "\n\n";
+  md += "Machine: " + md_cell(experiment_machine_text(s.run.gpu, s.run.machine)) + "\n\n";
   figures_table(s, md);
   for (const auto& v : s.variants)
-    for (const auto& p : v.problems) md += fmt::format("\n- {}: {}", v.name, cell(p.substr(0, p.find('\n'))));
+    for (const auto& p : v.problems) md += fmt::format("\n- {}: {}", v.name, md_cell(p.substr(0, p.find('\n'))));
   md += "\n";
   kernels_table(s, md);
   predictions_list(s, md);
@@ -146,7 +134,7 @@ namespace {
 std::string earlier_run_markdown(const ExperimentSummary& s) {
   std::string md = fmt::format("#### {}: experiment run #{}, started {}, {}\n\n", s.experiment.name, s.run.id, date_time_text(s.run.started_at),
                                s.run.status.empty() ? "unfinished" : s.run.status);
-  md += "Machine: " + cell(experiment_machine_text(s.run.gpu, s.run.machine)) + "\n\n";
+  md += "Machine: " + md_cell(experiment_machine_text(s.run.gpu, s.run.machine)) + "\n\n";
   figures_table(s, md);
   explanations_md(s.run, md);
   return md;

@@ -84,7 +84,7 @@ void add_kernels(const ExperimentSummary& s, const Style& style, std::size_t wid
 
 }  // namespace
 
-std::string scored_answer_origin(const ExperimentSummary& s, const ExperimentPredictionRow& a) {
+std::string scored_answer_origin(const ExperimentSummary& s, const LabPrediction& a) {
   return fmt::format("made {}{}, {}", a.recorded_at.substr(0, 10),
                      a.run_id == s.run.id ? " with this run" : fmt::format(" with experiment run #{}", a.run_id),
                      a.after_measurement ? "after an earlier run was measured" : "before any measurement");

@@ -20,7 +20,7 @@ namespace workbook {
 std::vector<std::string> summary_lines(const ExperimentSummary& s, const Style& style, std::size_t width);
 
 // Where a scored prediction came from: "made 2026-12-02 with run #1, before any measurement".
-std::string scored_answer_origin(const ExperimentSummary& s, const ExperimentPredictionRow& a);
+std::string scored_answer_origin(const ExperimentSummary& s, const LabPrediction& a);
 
 // A figure and its spread: "118 ms ±2.1% (3 runs)".
 std::string figure_text(const Spread& s, const std::string& unit);

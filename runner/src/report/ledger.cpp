@@ -206,17 +206,21 @@ plot::Chart ledger_chart(const Ledger& ledger) {
   return c;
 }
 
+std::vector<std::string> ledger_row_cells(const LedgerRow& r) {
+  const bool numbers = r.kind != LedgerKind::choice;
+  return {to_string(r.kind), std::to_string(r.n), numbers ? fmt::format("{:.2f}x", std::exp2(r.mean_log2)) : "-",
+          numbers && r.kind != LedgerKind::other ? fmt::format("{:+.2f}", r.mean_optimism) : "-",
+          numbers ? "-" : fmt::format("{}/{}", r.correct, r.n), numbers ? std::to_string(r.badly_missed) : "-"};
+}
+
 std::string ledger_text(const Ledger& l, std::size_t width) {
   std::string out = wrap_text("Calibration ledger (each lab's and experiment's first prediction against its measurement)", width) + "\n";
   if (l.entries.empty()) return out + "  No first prediction has been graded yet.\n";
   Table rows{{{"module"}, {"kind"}, {"n", true}, {"typical p/m", true}, {"optimism", true}, {"right", true},
               {">2x off", true}}, {}, "  ", true};
   for (const auto& r : l.rows) {
-    const bool numbers = r.kind != LedgerKind::choice;
-    rows.rows.push_back({module_name(r.module), to_string(r.kind), std::to_string(r.n),
-                         numbers ? fmt::format("{:.2f}x", std::exp2(r.mean_log2)) : "-",
-                         numbers && r.kind != LedgerKind::other ? fmt::format("{:+.2f}", r.mean_optimism) : "-",
-                         numbers ? "-" : fmt::format("{}/{}", r.correct, r.n), numbers ? std::to_string(r.badly_missed) : "-"});
+    rows.rows.push_back(ledger_row_cells(r));
+    rows.rows.back().insert(rows.rows.back().begin(), module_name(r.module));
   }
   out += render_table(rows, width, Style(false));
   out += wrap_text(kLedgerLegend, width, "  ", "  ") + "\n";

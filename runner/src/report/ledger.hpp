@@ -73,6 +73,10 @@ Ledger gather_ledger(Journal& journal, const Catalog& catalog, int module = 0, s
 // over the last 10 labs"); "" when there are none.
 std::string ledger_summary(const Ledger& ledger, int last = 10);
 
+// A row's figures after its module, as the terminal's table and the report's show them:
+// kind, n, typical p/m, optimism, right, off by more than 2x ("-" where one does not apply).
+std::vector<std::string> ledger_row_cells(const LedgerRow& r);
+
 // Pure: log2(predicted / measured) against the prediction's place in time, one series a
 // kind, with the on-target line at 0 and the badly-missed lines at +1 and -1.
 plot::Chart ledger_chart(const Ledger& ledger);

@@ -97,6 +97,9 @@ ReportData collect_report(Journal& journal, const Catalog& catalog, const std::s
 // autolink), and \ ` [ ] escaped (no link, image or code span). Whatever a learner typed
 // goes through here, in the labs' report and the experiments'.
 std::string md_text(const std::string& s);
+// md_text for a Markdown table cell or a one-line item: printable (no escape sequence),
+// on one line, | escaped.
+std::string md_cell(const std::string& s);
 
 // The Markdown document (pure): links the roofline SVGs by their svg_name.
 std::string render_markdown(const ReportData& data);

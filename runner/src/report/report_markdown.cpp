@@ -1,11 +1,11 @@
 // The report as Markdown and as JSON (see report_data.hpp).
 #include <fmt/format.h>
-
-#include <cmath>
+#include <fmt/ranges.h>
 
 #include "content/lab_id.hpp"
 #include "report/report_data.hpp"
 #include "ui/units.hpp"
+#include "util/lines.hpp"
 #include "util/text.hpp"
 #include "util/utf8.hpp"
 
@@ -36,34 +36,17 @@ std::string md_text(const std::string& s) {
   return out;
 }
 
-namespace {
-
-// The lines of a text (a final newline adds none).
-std::vector<std::string> split_lines(const std::string& text) {
-  std::vector<std::string> lines;
-  std::string cur;
-  for (char c : text) {
-    if (c == '\n') {
-      lines.push_back(cur);
-      cur.clear();
-    } else if (c != '\r') {
-      cur += c;
-    }
-  }
-  if (!cur.empty() || lines.empty()) lines.push_back(cur);
-  return lines;
-}
-
-// Text safe inside a Markdown table cell (md_text, on one line, | escaped).
-std::string cell(const std::string& s) {
+std::string md_cell(const std::string& s) {
   std::string out;
-  for (char c : md_text(s)) {
+  for (char c : md_text(printable_text(s))) {
     if (c == '|') out += "\\|";
     else if (c == '\n' || c == '\r') out += ' ';
     else out += c;
   }
   return out;
 }
+
+namespace {
 
 std::string range_text(const MetricRow& m) {
   if (m.lo && m.hi && *m.lo == *m.hi) return format_figure(*m.lo, m.unit);
@@ -91,7 +74,7 @@ void machine_section(const ReportData& d, std::string& out) {
   out += "## Machine\n\n";
   if (d.machines.empty()) out += "No run in this report names a GPU (host-only labs, or no GPU was found).\n\n";
   for (const auto& m : d.machines) {
-    std::string line = "- **" + cell(m.gpu) + "**";
+    std::string line = "- **" + md_cell(m.gpu) + "**";
     if (!m.spec_id.empty()) line += " (spec sheet `" + m.spec_id + "`)";
     std::string arches;
     for (const auto& a : m.arches) arches += (arches.empty() ? "" : ", ") + a;
@@ -118,7 +101,7 @@ void figures_table(const LabEvidence& e, std::string& out) {
   }
   out += "| figure | measured | expected here | |\n|---|---:|---|---|\n";
   for (const auto& m : e.metrics) {
-    out += fmt::format("| {}{} | {} | {} | {} |\n", cell(m.name), m.derived ? " (derived)" : "",
+    out += fmt::format("| {}{} | {} | {} | {} |\n", md_cell(m.name), m.derived ? " (derived)" : "",
                        m.value ? format_figure(*m.value, m.unit) : "-", range_text(m), m.status == "no range" ? "" : m.status);
   }
   out += "\n";
@@ -134,8 +117,8 @@ void predictions_table(const LabEvidence& e, std::string& out) {
   for (const auto& p : e.predictions) {
     const std::string made = p.recorded_at.substr(0, 10) +
                              (p.after_measurement ? ", after a measurement was seen" : ", before any measurement");
-    out += fmt::format("| {} | {} | {} | {} | {} |\n", cell(p.id), cell(p.answer), made,
-                       p.measured ? format_figure(*p.measured, "") : "", cell(prediction_result(p)));
+    out += fmt::format("| {} | {} | {} | {} | {} |\n", md_cell(p.id), md_cell(p.answer), made,
+                       p.measured ? format_figure(*p.measured, "") : "", md_cell(prediction_result(p)));
   }
   out += "\n";
 }
@@ -175,13 +158,8 @@ void ledger_section(const ReportData& d, std::string& out) {
          "p/m is the typical predicted / measured; optimism is the mean log2 of how much better than measured the "
          "prediction promised (a shorter time, more bandwidth, a larger speed-up).\n\n";
   out += "| module | kind | n | typical p/m | optimism | right | off by > 2x |\n|---|---|---|---|---|---|---|\n";
-  for (const auto& r : d.ledger.rows) {
-    const bool numbers = r.kind != LedgerKind::choice;
-    out += fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", r.module == 0 ? "all" : module_id(r.module),
-                       to_string(r.kind), r.n, numbers ? fmt::format("{:.2f}x", std::exp2(r.mean_log2)) : "-",
-                       numbers && r.kind != LedgerKind::other ? fmt::format("{:+.2f}", r.mean_optimism) : "-",
-                       numbers ? "-" : fmt::format("{}/{}", r.correct, r.n), numbers ? std::to_string(r.badly_missed) : "-");
-  }
+  for (const auto& r : d.ledger.rows)
+    out += fmt::format("| {} | {} |\n", r.module == 0 ? "all" : module_id(r.module), fmt::join(ledger_row_cells(r), " | "));
   out += "\n";
   if (const std::string s = ledger_summary(d.ledger); !s.empty()) out += "In short: " + s + ".\n\n";
   if (!d.ledger_svg.empty()) out += fmt::format("![Calibration ledger]({})\n\n", d.ledger_svg);
@@ -197,7 +175,7 @@ void roofline_section(const ReportData& d, std::string& out) {
     out += "| kernel | FLOP/byte | GFLOP/s | roof above it | where |\n|---|---:|---:|---:|---|\n";
     for (const auto& p : r.points) {
       const plot::Placement at = plot::place(r.roof, p);
-      out += fmt::format("| {} | {:.3g} | {} | {} | {} |\n", cell(p.label), p.intensity, format_figure(p.gflops, ""),
+      out += fmt::format("| {} | {:.3g} | {} | {} | {} |\n", md_cell(p.label), p.intensity, format_figure(p.gflops, ""),
                          format_figure(at.attainable_gflops, ""), plot::describe(at));
     }
     out += "\n";

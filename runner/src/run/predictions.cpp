@@ -4,7 +4,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <csignal>
 
 #include "content/metric_source.hpp"
 #include "ui/prompt.hpp"
@@ -99,45 +98,6 @@ std::vector<RecordedPrediction> predictions_from_flags(const LabSpec& lab, const
   return out;
 }
 
-namespace {
-
-// While it lives, SIGINT (Ctrl-C) ends a blocked read of the terminal (no SA_RESTART)
-// instead of the runner, and is remembered; a SIGINT the runner ignores stays ignored.
-class PromptInterrupt {
- public:
-  PromptInterrupt() {
-    fired_ = 0;
-    struct sigaction sa {};
-    sa.sa_handler = [](int) {
-      fired_ = 1;
-      end_stdin_reads();
-    };
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = 0;
-    installed_ = sigaction(SIGINT, &sa, &old_) == 0;
-    if (installed_ && old_.sa_handler == SIG_IGN) {  // nohup, a background job: leave it ignored
-      sigaction(SIGINT, &old_, nullptr);
-      installed_ = false;
-    }
-  }
-  ~PromptInterrupt() {
-    if (installed_) sigaction(SIGINT, &old_, nullptr);
-  }
-  PromptInterrupt(const PromptInterrupt&) = delete;
-  PromptInterrupt& operator=(const PromptInterrupt&) = delete;
-  // Throws when Ctrl-C came.
-  void check() const {
-    if (fired_) throw PredictionPromptInterrupted();
-  }
-
- private:
-  static inline volatile std::sig_atomic_t fired_ = 0;
-  struct sigaction old_ {};
-  bool installed_ = false;
-};
-
-}  // namespace
-
 std::string prediction_question(const PredictionSpec& spec, const Style& style) {
   std::string suffix = spec.kind == PredictionKind::yesno ? " [yes/no]" : spec.unit.empty() ? "" : fmt::format(" [{}]", spec.unit);
   return fmt::format("{}{}{} (Enter to skip): ", style.cyan("? "), spec.prompt, suffix);
@@ -145,7 +105,7 @@ std::string prediction_question(const PredictionSpec& spec, const Style& style) 
 
 void ask_missing_predictions(const LabSpec& lab, std::vector<RecordedPrediction>& answers, const Style& style,
                              const std::function<void(const RecordedPrediction&)>& record) {
-  const PromptInterrupt interrupt;
+  const CtrlCEndsInput ctrl_c;
   bool header = false;
   for (const auto& spec : lab.predictions) {
     if (answered(answers, spec.id)) continue;
@@ -155,7 +115,7 @@ void ask_missing_predictions(const LabSpec& lab, std::vector<RecordedPrediction>
     }
     if (spec.kind == PredictionKind::choice) {
       auto choice = ask_choice(style.cyan("? ") + spec.prompt, spec.choices, true);
-      interrupt.check();
+      if (ctrl_c.fired()) throw PredictionPromptInterrupted();
       if (choice) {
         answers.push_back({spec.id, spec.choices[choice->index], std::nullopt, choice->typed});
         record(answers.back());
@@ -165,7 +125,7 @@ void ask_missing_predictions(const LabSpec& lab, std::vector<RecordedPrediction>
     }
     while (true) {
       auto line = ask_line(prediction_question(spec, style));
-      interrupt.check();
+      if (ctrl_c.fired()) throw PredictionPromptInterrupted();
       if (!line) return;  // end of input: stop asking
       if (line->empty()) break;
       try {
@@ -196,8 +156,9 @@ std::string standing_line(const LabSpec& lab, const LabPrediction& standing) {
   for (const auto& spec : lab.predictions) {
     if (spec.id == standing.answer.id) prompt = spec.prompt;
   }
-  std::string line = fmt::format("{} your prediction (made {}, {}): {}", prompt, standing.recorded_at.substr(0, 10),
-                                 standing.after_measurement ? "after a measurement was seen" : "before any measurement",
+  const std::string with = standing.run_id > 0 ? fmt::format(" with run #{}", standing.run_id) : "";
+  std::string line = fmt::format("{} your prediction (made {}{}, {}): {}", prompt, standing.recorded_at.substr(0, 10),
+                                 with, standing.after_measurement ? "after a measurement was seen" : "before any measurement",
                                  standing.answer.text);
   if (!standing.answer.unclear.empty()) line += fmt::format(" ({})", standing.answer.unclear);
   return line;

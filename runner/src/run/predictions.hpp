@@ -47,8 +47,8 @@ inline constexpr const char* kPredictFirstLine =
 // how many times faster ...? [x] (Enter to skip): "; ui/prompt wraps it to the terminal.
 std::string prediction_question(const PredictionSpec& spec, const Style& style);
 
-// The line a later run shows instead of asking again (pure): "How many ...? your
-// prediction (made 2026-11-30, before any measurement): 900".
+// The line a later run (of a lab or an experiment) shows instead of asking again (pure):
+// "How many ...? your prediction (made 2026-11-30 with run #3, before any measurement): 900".
 std::string standing_line(const LabSpec& lab, const LabPrediction& standing);
 
 // What a run of `lab` on a machine without a GPU says before any prediction is asked.

@@ -4,8 +4,10 @@
 #include <fmt/format.h>
 
 #include <fcntl.h>
+#include <signal.h>
 #include <unistd.h>
 
+#include <csignal>
 #include <iostream>
 
 #include "ui/wrap.hpp"
@@ -61,7 +63,14 @@ bool confirm(const std::string& question) {
   return line && (*line == "y" || *line == "Y" || *line == "yes");
 }
 
-void end_stdin_reads() noexcept {
+namespace {
+
+volatile std::sig_atomic_t g_ctrl_c = 0;
+struct sigaction g_before_ctrl_c {};
+bool g_ctrl_c_caught = false;
+
+void on_ctrl_c(int) {  // async-signal-safe
+  g_ctrl_c = 1;
   const int fd = ::open("/dev/null", O_RDONLY);
   if (fd < 0) {
     ::close(STDIN_FILENO);  // no /dev/null: a closed stdin also ends the read (EBADF)
@@ -72,5 +81,26 @@ void end_stdin_reads() noexcept {
     ::close(fd);
   }
 }
+
+}  // namespace
+
+CtrlCEndsInput::CtrlCEndsInput() {
+  g_ctrl_c = 0;
+  struct sigaction sa {};
+  sa.sa_handler = on_ctrl_c;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = 0;
+  g_ctrl_c_caught = sigaction(SIGINT, &sa, &g_before_ctrl_c) == 0;
+  if (g_ctrl_c_caught && g_before_ctrl_c.sa_handler == SIG_IGN) {
+    sigaction(SIGINT, &g_before_ctrl_c, nullptr);
+    g_ctrl_c_caught = false;
+  }
+}
+
+CtrlCEndsInput::~CtrlCEndsInput() {
+  if (g_ctrl_c_caught) sigaction(SIGINT, &g_before_ctrl_c, nullptr);
+}
+
+bool CtrlCEndsInput::fired() const { return g_ctrl_c != 0; }
 
 }  // namespace workbook

@@ -34,11 +34,19 @@ std::optional<ChoiceAnswer> ask_choice(const std::string& question, const std::v
 // Asks for a yes/no confirmation; false at end of input.
 bool confirm(const std::string& question);
 
-// For a SIGINT handler (async-signal-safe): points stdin at /dev/null, so a read that
-// had not begun when Ctrl-C came sees end of input instead of blocking; a read already
-// blocked returns EINTR as before. Without it, a signal between the handler's flag check
-// and read() leaves the session waiting for a line that never comes. stdin stays an open
-// descriptor, so a later open() cannot take fd 0.
-void end_stdin_reads() noexcept;
+// While it lives, Ctrl-C (SIGINT) ends the learner's input instead of the runner, and is
+// remembered: a read of the terminal already blocked returns (EINTR: no SA_RESTART), and
+// stdin is pointed at /dev/null, so a read that had not begun sees end of input instead of
+// waiting for a line that never comes (stdin stays an open descriptor: a later open()
+// cannot take fd 0). A SIGINT the runner ignores (nohup, a background job) stays ignored.
+// One at a time.
+class CtrlCEndsInput {
+ public:
+  CtrlCEndsInput();
+  ~CtrlCEndsInput();
+  CtrlCEndsInput(const CtrlCEndsInput&) = delete;
+  CtrlCEndsInput& operator=(const CtrlCEndsInput&) = delete;
+  bool fired() const;
+};
 
 }  // namespace workbook
