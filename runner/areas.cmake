@@ -41,7 +41,8 @@ workbook_area(experiment PUBLIC content exec grade journal plot profile report r
 # The presenter: results as text and JSON (a run, a sweep, a comparison, a module's and a
 # lab's page, the solution, dev check, the written report, an experiment's summary and its
 # report section, a journal's export and import).
-workbook_area(present   PUBLIC content dev diff experiment grade journal plot report run slurm ui PRIVATE profile)
+workbook_area(present   PUBLIC content dev device diff experiment grade journal plot profile report run slurm specs ui
+                        PRIVATE build model)
 # Progress, next and history (the experiments' project topics count in progress).
 workbook_area(progress  PUBLIC content journal ui workspace PRIVATE experiment grade learn report)
 workbook_area(watch     PUBLIC content journal run ui workspace PRIVATE exec learn present progress)

@@ -2,7 +2,8 @@
 // two-stream pipeline summarised like `nsys --stats`, its timeline, and trace figures.
 #include <catch2/catch.hpp>
 
-#include "profile/profile_print.hpp"
+#include "present/profile_view.hpp"
+#include "profile/profile_json.hpp"
 #include "profile/trace_parse.hpp"
 #include "profile/trace_summary.hpp"
 #include "profile_fixture.hpp"

@@ -13,7 +13,7 @@
 
 #include "cmd/registry.hpp"
 #include "device/calibrate_run.hpp"
-#include "device/device_print.hpp"
+#include "present/device_print.hpp"
 #include "device/device_report.hpp"
 #include "device/probe_problem.hpp"
 #include "device/probe_run.hpp"

@@ -10,7 +10,7 @@
 #include "run/compare.hpp"
 #include "run/explained.hpp"
 #include "run/lab_run.hpp"
-#include "profile/profile_print.hpp"
+#include "profile/profile_run.hpp"
 #include "run/params.hpp"
 #include "present/compare_report.hpp"
 #include "present/run_report.hpp"

@@ -7,7 +7,7 @@
 #include <cmath>
 #include <iterator>
 
-#include "profile/profile_print.hpp"
+#include "present/profile_view.hpp"
 #include "run/report_json.hpp"
 #include "ui/table.hpp"
 #include "ui/units.hpp"

@@ -1,5 +1,5 @@
 // A run report, rendered in one place: a compact verdict table for people, with the GPU's
-// clocks and throttling after the run (profile/profile_print.hpp) and a profiler's
+// clocks and throttling after the run (present/profile_view.hpp) and a profiler's
 // results (its JSON: run/report_json.hpp). run, watch, sweep rows, compare and both ends
 // of a Slurm run show a RunReport through these.
 #pragma once

@@ -1,7 +1,7 @@
 // A run report as JSON (see report_json.hpp).
 #include "run/report_json.hpp"
 
-#include "profile/profile_print.hpp"
+#include "profile/profile_json.hpp"
 #include "util/utf8.hpp"
 
 namespace workbook {

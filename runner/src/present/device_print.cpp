@@ -1,5 +1,5 @@
 // Printers of `workbook device` (see device_print.hpp).
-#include "device/device_print.hpp"
+#include "present/device_print.hpp"
 
 #include <fmt/format.h>
 
