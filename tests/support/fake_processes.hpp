@@ -1,8 +1,9 @@
 // The children of the run pipeline played in-process (exec/process.hpp's
 // ScopedProcessStandIn; ninja's FakeCommandRunner is the model): a host compiler that
-// "compiles" by creating its -o file, and the labs it built, whose records a test writes.
-// Every other program is not found, as run_process says of a missing one. Each argv is
-// kept in `ran`, so a test sees what was compiled and run, and in which order.
+// "compiles" by creating its -o file, and the labs it built, whose records a test writes;
+// any other program a test plays through `tool` (Slurm's sbatch, squeue, ...). Every other
+// one is not found, as run_process says of a missing one. Each argv is kept in `ran`, so a
+// test sees what was compiled and run, and in which order.
 #pragma once
 
 #include <sys/stat.h>
@@ -12,6 +13,7 @@
 #include <fstream>
 #include <functional>
 #include <iterator>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,13 +32,18 @@ class FakeProcesses {
     workbook::ProcessResult end;  // exit_code 0 by default
   };
   std::function<LabRun(const workbook::ProcessOptions&)> lab;
+  // Asked first of every program: its end, or nullopt to leave it to the compiler, the labs
+  // or "not found".
+  std::function<std::optional<workbook::ProcessResult>(const workbook::ProcessOptions&)> tool;
   bool compile_fails = false;
   std::vector<std::vector<std::string>> ran;
 
   FakeProcesses() : scope_([this](const workbook::ProcessOptions& o) { return answer(o); }) {}
 
   // How many of the argvs run were compiles (an -o output) and lab runs.
-  int compiles() const { return count([](const std::vector<std::string>& a) { return has(a, "-o"); }); }
+  int compiles() const {
+    return count([this](const std::vector<std::string>& a) { return has(a, "-o") && !played(a); });
+  }
   int lab_runs() const {
     return count([](const std::vector<std::string>& a) { return !a.empty() && is_built(a[0]); });
   }
@@ -54,6 +61,10 @@ class FakeProcesses {
  private:
   static constexpr const char* kBuilt = "#!/bin/false\n# built by wbtest::FakeProcesses\n";
   workbook::ScopedProcessStandIn scope_;
+  std::vector<std::vector<std::string>> by_tool_;  // the argvs `tool` answered
+  bool played(const std::vector<std::string>& argv) const {
+    return std::find(by_tool_.begin(), by_tool_.end(), argv) != by_tool_.end();
+  }
 
   // A file the fake compiler wrote (renamed into the build cache since, perhaps).
   static bool is_built(const std::string& program) { return !built_from(program).empty(); }
@@ -74,6 +85,11 @@ class FakeProcesses {
 
   workbook::ProcessResult answer(const workbook::ProcessOptions& o) {
     ran.push_back(o.argv);
+    if (tool)  // first: a tool's argv may hold -o too (squeue -o FORMAT)
+      if (std::optional<workbook::ProcessResult> end = tool(o)) {
+        by_tool_.push_back(o.argv);
+        return *end;
+      }
     workbook::ProcessResult r;
     r.exit_code = 0;
     if (o.argv.size() == 2 && o.argv[1] == "--version") {
