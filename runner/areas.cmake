@@ -35,7 +35,7 @@ workbook_area(run       PUBLIC build content device exec grade journal model plo
                         PRIVATE explain)
 # What reads runs back (the learner's report) and checks the content (dev check).
 workbook_area(report    PUBLIC content journal plot specs PRIVATE ui)
-workbook_area(dev       PUBLIC content run PRIVATE build device exec specs ui)
+workbook_area(dev       PUBLIC content run PRIVATE build device diff exec specs ui)
 # The llm.c project's experiments: predictions, variants, metrics, their own store.
 workbook_area(experiment PUBLIC content exec grade journal plot profile report run slurm ui workspace PRIVATE build device model)
 # The presenter: results as text and JSON (a run, a sweep, a comparison, a module's and a

@@ -91,6 +91,26 @@ TEST_CASE("functions: kernels, templates, members and free functions, not lambda
                       {21, "enqueue_pipeline"}});
 }
 
+TEST_CASE("functions in extern \"C\", kernels with attributes, constructors and destructors", "[dev]") {
+  // The scanner is diff/function_split's: a `{` in a member initializer list is no body,
+  // __launch_bounds__(...) no name, and a destructor is named by its class.
+  const std::string text =
+      "extern \"C\" {\n"                                          // 1
+      "void f(float* a) { /* TODO: f */ }\n"                      // 2
+      "}\n"                                                       // 3
+      "__global__ void __launch_bounds__(256) k(float* a) {\n"    // 4
+      "  // TODO: k\n"                                            // 5
+      "}\n"                                                       // 6
+      "struct Buf {\n"                                            // 7
+      "  explicit Buf(int n) : n_{n} { /* TODO: allocate */ }\n"  // 8
+      "  ~Buf() { /* TODO: free */ }\n"                           // 9
+      "  int n_;\n"                                               // 10
+      "};\n";                                                     // 11
+  std::vector<std::pair<int, std::string>> owners;
+  for (const auto& s : todo_sites(text, false)) owners.emplace_back(s.line, s.function);
+  CHECK(owners == std::vector<std::pair<int, std::string>>{{2, "f"}, {5, "k"}, {8, "Buf"}, {9, "Buf"}});
+}
+
 TEST_CASE("a TODO belongs to the function around it, or to the next one when above it", "[dev]") {
   const auto sites = todo_sites(kStarter, false);
   REQUIRE(sites.size() == 2);

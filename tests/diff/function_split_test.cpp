@@ -5,6 +5,8 @@
 #include "diff/function_split.hpp"
 
 using workbook::diff::blank_non_code;
+using workbook::diff::code_spans;
+using workbook::diff::CodeSpan;
 using workbook::diff::Piece;
 using workbook::diff::PieceKind;
 using workbook::diff::split_lines;
@@ -81,6 +83,38 @@ TEST_CASE("split: templates, namespaces, types, operators and overloads", "[diff
   CHECK(piece(pieces, "struct Params").kind == PieceKind::type);
   // the initializer stays at file scope, with the namespace lines
   CHECK(piece(pieces, "(file scope)").line_numbers == std::vector<int>{1, 4, 11});
+}
+
+TEST_CASE("split: default arguments, explicit specializations and inline namespaces", "[diff]") {
+  const std::string text =
+      "inline namespace v1 {\n"
+      "void run(Opts o = {}) {\n"
+      "  go(o);\n"
+      "}\n"
+      "}\n"
+      "template <> void add<float>(float* a) {}\n";
+  auto pieces = split_pieces(text);
+  CHECK(names(pieces) == std::vector<std::string>{"(file scope)", "run", "add"});
+  CHECK(piece(pieces, "run").line_numbers == std::vector<int>{2, 3, 4});  // not just the default's braces
+}
+
+TEST_CASE("code_spans: with members, a type's functions are spans and the type is none", "[diff]") {
+  const std::string code = blank_non_code(
+      "struct Buf {\n"                       // 1
+      "  Buf(int n) : n_{n} {\n"             // 2
+      "  }\n"                                // 3
+      "  int size() const { return n_; }\n"  // 4
+      "  int n_;\n"                          // 5
+      "};\n"                                 // 6
+      "void f() { auto l = [] {}; }\n");     // 7
+  auto spans = [&](bool members) {
+    std::vector<std::string> out;
+    for (const CodeSpan& s : code_spans(code, members))
+      out.push_back(s.name + " " + std::to_string(s.first) + "-" + std::to_string(s.last));
+    return out;
+  };
+  CHECK(spans(false) == std::vector<std::string>{"struct Buf 1-6", "f 7-7"});
+  CHECK(spans(true) == std::vector<std::string>{"Buf 2-3", "size 4-4", "f 7-7"});
 }
 
 TEST_CASE("split: braces in comments, strings, characters and macros do not count", "[diff]") {

@@ -4,11 +4,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cctype>
 #include <regex>
 
 #include "content/manifest.hpp"
 #include "dev/source_split.hpp"
+#include "diff/function_split.hpp"
+#include "util/lines.hpp"
 
 namespace workbook {
 
@@ -22,104 +23,17 @@ struct FunctionSpan {
   int first = 0, last = 0;
 };
 
-// The code of each line with string and character literals blanked (so a quoted brace
-// counts for nothing) and preprocessor lines (with their continuations) removed.
-std::vector<std::string> plain_code(const std::vector<SourceLine>& lines) {
-  std::vector<std::string> out;
-  bool continued = false;
-  for (const auto& l : lines) {
-    std::string code;
-    char quote = 0;
-    for (std::size_t j = 0; j < l.code.size(); ++j) {
-      const char ch = l.code[j];
-      if (quote) {
-        if (ch == '\\') ++j;
-        else if (ch == quote) quote = 0;
-        code += ' ';
-      } else {
-        if (ch == '"' || ch == '\'') quote = ch;
-        code += ch;
-      }
-    }
-    const auto first = code.find_first_not_of(" \t");
-    const bool directive = continued || (first != std::string::npos && code[first] == '#');
-    continued = directive && !code.empty() && code.back() == '\\';
-    out.push_back(directive ? std::string() : code);
-  }
-  return out;
-}
-
-// The name a brace's head defines as a function, or "" when the head is not a function
-// header: it ends with its parameter list (and qualifiers), the identifier before its
-// first '(' is no keyword, and no '=' comes before that '(' (a lambda assigned to a name).
-std::string function_name(const std::string& head) {
-  static const std::regex ends_as_function(R"(\)\s*(const|noexcept|override|final|mutable|\s)*(->[^{;]*)?$)");
-  static const std::regex name_before_paren(R"(([A-Za-z_]\w*)\s*(<[^()]*>)?\s*$)");
-  static const char* keywords[] = {"if", "for", "while", "switch", "catch", "return", "sizeof", "decltype",
-                                   "alignas", "static_assert", "do", "else"};
-  if (!std::regex_search(head, ends_as_function)) return "";
-  const auto paren = head.find('(');
-  const std::string before = head.substr(0, paren);
-  if (before.find('=') != std::string::npos) return "";
-  std::smatch m;
-  if (!std::regex_search(before, m, name_before_paren)) return "";
-  const std::string name = m[1].str();
-  for (const char* k : keywords)
-    if (name == k) return "";
-  return name;
-}
-
-enum class Scope { space, type, function, other };
-
-Scope classify(const std::string& head, bool in_code_scope, std::string& name) {
-  static const std::regex space(R"(^(inline )?namespace\b|^extern "")");
-  static const std::regex type(R"(\b(struct|class|union|enum)\b[^()]*$)");
-  if (in_code_scope) return Scope::other;  // a block, a lambda or a local type
-  if (std::regex_search(head, space)) return Scope::space;
-  if (std::regex_search(head, type)) return Scope::type;
-  name = function_name(head);
-  return name.empty() ? Scope::other : Scope::function;
-}
-
-// The function definitions of C++/CUDA code (plain_code's lines): free functions, kernels,
-// templates and member functions; not lambdas or functions local to another.
-std::vector<FunctionSpan> cpp_spans(const std::vector<std::string>& code) {
+// The function definitions of C++/CUDA code blanked by diff::blank_non_code, found by the
+// diff/ scanner looking through types: free functions, kernels, templates and member
+// functions, each by its name without its class (Matrix::at is at, a destructor its
+// class's name); not lambdas or functions local to another, nor operators.
+std::vector<FunctionSpan> cpp_spans(const std::string& code) {
+  static const std::regex named(R"(~?([A-Za-z_]\w*))");
   std::vector<FunctionSpan> spans;
-  struct Open {
-    Scope scope;
-    std::string name;
-    int first;
-  };
-  std::vector<Open> stack;
-  std::string head;
-  int head_line = 0;
-  for (std::size_t i = 0; i < code.size(); ++i) {
-    const int line = static_cast<int>(i + 1);
-    for (char ch : code[i] + "\n") {
-      if (ch == '{') {
-        const bool in_code = std::any_of(stack.begin(), stack.end(), [](const Open& o) {
-          return o.scope == Scope::function || o.scope == Scope::other;
-        });
-        std::string name;
-        const Scope scope = classify(collapse(head), in_code, name);
-        stack.push_back({scope, name, head_line ? head_line : line});
-        head.clear();
-        head_line = 0;
-      } else if (ch == '}') {
-        if (!stack.empty()) {
-          if (stack.back().scope == Scope::function) spans.push_back({stack.back().name, stack.back().first, line});
-          stack.pop_back();
-        }
-        head.clear();
-        head_line = 0;
-      } else if (ch == ';') {
-        head.clear();
-        head_line = 0;
-      } else {
-        if (!head_line && !std::isspace(static_cast<unsigned char>(ch))) head_line = line;
-        head += ch;
-      }
-    }
+  for (const diff::CodeSpan& s : diff::code_spans(code, true)) {
+    const std::string name = s.name.substr(s.name.rfind(':') + 1);  // no ':': npos + 1 is 0
+    std::smatch m;
+    if (std::regex_match(name, m, named)) spans.push_back({m[1].str(), s.first, s.last});
   }
   return spans;
 }
@@ -168,12 +82,11 @@ bool is_todo(const std::string& comment) {
   return std::regex_search(comment, todo);
 }
 
-// The innermost span holding `line`, or null.
+// The span holding `line` (spans do not nest; of two on one line, the first), or null.
 const FunctionSpan* holding(const std::vector<FunctionSpan>& spans, int line) {
-  const FunctionSpan* best = nullptr;
   for (const auto& s : spans)
-    if (s.first <= line && line <= s.last && (!best || s.last - s.first < best->last - best->first)) best = &s;
-  return best;
+    if (s.first <= line && line <= s.last) return &s;
+  return nullptr;
 }
 
 // Whether `name` appears as an identifier in the code outside the lines of `own`.
@@ -187,33 +100,40 @@ bool referenced_elsewhere(const std::vector<std::string>& code, const std::strin
   return false;
 }
 
-// The lines' code as the rule reads it (C++: literals blanked, no preprocessor lines).
-std::vector<std::string> code_lines(const std::vector<SourceLine>& lines, bool python) {
-  if (!python) return plain_code(lines);
+// A source as the rule reads it: its lines (code and comments), the code of each line
+// (C++: comments, literals and preprocessor lines blanked) and its functions.
+struct Reading {
+  std::vector<SourceLine> lines;
   std::vector<std::string> code;
-  for (const auto& l : lines) code.push_back(l.code);
-  return code;
+  std::vector<FunctionSpan> spans;
+};
+
+Reading read_source(const std::string& text, bool python) {
+  Reading r{split_source(text, python), {}, {}};
+  if (python) {
+    for (const auto& l : r.lines) r.code.push_back(l.code);
+    r.spans = python_spans(r.lines);
+  } else {
+    const std::string blanked = diff::blank_non_code(text);
+    r.code = split_lines(blanked);
+    r.spans = cpp_spans(blanked);
+  }
+  return r;
 }
 
 }  // namespace
 
 std::vector<TodoSite> todo_sites(const std::string& text, bool python) {
-  const auto lines = split_source(text, python);
-  const auto spans = python ? python_spans(lines) : cpp_spans(plain_code(lines));
+  const Reading source = read_source(text, python);
+  const auto& spans = source.spans;
   std::vector<TodoSite> sites;
-  for (std::size_t i = 0; i < lines.size(); ++i) {
-    if (!is_todo(lines[i].comment)) continue;
+  for (std::size_t i = 0; i < source.lines.size(); ++i) {
+    if (!is_todo(source.lines[i].comment)) continue;
     const int line = static_cast<int>(i + 1);
-    TodoSite site{line, ""};
-    if (const FunctionSpan* f = holding(spans, line)) {
-      site.function = f->name;
-    } else {  // a comment above a function: the first one defined after it
-      const FunctionSpan* next = nullptr;
-      for (const auto& s : spans)
-        if (s.first > line && (!next || s.first < next->first)) next = &s;
-      if (next) site.function = next->name;
-    }
-    sites.push_back(site);
+    // The spans are in file order: the first that ends at or after the line holds it, or
+    // else is the function defined next after it (the TODO is a comment above it).
+    auto f = std::find_if(spans.begin(), spans.end(), [&](const FunctionSpan& s) { return s.last >= line; });
+    sites.push_back({line, f == spans.end() ? "" : f->name});
   }
   return sites;
 }
@@ -221,9 +141,8 @@ std::vector<TodoSite> todo_sites(const std::string& text, bool python) {
 std::vector<std::string> unexercised_todo_problems(
     const std::string& starter_rel, const std::string& starter, bool python, const std::string& where,
     const std::vector<std::pair<std::string, std::vector<std::string>>>& exercised) {
-  const auto lines = split_source(starter, python);
-  const std::vector<std::string> code = code_lines(lines, python);
-  const auto spans = python ? python_spans(lines) : cpp_spans(code);
+  const Reading source = read_source(starter, python);
+  const auto& spans = source.spans;
   auto declared = [&](const std::string& fn) {
     return std::any_of(exercised.begin(), exercised.end(), [&](const auto& e) { return e.first == fn; });
   };
@@ -250,7 +169,7 @@ std::vector<std::string> unexercised_todo_problems(
       auto it = std::find_if(spans.begin(), spans.end(), [&](const FunctionSpan& s) { return s.name == site.function; });
       own = it == spans.end() ? nullptr : &*it;
     }
-    if (own && !referenced_elsewhere(code, site.function, *own)) {
+    if (own && !referenced_elsewhere(source.code, site.function, *own)) {
       problems.push_back(fmt::format("{}:{}: {} holds a TODO but nothing in the starter calls it, so no check can run "
                                      "it: call it from the checked path, or move the TODO into a function that runs",
                                      starter_rel, site.line, site.function));

@@ -36,7 +36,8 @@ namespace workbook {
 // A TODO comment (one whose text starts with "TODO") and the function it belongs to
 // ("" when none: a TODO after the last function). The functions are the definitions of
 // a C++/CUDA (or Python) source: free functions, kernels, templates and member
-// functions; not lambdas or functions local to another.
+// functions (C++: by diff/function_split.hpp's scanner); not lambdas or functions local
+// to another.
 struct TodoSite {
   int line = 0;
   std::string function;

@@ -167,7 +167,7 @@ struct Opening {
   enum class What { transparent, function, type, other } what = What::other;
   PieceKind kind = PieceKind::host;
   std::string name;
-  bool member_initializer = false;  // a brace inside a constructor's member initializer list
+  bool in_head = false;  // a brace in a member initializer list or a default argument
 };
 
 // The name of the function whose parameter list opens at tok[paren]; `paren` moves past
@@ -185,9 +185,11 @@ std::string function_name(const std::vector<std::string>& tok, std::size_t& pare
     if (k > 0 && tok[k - 1] == "operator") {
       for (std::size_t m = k - 1; m < paren; ++m) name += tok[m];
       j = k - 1;
-    } else if (paren > 0 && is_identifier(tok[paren - 1])) {
-      name = tok[paren - 1];
-      j = paren - 1;
+    } else {
+      std::size_t e = paren;  // past explicit template arguments: add<float>(...)
+      for (int depth = 0; e > 0 && (depth > 0 || tok[e - 1] == ">"); --e)
+        depth += tok[e - 1] == ">" ? 1 : tok[e - 1] == "<" ? -1 : 0;
+      if (e > 0 && is_identifier(tok[e - 1])) name = tok[e - 1], j = e - 1;
     }
   }
   if (j > 0 && tok[j - 1] == "~") name = "~" + name, --j;
@@ -206,12 +208,14 @@ Opening classify_function(const std::vector<std::string>& tok, std::size_t paren
   const bool device = std::find(tok.begin(), tok.end(), "__device__") != tok.end();
   const bool host = std::find(tok.begin(), tok.end(), "__host__") != tok.end();
   o.kind = global ? PieceKind::kernel : device && !host ? PieceKind::device : PieceKind::host;
-  // `S::S(int v) : x{v} {`: the brace after an identifier, past a lone ':', initializes a member.
+  // `S::S(int v) : x{v} {`: the brace after an identifier, past a lone ':', initializes a member;
+  // `f(Options o = {}) {`: a brace before the parameter list closes is a default argument.
   const std::size_t after = skip_group(tok, paren);
   const bool initializers = std::find(tok.begin() + static_cast<std::ptrdiff_t>(std::min(after, tok.size())), tok.end(),
                                       ":") != tok.end();
   std::size_t last = header.find_last_not_of(" \t\r\n");
-  o.member_initializer = initializers && last != std::string::npos && ident_char(header[last]);
+  const bool unclosed = std::count(tok.begin(), tok.end(), "(") > std::count(tok.begin(), tok.end(), ")");
+  o.in_head = unclosed || (initializers && last != std::string::npos && ident_char(header[last]));
   return o;
 }
 
@@ -219,7 +223,9 @@ Opening classify(const std::string& header) {
   const std::vector<std::string> tok = tokens_of(header);
   Opening o;
   if (tok.empty()) return o;
-  if (tok[0] == "namespace" || (tok[0] == "extern" && tok.size() > 1 && tok[1] == "\"")) {
+  const std::string second = tok.size() > 1 ? tok[1] : "";
+  if (tok[0] == "namespace" || (tok[0] == "inline" && second == "namespace") ||
+      (tok[0] == "extern" && second == "\"")) {
     o.what = Opening::What::transparent;
     return o;
   }
@@ -261,47 +267,6 @@ std::size_t matching_brace(const std::string& code, std::size_t open) {
   return code.size() - 1;
 }
 
-struct Span {
-  PieceKind kind;
-  std::string name;
-  std::size_t begin, end;  // characters [begin, end)
-};
-
-// The functions and types of blanked code, in order.
-std::vector<Span> find_spans(const std::string& code) {
-  std::vector<Span> spans;
-  std::size_t header = 0;
-  for (std::size_t i = 0; i < code.size(); ++i) {
-    const char c = code[i];
-    if (c == ';' || c == '}') header = i + 1;  // the end of a declaration, or of a namespace
-    if (c != '{') continue;
-    const Opening o = classify(code.substr(header, i - header));
-    if (o.what == Opening::What::transparent) {
-      header = i + 1;
-      continue;
-    }
-    std::size_t close = matching_brace(code, i);
-    if (o.what == Opening::What::function && o.member_initializer) {
-      i = close;  // keep the header: the body's brace is still to come
-      continue;
-    }
-    if (o.what == Opening::What::other) {
-      i = close;  // an initializer's braces: the declaration ends at its ';'
-      continue;
-    }
-    std::size_t end = close + 1;
-    if (o.what == Opening::What::type) {
-      const std::size_t semi = code.find(';', end);
-      if (semi != std::string::npos && code.find('{', end) > semi) end = semi + 1;
-    }
-    const std::size_t begin = code.find_first_not_of(" \t\r\n", header);
-    spans.push_back({o.kind, o.name, begin, end});
-    header = end;
-    i = end - 1;
-  }
-  return spans;
-}
-
 // Which lines are preprocessor lines: a '#' first, and the backslash continuations after.
 std::vector<bool> preprocessor_lines(const std::vector<std::string>& lines) {
   std::vector<bool> out(lines.size(), false);
@@ -322,6 +287,40 @@ int line_of(const std::string& text, std::size_t offset) {
 
 }  // namespace
 
+std::vector<CodeSpan> code_spans(const std::string& code, bool members) {
+  std::vector<CodeSpan> spans;
+  std::size_t header = 0;
+  for (std::size_t i = 0; i < code.size(); ++i) {
+    const char c = code[i];
+    if (c == ';' || c == '}') header = i + 1;  // the end of a declaration, or of a namespace (a type)
+    if (c != '{') continue;
+    const Opening o = classify(code.substr(header, i - header));
+    if (o.what == Opening::What::transparent || (members && o.what == Opening::What::type)) {
+      header = i + 1;
+      continue;
+    }
+    std::size_t close = matching_brace(code, i);
+    if (o.what == Opening::What::function && o.in_head) {
+      i = close;  // keep the header: the body's brace is still to come
+      continue;
+    }
+    if (o.what == Opening::What::other) {
+      i = close;  // an initializer's braces: the declaration ends at its ';'
+      continue;
+    }
+    std::size_t end = close + 1;
+    if (o.what == Opening::What::type) {
+      const std::size_t semi = code.find(';', end);
+      if (semi != std::string::npos && code.find('{', end) > semi) end = semi + 1;
+    }
+    const std::size_t begin = code.find_first_not_of(" \t\r\n", header);
+    spans.push_back({o.kind, o.name, line_of(code, begin), line_of(code, end - 1)});
+    header = end;
+    i = end - 1;
+  }
+  return spans;
+}
+
 std::vector<Piece> split_pieces(const std::string& text) {
   const std::string code = blank_non_code(text);
   const std::vector<std::string> lines = split_lines(text), code_lines = split_lines(code);
@@ -334,22 +333,21 @@ std::vector<Piece> split_pieces(const std::string& text) {
   std::vector<Piece> pieces;
   std::set<std::string> seen;
   int previous_end = 0;
-  for (const Span& s : find_spans(code)) {
-    int first = std::max(line_of(code, s.begin), previous_end + 1);
-    const int last = line_of(code, s.end - 1);
-    if (last < first) continue;  // shares its only line with the piece before
+  for (const CodeSpan& s : code_spans(code, false)) {
+    int first = std::max(s.first, previous_end + 1);
+    if (s.last < first) continue;  // shares its only line with the piece before
     // Comment lines directly above belong to the piece.
     while (first - 1 > previous_end && comment_line(static_cast<std::size_t>(first - 2))) --first;
     Piece p{s.kind, s.name, first, {}, {}};
     for (int n = 0; seen.count(p.name); ++n) p.name = s.name + " #" + std::to_string(n + 2);  // overloads
     seen.insert(p.name);
-    for (int l = first; l <= last; ++l) {
+    for (int l = first; l <= s.last; ++l) {
       p.lines.push_back(lines[static_cast<std::size_t>(l - 1)]);
       p.line_numbers.push_back(l);
       claimed[static_cast<std::size_t>(l)] = true;
     }
     pieces.push_back(std::move(p));
-    previous_end = last;
+    previous_end = s.last;
   }
   Piece scope{PieceKind::file_scope, "(file scope)", 0, {}, {}};
   for (std::size_t l = 1; l <= lines.size(); ++l) {
