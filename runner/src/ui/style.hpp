@@ -23,8 +23,10 @@ class Style {
   std::string cyan(const std::string& s) const { return wrap("36", s); }
 
  private:
+  // Nothing styled is nothing: a table drops an empty cell (a column moved under its row
+  // prints no "head:" line for it), whatever its style.
   std::string wrap(const char* code, const std::string& s) const {
-    return color_ ? "\x1b[" + std::string(code) + "m" + s + "\x1b[0m" : s;
+    return color_ && !s.empty() ? "\x1b[" + std::string(code) + "m" + s + "\x1b[0m" : s;
   }
   bool color_;
 };
