@@ -15,6 +15,7 @@
 #include "experiment/experiment_trace.hpp"
 #include "experiment/metric_reader.hpp"
 #include "run/predictions.hpp"
+#include "ui/wrap.hpp"
 #include "util/error.hpp"
 
 namespace workbook {
@@ -71,10 +72,11 @@ void show_standing(LabSpec& lab, const std::vector<LabPrediction>& standing, con
                              [&](const PredictionSpec& p) { return p.id == s.answer.id; });
     if (spec == lab.predictions.end()) continue;
     if (req.echo) {
-      fmt::print("{}\n", style.dim(standing_line(lab, s)));
+      fmt::print("{}\n", style.dim(wrap_text(standing_line(lab, s), text_width(), "", "  ")));
       for (const auto& given : req.predict)
         if (given.rfind(s.answer.id + "=", 0) == 0)
-          fmt::print("{}\n", style.dim(fmt::format("{}: kept as a later answer; your first stays the scored one", given)));
+          fmt::print("{}\n", style.dim(wrap_text(given + ": kept as a later answer; your first stays the scored one",
+                                                  text_width(), "", "  ")));
     }
     lab.predictions.erase(spec);
   }
