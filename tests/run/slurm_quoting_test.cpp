@@ -143,6 +143,10 @@ TEST_CASE("slurm script: a line break in an #SBATCH path is refused, naming it",
   } catch (const UsageError& e) {
     CHECK(std::string(e.what()).find("the current folder") != std::string::npos);
   }
+  // The check a submission makes before it opens the run refuses the same.
+  CHECK_THROWS_AS(check_batch_script(script_in(ws, "/home/me", "/opt/wb/workbook")), UsageError);
+  CHECK_THROWS_AS(check_batch_script(script_in("/home/me/ws", "/home/me/a\rb", "/opt/wb/workbook")), UsageError);
+  CHECK_NOTHROW(check_batch_script(script_in("/home/me/100% done", "/home/me", "/opt/wb/workbook")));
 }
 
 TEST_CASE("slurm settings: a slurm.yaml with binary bytes is refused, naming the file and line", "[slurm]") {

@@ -93,8 +93,7 @@ long long submit_experiment(const Workspace& workspace, const fs::path& content_
   const Experiment e = prepare_experiment(workspace, content_root, req);
   const SlurmSettings s = resolve_slurm_settings(workspace, flags, true);
   require_slurm_tools();
-  // The script's paths are checked (a line break is refused) before the run is opened.
-  render_batch_script(experiment_batch(workspace, req, s, experiment_slurm_dir(workspace, 0), "0"));
+  check_batch_script(experiment_batch(workspace, req, s, experiment_slurm_dir(workspace, 0), "0"));
   const std::vector<RecordedPrediction> predictions = collect_experiment_predictions(workspace, e, req, style);
   workspace.ensure();
   long long id = 0;

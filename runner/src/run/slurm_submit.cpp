@@ -166,8 +166,7 @@ SlurmRunEnd submit_slurm_run(const Catalog& catalog, const Workspace& workspace,
   const auto [lab, s] = checked(catalog, workspace, style, req, o.flags);
   require_slurm_tools();
   workspace.ensure();
-  // The script's paths are checked (a line break is refused) before the run is opened.
-  render_batch_script(batch_script(catalog, workspace, req, lab, s, slurm_run_dir(workspace, 0), "0"));
+  check_batch_script(batch_script(catalog, workspace, req, lab, s, slurm_run_dir(workspace, 0), "0"));
   RunReport report;
   {  // The journal is closed before sbatch runs: the job may start at once and write it.
     Journal journal(workspace.journal_path());

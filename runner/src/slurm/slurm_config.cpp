@@ -147,16 +147,31 @@ std::string shell_quote(const std::string& s) {
   return out + "'";
 }
 
+namespace {
+
+struct SbatchWords {
+  std::string job_name, output, workdir;
+};
+
+SbatchWords sbatch_words(const BatchScript& b) {
+  return {sbatch_word(b.job_name, "the job name"), sbatch_word(slurm_file_pattern(b.output.string()), "the workspace"),
+          sbatch_word(b.workdir.string(), "the current folder")};
+}
+
+}  // namespace
+
+void check_batch_script(const BatchScript& script) { sbatch_words(script); }
+
 std::string render_batch_script(const BatchScript& b) {
   const SlurmSettings& s = b.settings;
+  const SbatchWords words = sbatch_words(b);
   // A login shell when there are setup lines: `module` is defined by the login profile.
   std::string out = s.setup.empty() ? "#!/bin/bash\n" : "#!/bin/bash -l\n";
   out += fmt::format("# workbook: {}, submitted with `{}`.\n", b.run_label, b.submitted_with);
   out += fmt::format("# On the compute node the same runner {} in the same\n", b.node_does);
   out += "# workspace's journal; the login node follows the job and prints the report.\n";
-  out += fmt::format("#SBATCH --job-name={}\n", sbatch_word(b.job_name, "the job name"));
-  out += fmt::format("#SBATCH --output={}\n", sbatch_word(slurm_file_pattern(b.output.string()), "the workspace"));
-  out += fmt::format("#SBATCH --chdir={}\n", sbatch_word(b.workdir.string(), "the current folder"));
+  out += fmt::format("#SBATCH --job-name={}\n#SBATCH --output={}\n#SBATCH --chdir={}\n", words.job_name, words.output,
+                     words.workdir);
   if (!s.partition.empty()) out += fmt::format("#SBATCH --partition={}\n", s.partition);
   if (!s.gres.empty()) out += fmt::format("#SBATCH --gres={}\n", s.gres);
   if (!s.time.empty()) out += fmt::format("#SBATCH --time={}\n", s.time);

@@ -59,6 +59,10 @@ struct BatchScript {
   std::string node_does = "builds, runs, grades and records the run";
 };
 
+// Throws UsageError for what an #SBATCH line cannot hold (a line break in the job name,
+// the output path or the current folder), which render_batch_script refuses too: called
+// before a run is opened, with any id (the run's adds digits only).
+void check_batch_script(const BatchScript& script);
 std::string render_batch_script(const BatchScript& script);
 
 // `s` quoted for a POSIX shell ('...' with embedded quotes escaped); bare when it is safe.
