@@ -102,7 +102,8 @@ TEST_CASE("e2e: device --calibrate --labs grades later runs against this GPU's o
   SHOW(r);
   const json dj = json::parse(r.out, nullptr, false);
   REQUIRE_FALSE(dj.is_discarded());
-  CHECK(contains(dj["basis"].get<std::string>(), "this GPU's own references (1 of them"));
+  CHECK(contains(dj["basis"].get<std::string>(), "solutions graded on this GPU's own lab references (1 of them"));
+  CHECK_FALSE(contains(dj["basis"].get<std::string>(), "figures only"));  // it says so first, not in a second clause
   // An export carries them.
   const fs::path out = c.tmp.path / "export.json";
   REQUIRE(c.run({"journal", "export", out.string()}).exit_code == 0);

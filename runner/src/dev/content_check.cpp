@@ -381,17 +381,18 @@ std::string basis_text(bool run, const DeviceContext& dev) {
   if (!run) return "";
   // Where this GPU's own lab references exist (device --calibrate --labs), a lab with one
   // at its default parameters is graded against it first (run/lab_calibration.hpp).
-  const std::string own = dev.own_references.empty()
-                              ? ""
-                              : fmt::format("; a lab with this GPU's own references ({} of them, device --calibrate "
-                                            "--labs) is graded against those",
-                                            dev.own_references.size());
+  const std::string own = fmt::format("this GPU's own lab references ({} of them, device --calibrate --labs) where a "
+                                      "lab has one, else ",
+                                      dev.own_references.size());
+  const std::string first = dev.own_references.empty() ? "" : own;
   if (dev.calibration) {
-    return fmt::format("solutions graded twice: on this workspace's calibration ({}) and on the spec sheet's figures{}",
-                       dev.calibration->measured_at.substr(0, 10), own);
+    return fmt::format("solutions graded twice: on {}this workspace's calibration ({}) and on {}the spec sheet's "
+                       "figures",
+                       first, dev.calibration->measured_at.substr(0, 10), first);
   }
+  if (!dev.own_references.empty()) return "solutions graded on " + own + "the spec sheet's figures";
   return "solutions graded on the spec sheet's figures only: run `workbook device --calibrate` in this workspace "
-         "first to prove the calibrated basis too" + own;
+         "first to prove the calibrated basis too";
 }
 
 // One row of dev check: its lab, what it builds and expects, and what came of it.
