@@ -91,7 +91,8 @@ float* alloc_pinned(size_t bytes) {
   return static_cast<float*>(std::malloc(bytes));
 }
 
-// ... and release it with the matching cudaFreeHost.
+// TODO (Module 8): release it with the call that matches the allocation above (memory
+// from cudaMallocHost goes back through cudaFreeHost, checked too).
 void free_pinned(float* p) { std::free(p); }
 
 // The three phases of one round. The harness calls them in this order and times each
