@@ -21,6 +21,7 @@
 #include "dev/build_lines.hpp"
 #include "dev/exercised.hpp"
 #include "dev/starter_leaks.hpp"
+#include "dev/starter_scope.hpp"
 #include "dev/stray_files.hpp"
 #include "device/probe_run.hpp"
 #include "exec/process.hpp"
@@ -39,14 +40,21 @@ bool DevCheckResult::ok() const {
 
 namespace {
 
-// A starter's comments must not quote the solution's code (dev/starter_leaks.hpp).
+// A starter's comments must not quote the solution's code (dev/starter_leaks.hpp) ...
 void starter_leaks(const Catalog& catalog, const LabSpec& lab, std::vector<std::string>& problems) {
   const fs::path starter = catalog.starter_path(lab), solution = catalog.solution_path(lab);
   const auto starter_text = read_file_text(starter), solution_text = read_file_text(solution);
   if (!starter_text || !solution_text) return;  // a missing file is the manifest check's problem
-  auto found = starter_leak_problems(fs::relative(starter, catalog.root()).generic_string(), *starter_text,
-                                     fs::relative(solution, catalog.root()).generic_string(), *solution_text,
+  const std::string starter_rel = fs::relative(starter, catalog.root()).generic_string();
+  const std::string solution_rel = fs::relative(solution, catalog.root()).generic_string();
+  auto found = starter_leak_problems(starter_rel, *starter_text, solution_rel, *solution_text,
                                      lab.language == LabLanguage::python);
+  problems.insert(problems.end(), found.begin(), found.end());
+  if (lab.language == LabLanguage::python) return;
+  // ... and differs from the solution only in the functions the learner writes (dev/starter_scope.hpp).
+  std::vector<std::string> declared;
+  for (const auto& [function, checks] : lab.exercised) declared.push_back(function);
+  found = starter_scope_problems(starter_rel, *starter_text, solution_rel, *solution_text, declared);
   problems.insert(problems.end(), found.begin(), found.end());
 }
 
