@@ -65,6 +65,20 @@ TEST_CASE("prompt: Ctrl-C under CtrlCEndsInput is remembered and the next read s
   ::close(fd);
 }
 
+TEST_CASE("prompt: CtrlCEndsInput inside another restores the outer one's handler, then the first", "[ui][prompt]") {
+  DefaultSigint sigint;
+  struct sigaction outer_handler {}, after {};
+  {
+    const CtrlCEndsInput outer;
+    sigaction(SIGINT, nullptr, &outer_handler);
+    { const CtrlCEndsInput inner; }
+    sigaction(SIGINT, nullptr, &after);
+    CHECK(after.sa_handler == outer_handler.sa_handler);  // Ctrl-C still ends the outer's input
+  }
+  sigaction(SIGINT, nullptr, &after);
+  CHECK(after.sa_handler == SIG_DFL);
+}
+
 TEST_CASE("prompt: a SIGINT the runner ignores (nohup) stays ignored under CtrlCEndsInput", "[ui][prompt]") {
   struct sigaction ignore {}, before {}, during {};
   ignore.sa_handler = SIG_IGN;

@@ -66,8 +66,6 @@ bool confirm(const std::string& question) {
 namespace {
 
 volatile std::sig_atomic_t g_ctrl_c = 0;
-struct sigaction g_before_ctrl_c {};
-bool g_ctrl_c_caught = false;
 
 void on_ctrl_c(int) {  // async-signal-safe
   g_ctrl_c = 1;
@@ -90,15 +88,15 @@ CtrlCEndsInput::CtrlCEndsInput() {
   sa.sa_handler = on_ctrl_c;
   sigemptyset(&sa.sa_mask);
   sa.sa_flags = 0;
-  g_ctrl_c_caught = sigaction(SIGINT, &sa, &g_before_ctrl_c) == 0;
-  if (g_ctrl_c_caught && g_before_ctrl_c.sa_handler == SIG_IGN) {
-    sigaction(SIGINT, &g_before_ctrl_c, nullptr);
-    g_ctrl_c_caught = false;
+  caught_ = sigaction(SIGINT, &sa, &before_) == 0;
+  if (caught_ && before_.sa_handler == SIG_IGN) {
+    sigaction(SIGINT, &before_, nullptr);
+    caught_ = false;
   }
 }
 
 CtrlCEndsInput::~CtrlCEndsInput() {
-  if (g_ctrl_c_caught) sigaction(SIGINT, &g_before_ctrl_c, nullptr);
+  if (caught_) sigaction(SIGINT, &before_, nullptr);
 }
 
 bool CtrlCEndsInput::fired() const { return g_ctrl_c != 0; }

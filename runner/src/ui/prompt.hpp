@@ -1,6 +1,8 @@
 // Reading answers from the learner on a terminal.
 #pragma once
 
+#include <signal.h>
+
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -39,7 +41,7 @@ bool confirm(const std::string& question);
 // stdin is pointed at /dev/null, so a read that had not begun sees end of input instead of
 // waiting for a line that never comes (stdin stays an open descriptor: a later open()
 // cannot take fd 0). A SIGINT the runner ignores (nohup, a background job) stays ignored.
-// One at a time.
+// Each restores the handler it found, so one may live inside another.
 class CtrlCEndsInput {
  public:
   CtrlCEndsInput();
@@ -47,6 +49,10 @@ class CtrlCEndsInput {
   CtrlCEndsInput(const CtrlCEndsInput&) = delete;
   CtrlCEndsInput& operator=(const CtrlCEndsInput&) = delete;
   bool fired() const;
+
+ private:
+  struct sigaction before_ {};
+  bool caught_ = false;
 };
 
 }  // namespace workbook
