@@ -55,20 +55,6 @@ RunRequest pass_lab() {
   return r;
 }
 
-// pass_lab's records as its harness writes them: N summed, its time, the check.
-FakeProcesses::LabRun summed(const workbook::ProcessOptions& o, bool sum_ok = true) {
-  const std::string n = FakeProcesses::arg(o, "N");
-  const double count = n.empty() ? 1000 : std::stod(n);
-  FakeProcesses::LabRun run;
-  run.records = {{{"type", "start"}, {"seed", std::stoull(FakeProcesses::arg(o, "seed"))}},
-                 {{"type", "metric"}, {"name", "count"}, {"value", count}, {"unit", "count"}},
-                 {{"type", "metric"}, {"name", "sum_ms"}, {"value", 0.001 * count / 1000}, {"unit", "ms"}},
-                 {{"type", "check"}, {"name", "sum_ok"}, {"pass", sum_ok}},
-                 {{"type", "end"}, {"pass", sum_ok}}};
-  run.end.exit_code = sum_ok ? 0 : 1;
-  return run;
-}
-
 std::string recorded_verdict(Journal& journal, long long run_id) {
   const auto end = run_end_of(journal, run_id);
   return end && end->verdict ? *end->verdict : "open";
@@ -80,7 +66,7 @@ TEST_CASE("run_lab in-process: built once, run with its seed and parameters, gra
           "[lab_run_test]") {
   InProcessCourse course;
   FakeProcesses fake;
-  fake.lab = [](const workbook::ProcessOptions& o) { return summed(o); };
+  fake.lab = [](const workbook::ProcessOptions& o) { return wbtest::pass_lab_run(o); };
   RunRequest req = pass_lab();
   req.predict = {"count_guess=900"};
   const RunReport first = run_lab(course.ctx(), req);
@@ -105,14 +91,14 @@ TEST_CASE("run_lab in-process: each way a lab can end gives its verdict", "[lab_
   InProcessCourse course;
   FakeProcesses fake;
   SECTION("a failed check") {
-    fake.lab = [](const workbook::ProcessOptions& o) { return summed(o, false); };
+    fake.lab = [](const workbook::ProcessOptions& o) { return wbtest::pass_lab_run(o, false); };
     const RunReport r = run_lab(course.ctx(), pass_lab());
     CHECK(r.grade.verdict == Verdict::fail);
     CHECK(recorded_verdict(course.journal, r.run_id) == "fail");
   }
   SECTION("a crash") {
     fake.lab = [](const workbook::ProcessOptions& o) {
-      FakeProcesses::LabRun run = summed(o);
+      FakeProcesses::LabRun run = wbtest::pass_lab_run(o);
       run.records.pop_back();  // no end record: it died first
       run.end.exit_code = -1;
       run.end.signal = 11;
@@ -147,7 +133,7 @@ TEST_CASE("run_lab in-process: each way a lab can end gives its verdict", "[lab_
 TEST_CASE("run_sweep in-process: one run a value, each recorded, the lab's own value graded", "[lab_run_test]") {
   InProcessCourse course;
   FakeProcesses fake;
-  fake.lab = [](const workbook::ProcessOptions& o) { return summed(o); };
+  fake.lab = [](const workbook::ProcessOptions& o) { return wbtest::pass_lab_run(o); };
   const SweepResult s = run_sweep(course.ctx(), pass_lab(), "N=10,100,1000");
   REQUIRE(s.runs.size() == 3);
   CHECK(fake.lab_runs() == 3);
@@ -166,7 +152,7 @@ TEST_CASE("run_compare in-process: the reference runs between the learner's pred
   FakeProcesses fake;
   // The reference solution sums in 1 us; the learner's copy in the workspace takes 5 us.
   fake.lab = [](const workbook::ProcessOptions& o) {
-    FakeProcesses::LabRun run = summed(o);
+    FakeProcesses::LabRun run = wbtest::pass_lab_run(o);
     if (FakeProcesses::source_of(o).find("/solutions/") == std::string::npos) run.records[2]["value"] = 0.005;
     return run;
   };

@@ -27,6 +27,17 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// `workbook run module01/pass_lab --no-predict`, on the login node or (with the run's id)
+// on the node.
+RunRequest pass_lab_request() {
+  RunRequest r;
+  r.lab = "module01/pass_lab";
+  r.no_predict = true;
+  r.verbose = false;
+  r.memcheck = false;
+  return r;
+}
+
 // The fixture course, a workspace whose slurm.yaml polls often, and Slurm's tools on PATH
 // (require_slurm_tools looks for them there; the fake runner answers them).
 struct Cluster {
@@ -64,11 +75,7 @@ struct Cluster {
     std::ifstream in(script);
     for (std::string line; std::getline(in, line);) script_lines.push_back(line);
     const std::string dir = script.parent_path().filename().string();  // run-<id>
-    RunRequest req;
-    req.lab = "module01/pass_lab";
-    req.no_predict = true;
-    req.verbose = false;
-    req.memcheck = false;
+    RunRequest req = pass_lab_request();
     req.continue_run_id = std::stoll(dir.substr(4));
     Journal journal(workspace.journal_path());
     const Style style(false);
@@ -93,11 +100,7 @@ struct Cluster {
   }
 
   SlurmRunEnd submit() {
-    RunRequest req;
-    req.lab = "module01/pass_lab";
-    req.no_predict = true;
-    req.verbose = false;
-    req.memcheck = false;
+    const RunRequest req = pass_lab_request();
     SlurmRunOptions o;
     o.json = true;  // the job's output is not shown as it grows
     SlurmObserver quiet;
@@ -111,18 +114,6 @@ struct Cluster {
   }
 };
 
-// pass_lab's records, its check passing or not.
-FakeProcesses::LabRun summed(const ProcessOptions& o, bool sum_ok) {
-  FakeProcesses::LabRun run;
-  run.records = {{{"type", "start"}, {"seed", std::stoull(FakeProcesses::arg(o, "seed"))}},
-                 {{"type", "metric"}, {"name", "count"}, {"value", 1000}, {"unit", "count"}},
-                 {{"type", "metric"}, {"name", "sum_ms"}, {"value", 0.001}, {"unit", "ms"}},
-                 {{"type", "check"}, {"name", "sum_ok"}, {"pass", sum_ok}},
-                 {{"type", "end"}, {"pass", sum_ok}}};
-  run.end.exit_code = sum_ok ? 0 : 1;
-  return run;
-}
-
 std::string recorded_verdict(const Workspace& workspace, long long run_id) {
   Journal journal(workspace.journal_path());
   const auto end = run_end_of(journal, run_id);
@@ -134,7 +125,7 @@ std::string recorded_verdict(const Workspace& workspace, long long run_id) {
 TEST_CASE("submit_slurm_run: the node builds, runs and records; the login node reads its verdict",
           "[slurm_submit_test]") {
   Cluster c;
-  c.procs.lab = [](const ProcessOptions& o) { return summed(o, true); };
+  c.procs.lab = [](const ProcessOptions& o) { return wbtest::pass_lab_run(o, true); };
   const SlurmRunEnd end = c.submit();
   CHECK(end.report.run_id == 1);
   CHECK(end.report.grade.verdict == Verdict::pass);
@@ -168,7 +159,7 @@ TEST_CASE("submit_slurm_run: the node builds, runs and records; the login node r
 
 TEST_CASE("submit_slurm_run: a failed check on the node is the run's verdict", "[slurm_submit_test]") {
   Cluster c;
-  c.procs.lab = [](const ProcessOptions& o) { return summed(o, false); };
+  c.procs.lab = [](const ProcessOptions& o) { return wbtest::pass_lab_run(o, false); };
   c.state = "FAILED";
   c.exit_code = "1:0";
   const SlurmRunEnd end = c.submit();

@@ -123,4 +123,19 @@ class FakeProcesses {
   }
 };
 
+// The fixture course's module01/pass_lab as its harness reports it: N summed (N=, else
+// 1000), its time, the sum_ok check passing or not, and the matching exit code.
+inline FakeProcesses::LabRun pass_lab_run(const workbook::ProcessOptions& o, bool sum_ok = true) {
+  const std::string n = FakeProcesses::arg(o, "N");
+  const double count = n.empty() ? 1000 : std::stod(n);
+  FakeProcesses::LabRun run;
+  run.records = {{{"type", "start"}, {"seed", std::stoull(FakeProcesses::arg(o, "seed"))}},
+                 {{"type", "metric"}, {"name", "count"}, {"value", count}, {"unit", "count"}},
+                 {{"type", "metric"}, {"name", "sum_ms"}, {"value", 0.001 * count / 1000}, {"unit", "ms"}},
+                 {{"type", "check"}, {"name", "sum_ok"}, {"pass", sum_ok}},
+                 {{"type", "end"}, {"pass", sum_ok}}};
+  run.end.exit_code = sum_ok ? 0 : 1;
+  return run;
+}
+
 }  // namespace wbtest
