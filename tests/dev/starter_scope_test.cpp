@@ -48,11 +48,11 @@ int main() {
 }
 )";
 
-std::vector<std::string> problems_of(const std::string& starter, const std::vector<std::string>& declared = {}) {
+std::vector<std::string> scope_problems_of(const std::string& starter, const std::vector<std::string>& declared = {}) {
   return starter_scope_problems("labs/m/lab.cu", starter, "solutions/m/lab.cu", kScopeSolution, declared);
 }
 
-std::string replaced(std::string text, const std::string& from, const std::string& to) {
+std::string scope_replaced(std::string text, const std::string& from, const std::string& to) {
   const auto at = text.find(from);
   REQUIRE(at != std::string::npos);
   return text.replace(at, from.size(), to);
@@ -61,28 +61,28 @@ std::string replaced(std::string text, const std::string& from, const std::strin
 }  // namespace
 
 TEST_CASE("starter scope: the TODO's function may differ; comments and layout anywhere", "[starter_scope]") {
-  CHECK(problems_of(kScopeStarter).empty());
+  CHECK(scope_problems_of(kScopeStarter).empty());
 }
 
 TEST_CASE("starter scope: code outside the learner's functions must be the solution's", "[starter_scope]") {
   SECTION("a constant at file scope") {
-    const auto p = problems_of(replaced(kScopeStarter, "kBlock = 256", "kBlock = 128"));
+    const auto p = scope_problems_of(scope_replaced(kScopeStarter, "kBlock = 256", "kBlock = 128"));
     REQUIRE(p.size() == 1);
     CHECK(p[0].rfind("labs/m/lab.cu: (file scope)", 0) == 0);
     CHECK(p[0].find("solutions/m/lab.cu:") != std::string::npos);
     CHECK(p[0].find("put a TODO in it") != std::string::npos);
   }
   SECTION("a function without a TODO, named with its line in each file") {
-    const auto p = problems_of(replaced(kScopeStarter, "(n + kBlock - 1) / kBlock", "n / kBlock"));
+    const auto p = scope_problems_of(scope_replaced(kScopeStarter, "(n + kBlock - 1) / kBlock", "n / kBlock"));
     REQUIRE(p.size() == 1);
     CHECK(p[0].find("launch (line 9) differs from solutions/m/lab.cu:11") != std::string::npos);
   }
   SECTION("a function only the solution has, or only the starter") {
-    const auto p = problems_of(replaced(kScopeStarter, "int main() {", "void extra() {}\n\nint main() {"));
+    const auto p = scope_problems_of(scope_replaced(kScopeStarter, "int main() {", "void extra() {}\n\nint main() {"));
     REQUIRE(p.size() == 1);
     CHECK(p[0].find("extra (line") != std::string::npos);
     CHECK(p[0].find("the solution has none") != std::string::npos);
-    const std::string solution_helper = replaced(kScopeSolution, "int main() {", "int helper() { return 1; }\n\nint main() {");
+    const std::string solution_helper = scope_replaced(kScopeSolution, "int main() {", "int helper() { return 1; }\n\nint main() {");
     const auto q = starter_scope_problems("labs/m/lab.cu", kScopeStarter, "solutions/m/lab.cu", solution_helper, {});
     REQUIRE(q.size() == 1);
     CHECK(q[0].find("helper (only the solution has it)") != std::string::npos);
@@ -90,7 +90,7 @@ TEST_CASE("starter scope: code outside the learner's functions must be the solut
 }
 
 TEST_CASE("starter scope: a function the manifest's exercised: names may differ without a TODO", "[starter_scope]") {
-  const std::string starter = replaced(kScopeStarter, "(n + kBlock - 1) / kBlock", "n / kBlock");
-  CHECK_FALSE(problems_of(starter).empty());
-  CHECK(problems_of(starter, {"launch"}).empty());
+  const std::string starter = scope_replaced(kScopeStarter, "(n + kBlock - 1) / kBlock", "n / kBlock");
+  CHECK_FALSE(scope_problems_of(starter).empty());
+  CHECK(scope_problems_of(starter, {"launch"}).empty());
 }
