@@ -94,3 +94,16 @@ TEST_CASE("starter scope: a function the manifest's exercised: names may differ 
   CHECK_FALSE(scope_problems_of(starter).empty());
   CHECK(scope_problems_of(starter, {"launch"}).empty());
 }
+
+TEST_CASE("starter scope: a member defined outside its class is the learner's when its TODO is in it",
+          "[starter_scope]") {
+  const std::string solution =
+      "struct Buf { ~Buf(); float* p; };\n"
+      "Buf::~Buf() { cudaFree(p); }\n";
+  const std::string starter =
+      "struct Buf { ~Buf(); float* p; };\n"
+      "Buf::~Buf() {\n"
+      "  // TODO: release p.\n"
+      "}\n";
+  CHECK(starter_scope_problems("labs/m/lab.cu", starter, "solutions/m/lab.cu", solution, {}).empty());
+}

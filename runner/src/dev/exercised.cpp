@@ -25,15 +25,12 @@ struct FunctionSpan {
 
 // The function definitions of C++/CUDA code blanked by diff::blank_non_code, found by the
 // diff/ scanner looking through types: free functions, kernels, templates and member
-// functions, each by its name without its class (Matrix::at is at, a destructor its
-// class's name); not lambdas or functions local to another, nor operators.
+// functions, each by todo_function_name; not lambdas or functions local to another, nor
+// operators.
 std::vector<FunctionSpan> cpp_spans(const std::string& code) {
-  static const std::regex named(R"(~?([A-Za-z_]\w*))");
   std::vector<FunctionSpan> spans;
   for (const diff::CodeSpan& s : diff::code_spans(code, true)) {
-    const std::string name = s.name.substr(s.name.rfind(':') + 1);  // no ':': npos + 1 is 0
-    std::smatch m;
-    if (std::regex_match(name, m, named)) spans.push_back({m[1].str(), s.first, s.last});
+    if (std::string name = todo_function_name(s.name); !name.empty()) spans.push_back({std::move(name), s.first, s.last});
   }
   return spans;
 }
@@ -122,6 +119,13 @@ Reading read_source(const std::string& text, bool python) {
 }
 
 }  // namespace
+
+std::string todo_function_name(const std::string& name) {
+  static const std::regex named(R"(~?([A-Za-z_]\w*))");
+  const std::string last = name.substr(name.rfind(':') + 1);  // no ':': npos + 1 is 0
+  std::smatch m;
+  return std::regex_match(last, m, named) ? m[1].str() : std::string();
+}
 
 std::vector<TodoSite> todo_sites(const std::string& text, bool python) {
   const Reading source = read_source(text, python);

@@ -44,6 +44,11 @@ struct TodoSite {
 };
 std::vector<TodoSite> todo_sites(const std::string& text, bool python);
 
+// The name a TODO site (and `exercised:`) gives a function the diff/ scanner names `name`:
+// without its class (Matrix::at is at), a destructor by its class's name (Buf::~Buf is
+// Buf); "" for an operator.
+std::string todo_function_name(const std::string& name);
+
 inline constexpr const char* kCudaErrorOnly = "cuda_error_only";
 
 // The rule's problems for one lab's starter; `where` names the manifest's lab

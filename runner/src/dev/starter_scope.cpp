@@ -33,12 +33,6 @@ std::map<std::string, CodePiece> code_pieces(const std::string& text) {
   return out;
 }
 
-// "Matrix::at" -> "at": todo_sites names a member without its class.
-std::string short_name(const std::string& name) {
-  const auto colons = name.rfind("::");
-  return colons == std::string::npos ? name : name.substr(colons + 2);
-}
-
 }  // namespace
 
 std::vector<std::string> starter_scope_problems(const std::string& starter_rel, const std::string& starter,
@@ -46,23 +40,26 @@ std::vector<std::string> starter_scope_problems(const std::string& starter_rel, 
                                                 const std::vector<std::string>& declared) {
   std::set<std::string> todo_functions(declared.begin(), declared.end());
   for (const auto& site : todo_sites(starter, false)) todo_functions.insert(site.function);
+  todo_functions.erase("");  // a TODO after the last function; and an operator's name
+  auto learners = [&](const std::string& piece) { return todo_functions.count(todo_function_name(piece)) > 0; };
   const auto mine = code_pieces(starter), theirs = code_pieces(solution);
   std::vector<std::string> problems;
-  auto problem = [&](const std::string& what, int line) {
-    problems.push_back(fmt::format("{}: {} differs from {}:{} outside the functions its TODOs name; the learner "
+  auto problem = [&](const std::string& what, const std::string& in_solution) {
+    problems.push_back(fmt::format("{}: {} differs from {} outside the functions its TODOs name; the learner "
                                    "would run other code than the solution was validated with: make it the "
                                    "solution's, or put a TODO in it",
-                                   starter_rel, what, solution_rel, line));
+                                   starter_rel, what, in_solution));
   };
   for (const auto& [name, piece] : theirs) {
-    if (todo_functions.count(short_name(name))) continue;
+    if (learners(name)) continue;
     const auto it = mine.find(name);
-    if (it == mine.end()) problem(fmt::format("{} (only the solution has it)", name), piece.line);
-    else if (it->second.code != piece.code) problem(fmt::format("{} (line {})", name, it->second.line), piece.line);
+    const std::string at = fmt::format("{}:{}", solution_rel, piece.line);
+    if (it == mine.end()) problem(fmt::format("{} (only the solution has it)", name), at);
+    else if (it->second.code != piece.code) problem(fmt::format("{} (line {})", name, it->second.line), at);
   }
   for (const auto& [name, piece] : mine) {
-    if (theirs.count(name) == 0 && todo_functions.count(short_name(name)) == 0)
-      problem(fmt::format("{} (line {}; the solution has none)", name, piece.line), 1);
+    if (theirs.count(name) == 0 && !learners(name))
+      problem(fmt::format("{} (line {}; the solution has none)", name, piece.line), solution_rel);
   }
   return problems;
 }
