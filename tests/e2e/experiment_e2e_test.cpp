@@ -103,7 +103,8 @@ TEST_CASE("experiment run: predictions first, variants measured, show side by si
   CHECK(r.out.find("slow (baseline)") != std::string::npos);
   CHECK(r.out.find("fast / slow") != std::string::npos);
   CHECK(r.out.find("0.5x") != std::string::npos);
-  CHECK(r.out.find("predicted 1.5, measured 2") != std::string::npos);
+  CHECK(r.out.find("predicted 1.5 (made ") != std::string::npos);
+  CHECK(r.out.find("with this run, before any measurement), measured 2 x — within 2x") != std::string::npos);
   CHECK(r.out.find("Machine: Tesla T4") != std::string::npos);
   CHECK(r.out.find("half the work per step") != std::string::npos);
   CHECK(c.run_json({"experiment", "show", "cmp", "--json"})["run_id"] == j["run_id"]);
@@ -121,7 +122,8 @@ TEST_CASE("experiment run: predictions first, variants measured, show side by si
   SHOW(r);
   CHECK(r.exit_code == 0);
   CHECK(r.out.find("speedup=9: kept as a later answer") != std::string::npos);
-  CHECK(r.out.find("predicted 1.5, measured 2") != std::string::npos);
+  CHECK(r.out.find("predicted 1.5 (made ") != std::string::npos);
+  CHECK(r.out.find("with experiment run #" + first_run.dump() + ", before any measurement), measured 2 x") != std::string::npos);
   CHECK(r.out.find("later answer with this run: 9 (not scored)") != std::string::npos);
   j = c.run_json({"experiment", "list", "--json"});
   CHECK(j["runs"].size() == 3);

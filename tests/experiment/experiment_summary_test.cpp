@@ -17,6 +17,7 @@
 #include "journal/sqlite_statement.hpp"
 #include "ui/wrap.hpp"
 #include "util/error.hpp"
+#include "util/lines.hpp"
 #include "util/utf8.hpp"
 
 #include "../support/export_document.hpp"
@@ -175,7 +176,7 @@ TEST_CASE("experiment show fits its width: a traced run of a Slurm job at 80 and
   row->slurm_job = "1234567";
   const ExperimentSummary s = summarize_experiment(*row);
   for (const std::size_t width : {80, 60}) {
-    const std::vector<std::string> lines = summary_lines(s, Style(false), width);
+    const std::vector<std::string> lines = split_lines(experiment_text(s, Style(false), width));
     std::string all;
     for (const auto& line : lines) {
       INFO(line);
@@ -185,6 +186,30 @@ TEST_CASE("experiment show fits its width: a traced run of a Slurm job at 80 and
     INFO(all);
     CHECK(all.find("Slurm job 1234567") != std::string::npos);  // the run line folded whole words
   }
+}
+
+TEST_CASE("experiment show is the report's Markdown laid out: what the learner typed shows as typed", "[experiment]") {
+  wbtest::TempDir dir;
+  Journal j(dir.path / "journal.db");
+  const long long id = recorded_run(j);
+  record_experiment_explanation(j, id, "a<b & [c] | d");
+  auto row = load_experiment_run(j, id);
+  REQUIRE(row);
+  ExperimentSummary s = summarize_experiment(*row);
+  s.variants[1].kernels["gemm<16>"] = KernelTime{4, 9.0};
+  s.variants[1].problems = {"metric 'ms': matched nothing; its first 2 of 9 lines:\n    | step 1 <ok>\n    | step 2"};
+  const std::string md = experiment_markdown(s, {});
+  CHECK(md.find("a&lt;b &amp; \\[c\\] \\| d") != std::string::npos);  // escaped for a renderer
+  const std::string text = experiment_text(s, Style(false), 80);
+  INFO(text);
+  CHECK(text.find("a<b & [c] | d") != std::string::npos);  // and shown as typed
+  CHECK(text.find("gemm<16>") != std::string::npos);
+  CHECK(text.find("&lt;") == std::string::npos);
+  CHECK(text.find("- bf16: metric 'ms': matched nothing") != std::string::npos);
+  CHECK(text.find("        | step 1 <ok>\n        | step 2\n") != std::string::npos);  // the output's lines, whole
+  CHECK(text.find("fp32 (baseline)") != std::string::npos);
+  CHECK(text.find("traced") != std::string::npos);
+  CHECK(text.find("```") == std::string::npos);
 }
 
 TEST_CASE("experiment explanations are cleaned as lab ones: no escape, no raw HTML, no invalid UTF-8",

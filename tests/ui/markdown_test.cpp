@@ -114,3 +114,35 @@ TEST_CASE("render_markdown: a pipe table fits the width, its cells whole, never 
     for (const char* cell : {"threads/block", "512 B", "1,024", "8 KB"}) CHECK(out.find(cell) != std::string::npos);
   }
 }
+
+TEST_CASE("render_markdown: a ---: column is aligned right; escapes show the character they stand for", "[markdown]") {
+  const std::string md =
+      "| kernel | time |\n"
+      "|---|---:|\n"
+      "| a\\|b | 5 ms |\n"
+      "| gemm&lt;16&gt; | 120 ms |\n";
+  const std::string out = workbook::render_markdown(md, 80, workbook::Style(false));
+  INFO(out);
+  CHECK(out.find("a|b         5 ms\n") != std::string::npos);  // one cell, its bar shown; the time right
+  CHECK(out.find("gemm<16>  120 ms\n") != std::string::npos);
+  // Outside code a backslash before punctuation and the entities are read; inside, kept.
+  CHECK(workbook::render_markdown("\\[x\\] &amp; &quot;y&quot; `a\\[0] &lt;`\n", 80, workbook::Style(false)) ==
+        "[x] & \"y\" `a\\[0] &lt;`\n");
+}
+
+TEST_CASE("render_markdown: a block quote keeps its paragraphs apart", "[markdown]") {
+  const std::string out = workbook::render_markdown("> first (2026-12-01)\n>\n> second (2026-12-02)\n>\n", 80,
+                                                    workbook::Style(false));
+  CHECK(out == "  | first (2026-12-01)\n  |\n  | second (2026-12-02)\n");
+}
+
+TEST_CASE("render_markdown: code is never folded; a ```text block (output) folds lines wider than the terminal",
+          "[markdown]") {
+  const std::string line = "| step 1 of a longer run whose output goes past the edge of a sixty column terminal";
+  const std::string code = workbook::render_markdown("```\n" + line + "\n```\n", 60, workbook::Style(false));
+  CHECK(code == "    " + line + "\n");
+  const std::string text = workbook::render_markdown("```text\n" + line + "\n```\n", 60, workbook::Style(false));
+  INFO(text);
+  CHECK(text.find("    | step 1 of a longer run whose output goes past the edge\n      of a") == 0);
+  for (const auto& l : wbtest::lines_of(text)) CHECK(wbtest::columns(l) <= 60);
+}

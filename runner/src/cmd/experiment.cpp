@@ -36,9 +36,8 @@ void print_summary(Journal& journal, long long run_id, const Output& out) {
   const auto row = load_experiment_run(journal, run_id);
   if (!row) throw Error(Exit::internal, fmt::format("experiment run #{} is not in the journal", run_id));
   const ExperimentSummary s = summarize_experiment(*row);
-  print_result(out, s, summary_json, [](const ExperimentSummary& x, const Style& st) {
-    for (const auto& line : summary_lines(x, st, text_width())) fmt::print("{}\n", line);
-  });
+  print_result(out, s, summary_json,
+               [](const ExperimentSummary& x, const Style& st) { fmt::print("{}", experiment_text(x, st, text_width())); });
 }
 
 // The run `id` of experiment `name`, or its latest with results when id is 0.

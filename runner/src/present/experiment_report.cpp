@@ -75,7 +75,7 @@ void kernels_table(const ExperimentSummary& s, std::string& md) {
   for (std::size_t i = 0; i < s.variants.size(); ++i) md += "---:|";
   md += "\n";
   for (const auto& r : rows) {
-    md += "| `" + md_cell(r.name) + "` |";
+    md += "| " + md_cell(r.name) + " |";  // not a code span: md_cell's escapes would show in one
     for (const auto& k : r.per_variant)
       md += " " + (k ? fmt::format("{} ({} calls)", format_quantity(k->total_us, "us"), k->calls) : std::string("-")) + " |";
     md += "\n";
@@ -104,6 +104,7 @@ void predictions_list(const ExperimentSummary& s, std::string& md) {
     if (p.measured) md += fmt::format(", measured {}", p.spec.spec.unit.empty() ? fmt::format("{:.4g}", *p.measured)
                                                                                  : format_quantity(*p.measured, p.spec.spec.unit));
     if (!p.band.empty()) md += " — " + p.band;
+    if (!p.measured && p.answer && !p.note.empty()) md += "; " + p.note;  // it holds a code span: not md_cell'd
     if (p.later) md += "; later answer with this run: " + md_cell(p.later->answer.text) + " (not scored)";
     md += "\n";
   }
@@ -113,13 +114,18 @@ void predictions_list(const ExperimentSummary& s, std::string& md) {
 
 std::string experiment_markdown(const ExperimentSummary& s, const std::vector<ExperimentSvg>& svgs) {
   std::string md = fmt::format("### {}{}\n\n", s.experiment.name, s.experiment.title.empty() ? "" : ": " + s.experiment.title);
-  md += fmt::format("Experiment run #{}, started {}, {}; {} repeat{} per variant{}.\n\n", s.run.id, date_time_text(s.run.started_at),
+  md += fmt::format("Experiment run #{}, started {}, {}; {} repeat{} per variant{}{}.\n\n", s.run.id, date_time_text(s.run.started_at),
                     s.run.status.empty() ? "unfinished" : s.run.status, s.experiment.repeats,
-                    s.experiment.repeats == 1 ? "" : "s", s.run.slurm_job.empty() ? "" : ", Slurm job " + s.run.slurm_job);
+                    s.experiment.repeats == 1 ? "" : "s", s.run.traced ? ", traced" : "",
+                    s.run.slurm_job.empty() ? "" : ", Slurm job " + s.run.slurm_job);
   md += "Machine: " + md_cell(experiment_machine_text(s.run.gpu, s.run.machine)) + "\n\n";
   figures_table(s, md);
   for (const auto& v : s.variants)
-    for (const auto& p : v.problems) md += fmt::format("\n- {}: {}", v.name, md_cell(p.substr(0, p.find('\n'))));
+    for (const auto& p : v.problems) {  // its first line; what follows (the output's lines) as code
+      const std::size_t nl = p.find('\n');
+      md += fmt::format("\n- {}: {}", v.name, md_cell(p.substr(0, nl)));
+      if (nl != std::string::npos) md += "\n\n```text\n" + printable_text(p.substr(nl + 1)) + "\n```\n";
+    }
   md += "\n";
   kernels_table(s, md);
   predictions_list(s, md);

@@ -1,7 +1,6 @@
 // `workbook experiment show NAME` and `experiment list` as text (the JSON is
-// summary_json): the variants side by side (median, spread, repeats, the ratio to the
-// baseline), the per-kernel table where traced, the predictions beside the
-// measurements, the machine line and the explanation.
+// summary_json). The summary is the report's Markdown of the run (experiment_report.hpp)
+// laid out for the terminal, so the screen and the report say the same.
 #pragma once
 
 #include <optional>
@@ -16,8 +15,8 @@
 
 namespace workbook {
 
-// The lines of the summary (each without its newline), for a terminal `width` wide.
-std::vector<std::string> summary_lines(const ExperimentSummary& s, const Style& style, std::size_t width);
+// The summary for a terminal `width` wide (0: not wrapped), ending in a newline.
+std::string experiment_text(const ExperimentSummary& s, const Style& style, std::size_t width);
 
 // Where a scored prediction came from: "made 2026-12-02 with run #1, before any measurement".
 std::string scored_answer_origin(const ExperimentSummary& s, const LabPrediction& a);

@@ -3,6 +3,8 @@
 #include "ui/markdown.hpp"
 
 #include <algorithm>
+#include <cctype>
+#include <utility>
 #include <vector>
 
 #include "ui/table.hpp"
@@ -57,15 +59,35 @@ bool is_fence(std::string_view line) {
 
 bool is_table(std::string_view line) { return trim_left(line).rfind('|', 0) == 0; }
 
+// What the report's writer escapes (report/report_data.hpp's md_text), shown as typed:
+// a backslash before punctuation and the entities &lt; &gt; &amp; &quot;. The length
+// of `text` from `i` that stands for one character, and that character; 0 for none.
+std::size_t escaped(std::string_view text, std::size_t i, char& c) {
+  static constexpr std::pair<std::string_view, char> kEntities[] = {{"&lt;", '<'}, {"&gt;", '>'}, {"&amp;", '&'}, {"&quot;", '"'}};
+  if (text[i] == '\\' && i + 1 < text.size() && std::ispunct(static_cast<unsigned char>(text[i + 1]))) {
+    c = text[i + 1];
+    return 2;
+  }
+  for (const auto& [entity, ch] : kEntities)
+    if (text.substr(i, entity.size()) == entity) return c = ch, entity.size();
+  return 0;
+}
+
 // Inline code's spaces held as kKeep, so that wrapping never splits a `code span`;
 // **strong** is bold in colour and plain text without (the markers are never shown:
 // a reader without colour reads the words, not the syntax). Backticks stay: they say
-// which words are code.
+// which words are code. Outside code, escapes show the character they stand for.
 std::string inline_text(std::string_view text, const Style& s) {
   std::string out;
   bool code = false;
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
+    char plain = 0;
+    if (const std::size_t n = code ? 0 : escaped(text, i, plain); n != 0) {
+      out += plain;
+      i += n - 1;
+      continue;
+    }
     if (c == '`') code = !code;
     if (code && c == ' ') {
       out += kKeep;
@@ -100,6 +122,7 @@ std::vector<std::string> table_cells(std::string_view row, const Style& s) {
   while (!row.empty() && (row.back() == ' ' || row.back() == '|')) row.remove_suffix(1);
   for (std::size_t at = 0; at <= row.size();) {
     std::size_t bar = row.find('|', at);
+    while (bar != std::string_view::npos && bar > 0 && row[bar - 1] == '\\') bar = row.find('|', bar + 1);  // \| is a cell's
     if (bar == std::string_view::npos) bar = row.size();
     std::string cell(trim_left(row.substr(at, bar - at)));
     while (!cell.empty() && cell.back() == ' ') cell.pop_back();
@@ -111,8 +134,9 @@ std::vector<std::string> table_cells(std::string_view row, const Style& s) {
   return cells;
 }
 
-// A pipe table as a ui Table: its first row the header, the |---| row dropped, every
-// column wrapping in its cells; stacked when even that is too wide (ui/table.hpp).
+// A pipe table as a ui Table: its first row the header, the |---| row read for the
+// columns aligned right (---:), every column wrapping in its cells; stacked when even
+// that is too wide (ui/table.hpp).
 std::string pipe_table(const std::vector<std::string_view>& rows, std::size_t width, const Style& s) {
   Table t;
   t.indent = "  ";
@@ -121,7 +145,11 @@ std::string pipe_table(const std::vector<std::string_view>& rows, std::size_t wi
     const bool rule = std::all_of(cells.begin(), cells.end(), [](const std::string& c) {
       return !c.empty() && c.find_first_not_of("-: ") == std::string::npos;
     });
-    if (rule) continue;
+    if (rule) {
+      for (std::size_t c = 0; c < cells.size() && c < t.columns.size(); ++c)
+        t.columns[c].right = cells[c].back() == ':' && cells[c].front() != ':';
+      continue;
+    }
     if (t.columns.empty()) {
       for (auto& c : cells) t.columns.push_back({c, false, true});
       continue;
@@ -172,11 +200,36 @@ class Renderer {
            trim_left(l).rfind('>', 0) == 0;
   }
 
+  // Code, indented and as it is, so that what is copied from the terminal is the code.
+  // A ```text block holds a program's output, not code: a line of it wider than the
+  // terminal is folded at its spaces, hanging two columns in.
   void code_fence() {
+    const bool text = trim_left(line()).substr(3) == "text";
     ++i_;
-    while (more() && !is_fence(line())) out_ += "    " + std::string(line()) + "\n", ++i_;
+    for (; more() && !is_fence(line()); ++i_) {
+      const std::string indented = "    " + std::string(line());
+      out_ += text && width_ != 0 ? wrap_text(indented, width_, "", "  ") : indented;
+      out_ += "\n";
+    }
     if (more()) ++i_;
     out_ += "\n";
+  }
+
+  // A block quote: its paragraphs (a line of ">" alone between them) each wrapped behind
+  // "  | ", with a "  |" line between them.
+  void quote() {
+    std::string text;
+    const auto flush = [&] {
+      if (!text.empty()) out_ += wrapped(trim_left(text), width_, "  | ", "  | ", s_);
+      text.clear();
+    };
+    for (; more() && trim_left(line()).rfind('>', 0) == 0; ++i_) {
+      const std::string_view inside = trim_left(trim_left(line()).substr(1));
+      if (inside.empty() && !text.empty()) flush(), out_ += "  |\n";
+      else text += " " + std::string(inside);
+    }
+    flush();
+    if (out_.size() >= 4 && out_.compare(out_.size() - 4, 4, "  |\n") == 0) out_.resize(out_.size() - 4);
   }
 
   // Joins the lines of a paragraph or list item (continuation lines) onto one.
@@ -212,9 +265,7 @@ class Renderer {
       list_ = true;
       return;
     } else if (trim_left(l).rfind('>', 0) == 0) {
-      std::string text;
-      while (more() && trim_left(line()).rfind('>', 0) == 0) text += " " + std::string(trim_left(trim_left(line()).substr(1))), ++i_;
-      out_ += wrapped(trim_left(text), width_, "  | ", "  | ", s_);
+      quote();
     } else if (i_ + 1 < lines_.size() && !blank(lines_[i_ + 1]) && trim_left(lines_[i_ + 1]).find_first_not_of('=') == std::string_view::npos) {
       blank_line();
       out_ += heading(trim_left(l), 1, s_);  // a Setext heading: Title, then ====
