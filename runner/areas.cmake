@@ -38,13 +38,14 @@ workbook_area(report    PUBLIC content journal plot specs PRIVATE ui)
 workbook_area(dev       PUBLIC content run PRIVATE build device diff exec specs ui)
 # The llm.c project's experiments: predictions, variants, metrics, their own store.
 workbook_area(experiment PUBLIC content exec grade journal plot profile report run slurm ui workspace PRIVATE build device model)
+# Progress, next and history as data (the experiments' project topics count in progress).
+workbook_area(progress  PUBLIC content journal report ui workspace PRIVATE experiment grade learn)
 # The presenter: results as text and JSON (a run, a sweep, a comparison, a module's and a
 # lab's page, the solution, dev check, the written report, an experiment's summary and its
-# report section, a journal's export and import).
-workbook_area(present   PUBLIC content dev device diff experiment grade journal plot profile report run slurm specs ui
-                        PRIVATE build model)
-# Progress, next and history (the experiments' project topics count in progress).
-workbook_area(progress  PUBLIC content journal ui workspace PRIVATE experiment grade learn report)
+# report section, a journal's export and import, progress, next and history, the learning
+# sessions' headers and summaries).
+workbook_area(present   PUBLIC content dev device diff experiment grade journal learn plot profile progress report run slurm
+                        specs ui PRIVATE build model)
 workbook_area(watch     PUBLIC content journal run ui workspace PRIVATE exec learn present progress)
 # The commands sit on top: one file per subcommand.
 workbook_area(cmd       PUBLIC content journal ui workspace

@@ -5,8 +5,10 @@ A function is a definition that starts at column 0 (namespace scope: free functi
 out-of-class member definitions) with its opening brace on that line or the next ones,
 and ends at the first line holding only "}" at column 0. Functions defined inside a class
 body are not measured. Prints the N longest (default 15) as "lines  file:line  name".
-  usage: scripts/function_lengths.py [N] [--max LINES] [--root DIR]   (exit 1 if one is longer)
-ctest runs it with --max 80 (functions_under_80_lines); DIR defaults to runner/src.
+  usage: scripts/function_lengths.py [N] [--max LINES] [--total-max LINES] [--root DIR]
+(exit 1 if a function is longer than --max, or if DIR's .cpp and .hpp files hold more
+lines together than --total-max). ctest runs it with --max 80 and the runner's line
+budget (functions_under_80_lines); DIR defaults to runner/src.
 """
 import re
 import sys
@@ -42,7 +44,7 @@ def main():
     argv = sys.argv[1:]
     def option(name):
         return argv[argv.index(name) + 1] if name in argv else None
-    values = {option("--max"), option("--root")}
+    values = {option("--max"), option("--root"), option("--total-max")}
     args = [a for a in argv if not a.startswith("--") and a not in values]
     top = int(args[0]) if args else 15
     limit = int(option("--max")) if option("--max") else None
@@ -54,11 +56,21 @@ def main():
     found.sort(reverse=True)
     for n, where, name in found[:top]:
         print(f"{n:5d}  {where}  {name}")
+    failed = False
     if limit is not None:
         over = [x for x in found if x[0] > limit]
         print(f"{len(over)} of {len(found)} functions are longer than {limit} lines")
-        return 1 if over else 0
-    return 0
+        failed = bool(over)
+    if option("--total-max"):
+        budget = int(option("--total-max"))
+        total = sum(len(f.read_text(errors="replace").splitlines())
+                    for f in sorted(root.rglob("*")) if f.suffix in (".cpp", ".hpp"))
+        print(f"{root} holds {total} lines of C++ against a budget of {budget}")
+        if total > budget:
+            print(f"over by {total - budget}: delete a second way of doing something, or raise the budget "
+                  "(--total-max in tests/CMakeLists.txt) in the same commit and say in its message what pays for it")
+            failed = True
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "learn/clock.hpp"
+#include "present/progress_text.hpp"
 #include "progress/history.hpp"
 #include "progress/next_step.hpp"
 

@@ -2,7 +2,7 @@
 """scripts/function_lengths.py --max against made-up sources: a function of exactly the
 limit passes, one line more fails (exit 1), functions inside a class body are not
 measured, a signature over several lines counts from its first line, and a constant's
-initializer is not a function."""
+initializer is not a function; --total-max counts every .cpp and .hpp line below the root."""
 import subprocess
 import sys
 import tempfile
@@ -12,10 +12,12 @@ root = Path(__file__).resolve().parents[2]
 script = root / "scripts/function_lengths.py"
 
 
-def lengths_exit(source, limit):
+def lengths_exit(source, limit, option="--max", header=""):
     with tempfile.TemporaryDirectory() as tmp:
         (Path(tmp) / "a.cpp").write_text(source)
-        r = subprocess.run([sys.executable, str(script), "3", "--max", str(limit), "--root", tmp],
+        (Path(tmp) / "sub").mkdir()
+        (Path(tmp) / "sub" / "b.hpp").write_text(header)
+        r = subprocess.run([sys.executable, str(script), "3", option, str(limit), "--root", tmp],
                            capture_output=True, text=True)
         return r.returncode, r.stdout
 
@@ -46,6 +48,13 @@ code, out = lengths_exit(text, 80)
 expect("a long string constant with braces in it is not a function", code, 0)
 code, out = lengths_exit('constexpr int twice(int x) {\n' + "  ++x;\n" * 100 + "}\n", 80)
 expect("a constexpr function is still measured", code, 1)
+
+# --total-max: the lines of the .cpp and .hpp files below the root, together.
+code, out = lengths_exit("int a;\nint b;\n", 5, "--total-max", header="#pragma once\nint c;\nint d;\n")
+expect("5 lines (a .cpp and a .hpp in a folder) under --total-max 5", code, 0)
+code, out = lengths_exit("int a;\nint b;\n", 4, "--total-max", header="#pragma once\nint c;\nint d;\n")
+expect("5 lines under --total-max 4", code, 1)
+expect("the report says by how much", "over by 1" in out, True)
 
 for f in failures:
     print("FAIL:", f)

@@ -2,6 +2,7 @@
 #include "cmd/registry.hpp"
 #include "journal/journal.hpp"
 #include "learn/practice.hpp"
+#include "present/practice_print.hpp"
 
 namespace workbook {
 
@@ -22,7 +23,9 @@ Answer out loud while the clock runs, press Enter, then type the numbers of the 
 you covered (e.g. 1 3 4, all, none). Weekly until easy (full marks twice in a row).)");
   cmd->callback([&ctx, o, json] {
     OpenedCourse opened(ctx.global);
-    learn::LearnContext lc{opened.catalog, opened.journal, ctx.global.output(*json)};
+    const Output out = ctx.global.output(*json);
+    const std::unique_ptr<learn::PracticePrinter> printer = learn::practice_printer(out);
+    learn::LearnContext lc{opened.catalog, opened.journal, out, *printer};
     ctx.exit_code = learn::run_drill(lc, *o);
   });
 }

@@ -3,6 +3,7 @@
 #include "cmd/registry.hpp"
 #include "journal/journal.hpp"
 #include "learn/practice.hpp"
+#include "present/practice_print.hpp"
 
 namespace workbook {
 
@@ -28,7 +29,9 @@ are skipped (the count is shown; --all asks them too). An item graded Again, or 
 asked again in the session until it leaves its learning steps. See docs/learning.md.)");
   cmd->callback([&ctx, o, json] {
     OpenedCourse opened(ctx.global);
-    learn::LearnContext lc{opened.catalog, opened.journal, ctx.global.output(*json)};
+    const Output out = ctx.global.output(*json);
+    const std::unique_ptr<learn::PracticePrinter> printer = learn::practice_printer(out);
+    learn::LearnContext lc{opened.catalog, opened.journal, out, *printer};
     ctx.exit_code = learn::run_exercises(lc, *o);
   });
 }

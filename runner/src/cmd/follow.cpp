@@ -2,6 +2,7 @@
 #include "cmd/registry.hpp"
 #include "journal/journal.hpp"
 #include "learn/practice.hpp"
+#include "present/practice_print.hpp"
 
 namespace workbook {
 
@@ -21,7 +22,9 @@ A step that checks numbers says which before you answer: each value's name, unit
 tolerance, e.g. Checked: array_mb in MB (within 1 %); a bare number is read in that unit.)");
   cmd->callback([&ctx, o, json] {
     OpenedCourse opened(ctx.global);
-    learn::LearnContext lc{opened.catalog, opened.journal, ctx.global.output(*json)};
+    const Output out = ctx.global.output(*json);
+    const std::unique_ptr<learn::PracticePrinter> printer = learn::practice_printer(out);
+    learn::LearnContext lc{opened.catalog, opened.journal, out, *printer};
     ctx.exit_code = learn::run_follow(lc, *o);
   });
 }

@@ -1,9 +1,25 @@
 // `workbook history [lab] [--limit N] [--json]`: runs with their figures, verdict, GPU and
 // date, and how far predictions landed from measurements.
+#include <fmt/format.h>
+
 #include "cmd/registry.hpp"
+#include "present/progress_text.hpp"
 #include "progress/commands.hpp"
+#include "ui/wrap.hpp"
+#include "util/error.hpp"
 
 namespace workbook {
+
+namespace {
+
+void print_ledger(const Ledger& ledger, const Style&) {
+  const std::size_t width = text_width();
+  fmt::print("{}", ledger_text(ledger, width));
+  if (!ledger_summary(ledger).empty())
+    fmt::print("{}\n", wrap_text("In short: " + ledger_summary(ledger) + ".", width, "  ", "    "));
+}
+
+}  // namespace
 
 void setup_history(CLI::App& app, CommandContext& ctx) {
   auto* cmd = app.add_subcommand("history", "Past runs with their figures, and how well your predictions landed");
@@ -26,9 +42,16 @@ your predictions run high. The ledger keeps log2(predicted / measured) of each l
 first prediction; off by more than 2x (|log2| > 1) brings the module's reviews due sooner.)");
   cmd->callback([&ctx, lab, limit, json, ledger] {
     OpenedCourse opened(ctx.global, JournalAccess::read);
-    ctx.exit_code = progress::show_history(
-        {opened.catalog, opened.workspace, opened.journal, ctx.global.output(*json)}, *lab,
-        *limit, *ledger);
+    const progress::CommandInputs in{opened.catalog, opened.workspace, opened.journal, ctx.global.output(*json)};
+    if (*ledger) {
+      if (*limit < 1) throw UsageError("--limit must be at least 1");
+      print_result(in.out, progress::ledger_of(in, *lab), ledger_json, print_ledger);
+    } else {
+      print_result(in.out, progress::history_of(in, *lab, *limit),
+                   [](const progress::HistoryReport& r) { return progress::to_json(r); },
+                   [](const progress::HistoryReport& r, const Style& s) { fmt::print("{}", progress::format_history(r, s)); });
+    }
+    ctx.exit_code = 0;
   });
 }
 

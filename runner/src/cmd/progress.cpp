@@ -1,14 +1,22 @@
 // `workbook progress [--json]` (also what a bare `workbook` shows): per module Read /
 // Follow / Answer / Run, reviews and drills due, and this week's plan against the calendar.
+#include <fmt/format.h>
+
 #include "cmd/registry.hpp"
+#include "present/progress_text.hpp"
 #include "progress/commands.hpp"
 
 namespace workbook {
 
 int run_progress_command(const GlobalOptions& global, bool json, bool modules) {
   OpenedCourse opened(global, JournalAccess::read);
-  return progress::show_progress({opened.catalog, opened.workspace, opened.journal,
-                                  global.output(json)}, modules);
+  const Output out = global.output(json);
+  const progress::ProgressReport report = progress::progress_of({opened.catalog, opened.workspace, opened.journal, out});
+  print_result(out, report, [](const progress::ProgressReport& r) { return progress::to_json(r); },
+               [modules](const progress::ProgressReport& r, const Style& s) {
+                 fmt::print("{}", progress::format_progress(r, s, progress::screen_width(), modules));
+               });
+  return 0;
 }
 
 void setup_progress(CLI::App& app, CommandContext& ctx) {

@@ -4,6 +4,7 @@
 #include "content/course.hpp"
 #include "journal/journal.hpp"
 #include "learn/practice.hpp"
+#include "present/practice_print.hpp"
 
 namespace workbook {
 
@@ -24,7 +25,9 @@ asked again before the session ends.)");
   cmd->callback([&ctx, o, json] {
     OpenedCourse opened(ctx.global);
     o->course = load_course(opened.catalog.root(), opened.workspace.root());
-    learn::LearnContext lc{opened.catalog, opened.journal, ctx.global.output(*json)};
+    const Output out = ctx.global.output(*json);
+    const std::unique_ptr<learn::PracticePrinter> printer = learn::practice_printer(out);
+    learn::LearnContext lc{opened.catalog, opened.journal, out, *printer};
     ctx.exit_code = learn::run_review(lc, *o);
   });
 }

@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <functional>
-#include <memory>
 
 #include "learn/banks.hpp"
 #include "learn/clock.hpp"
@@ -72,19 +71,19 @@ int run_exercises(LearnContext& ctx, const ExercisesRequest& req) {
     for (const auto& it : bank.items) {
       if (!req.variant || it.variant) ids += (ids.empty() ? "" : ", ") + it.id;
     }
-    if (req.item) throw UsageError(fmt::format("{} has no item '{}'{}", module_name(module), *req.item,
+    if (req.item) throw UsageError(fmt::format("{} has no item '{}'{}", module_id(module), *req.item,
                                                req.variant ? " with a variant" : ""),
                                    "items: " + (ids.empty() ? std::string("(none)") : ids));
-    throw UsageError(fmt::format("{} has no {}", module_name(module), req.variant ? "items with variants" : "items"));
+    throw UsageError(fmt::format("{} has no {}", module_id(module), req.variant ? "items with variants" : "items"));
   }
   const std::uint64_t seed = req.seed ? *req.seed : new_seed();
   if (req.variant) o.plan.seed = seed;
   o.plan.asked = items.size();
-  const std::unique_ptr<PracticePrinter> printer = practice_printer(ctx.out);
+  PracticePrinter& printer = ctx.printer;
   fsrs::Scheduler sched;
-  LearnerInput in(interactive_terminal(), printer->quiet());
+  LearnerInput in(interactive_terminal(), printer.quiet());
   PracticeSession session(in, ctx.out.style, store, sched);
-  printer->exercises_start(o.plan);
+  printer.exercises_start(o.plan);
   std::vector<QueuedItem> line;
   for (const ExerciseItem* it : items) line.push_back({module, it, false});
   SessionQueue queue(std::move(line));
@@ -96,7 +95,7 @@ int run_exercises(LearnContext& ctx, const ExercisesRequest& req) {
     return opt;
   });
   o.stop = session.stop();
-  printer->exercises_end(o);
+  printer.exercises_end(o);
   return exit_for(session);
 }
 
@@ -169,10 +168,10 @@ int run_review(LearnContext& ctx, const ReviewRequest& req) {
   ReviewLine line = plan_review(req, banks, store, today);
   ReviewOutcome o;
   o.plan = line.plan;
-  const std::unique_ptr<PracticePrinter> printer = practice_printer(ctx.out);
-  LearnerInput in(interactive_terminal(), printer->quiet());
+  PracticePrinter& printer = ctx.printer;
+  LearnerInput in(interactive_terminal(), printer.quiet());
   PracticeSession session(in, ctx.out.style, store, sched);
-  printer->review_start(o.plan);
+  printer.review_start(o.plan);
   SessionQueue queue(std::move(line.queue));
   o.results = ask_queue(session, queue, [&](const QueuedItem&) {
     ItemOptions opt;
@@ -182,7 +181,7 @@ int run_review(LearnContext& ctx, const ReviewRequest& req) {
   });
   o.stop = session.stop();
   o.next_due_day = next_due_day(store);  // after this session
-  printer->review_end(o);
+  printer.review_end(o);
   return exit_for(session);
 }
 
@@ -199,7 +198,7 @@ const WorkedExample* follow_example(const FollowRequest& req, const ExerciseBank
     if (!ex) {
       std::string ids;
       for (const auto& e : bank.worked_examples) ids += (ids.empty() ? "" : ", ") + e.id;
-      throw UsageError(fmt::format("{} has no worked example '{}'", module_name(bank.module), *req.example),
+      throw UsageError(fmt::format("{} has no worked example '{}'", module_id(bank.module), *req.example),
                        "worked examples: " + ids);
     }
     return ex;
@@ -216,14 +215,14 @@ const WorkedExample* follow_example(const FollowRequest& req, const ExerciseBank
 int run_follow(LearnContext& ctx, const FollowRequest& req) {
   int module = parse_module(req.module);
   ExerciseBank bank = load_bank(ctx.catalog, module);
-  if (bank.worked_examples.empty()) throw UsageError(fmt::format("{} has no worked examples", module_name(module)));
+  if (bank.worked_examples.empty()) throw UsageError(fmt::format("{} has no worked examples", module_id(module)));
   ReviewStore store(ctx.journal);
-  const std::unique_ptr<PracticePrinter> printer = practice_printer(ctx.out);
+  PracticePrinter& printer = ctx.printer;
   FollowOutcome o;
   o.module = module;
   const WorkedExample* ex = follow_example(req, bank, store);
   if (!ex) {
-    printer->follow_end(o);  // every worked example is done
+    printer.follow_end(o);  // every worked example is done
     return 0;
   }
   int start = store.follow_progress(module, ex->id);
@@ -232,11 +231,11 @@ int run_follow(LearnContext& ctx, const FollowRequest& req) {
     start = 0;
   }
   fsrs::Scheduler sched;
-  LearnerInput in(interactive_terminal(), printer->quiet());
+  LearnerInput in(interactive_terminal(), printer.quiet());
   PracticeSession session(in, ctx.out.style, store, sched);
   o.result = session.follow(module, *ex, start);
   o.stop = session.stop();
-  printer->follow_end(o);
+  printer.follow_end(o);
   return exit_for(session);
 }
 
@@ -249,11 +248,11 @@ std::vector<ExerciseBank> drill_banks(const LearnContext& ctx, const std::string
   if (!asked.empty()) {
     int module = parse_module(asked);
     if (module != 11 && module != 24) {
-      throw UsageError(fmt::format("oral drills are in modules 11 and 24, not {}", module_name(module)),
+      throw UsageError(fmt::format("oral drills are in modules 11 and 24, not {}", module_id(module)),
                        "workbook drill 11   or   workbook drill 24   (or `workbook drill` for this week's)");
     }
     banks.push_back(load_bank(ctx.catalog, module));
-    if (banks.back().drills.empty()) throw UsageError(fmt::format("{} has no drills yet", module_name(module)));
+    if (banks.back().drills.empty()) throw UsageError(fmt::format("{} has no drills yet", module_id(module)));
     return banks;
   }
   for (int module : {11, 24}) {
@@ -297,29 +296,29 @@ int run_drill(LearnContext& ctx, const DrillRequest& req) {
   ReviewStore store(ctx.journal);
   std::vector<int> modules;
   for (const auto& b : banks) modules.push_back(b.module);
-  const std::unique_ptr<PracticePrinter> printer = practice_printer(ctx.out);
+  PracticePrinter& printer = ctx.printer;
   if (req.status) {
     DrillStatusReport report{modules, weekly, today, {}};
     for (const auto& bank : banks) {
       for (const auto& d : bank.drills) report.drills.push_back(drill_status(store, bank.module, d, today));
     }
-    printer->drill_status_report(report);
+    printer.drill_status_report(report);
     return 0;
   }
   const auto queue = drill_queue(req, banks, modules, store, today);
   fsrs::Scheduler sched;
-  LearnerInput in(interactive_terminal(), printer->quiet());
+  LearnerInput in(interactive_terminal(), printer.quiet());
   PracticeSession session(in, ctx.out.style, store, sched);
   DrillOutcome o;
   o.plan = {modules, weekly, queue.size()};
-  printer->drill_start(o.plan);
+  printer.drill_start(o.plan);
   for (const auto& [module, d] : queue) {
     auto r = session.drill(module, *d);
     if (!r) break;
     o.results.push_back(*r);
   }
   o.stop = session.stop();
-  printer->drill_end(o);
+  printer.drill_end(o);
   return exit_for(session);
 }
 

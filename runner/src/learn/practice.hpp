@@ -7,7 +7,9 @@
 //   workbook follow <module>      a worked example, step by step (progress kept)
 //   workbook drill <11|24>        oral drills against the clock; --status for readiness
 // Each returns the exit code: 0 (also at the end of input), 130 after Ctrl-C (everything
-// answered before it is kept). Errors are thrown (UsageError: exit 2).
+// answered before it is kept). Errors are thrown (UsageError: exit 2). None chooses its
+// printer: the caller hands one in (LearnContext::printer; the cmd/ files take the
+// presenter's, present/practice_print.hpp).
 #pragma once
 
 #include <cstdint>
@@ -23,10 +25,13 @@ namespace workbook::learn {
 
 inline constexpr int kInterruptedExit = 130;
 
+class PracticePrinter;  // learn/practice_print.hpp
+
 struct LearnContext {
   const Catalog& catalog;
   Journal& journal;
-  Output out;  // json: one JSON object at the end, nothing else; else text in out.style
+  Output out;  // the style of the session's own prompts and answers (quiet: printer.quiet())
+  PracticePrinter& printer;  // the header and the summary: text, or one JSON object at the end
 };
 
 struct ExercisesRequest {

@@ -1,5 +1,6 @@
 // What the learning commands found and did, as data (issue 28): learn/practice.cpp fills
-// these and hands them to a printer (learn/practice_print.hpp), which alone decides how
+// these and hands them to a printer (the interface learn/practice_print.hpp; the text and
+// JSON printers are the presenter's, present/practice_print.hpp), which alone decides how
 // they read: text or one JSON object. A *Plan is known before the first question (the
 // header), an *Outcome at the end (the summary).
 #pragma once

@@ -1,17 +1,18 @@
 // How the learning commands present what they found and did (issue 28, as nvbench's
 // printers do): the session logic (learn/practice.cpp) calls *_start with the plan before
 // the first question and *_end with the outcome (learn/practice_outcome.hpp); it never
-// asks whether the output is JSON. Two printers, chosen once by practice_printer:
+// asks whether the output is JSON. This is the interface alone: the session is handed its
+// printer by its caller (LearnContext::printer, learn/practice.hpp). The two printers, and
+// the factory that picks one for an Output, live in the presenter (present/practice_print.hpp):
 //   text  the header lines at the start, the summary at the end, in the Output's style
 //   JSON  nothing until the end, then one JSON object (and the session itself is quiet)
 #pragma once
 
-#include <memory>
 #include <string>
 #include <vector>
 
+#include "content/lab_id.hpp"
 #include "learn/practice_outcome.hpp"
-#include "ui/output.hpp"
 
 namespace workbook::learn {
 
@@ -35,11 +36,11 @@ class PracticePrinter {
   virtual void drill_status_report(const DrillStatusReport& report) = 0;
 };
 
-// The JSON printer for out.json, else the text printer in out.style.
-std::unique_ptr<PracticePrinter> practice_printer(const Output& out);
-
-// "module07"; "module11 and module24".
-std::string module_name(int module);
-std::string modules_text(const std::vector<int>& modules);
+// "module11 and module24" (the session's errors and the printers both name modules so).
+inline std::string modules_text(const std::vector<int>& modules) {
+  std::string text;
+  for (int m : modules) text += (text.empty() ? "" : " and ") + module_id(m);
+  return text;
+}
 
 }  // namespace workbook::learn

@@ -1,9 +1,6 @@
-// The progress commands' logic (the cmd/ files only declare options):
-//   workbook progress [--json]                the record against the workbook and the calendar
-//   workbook next [--json]                    the one next thing to do
-//   workbook history [lab] [--limit N] [--json]   runs with their figures; prediction calibration
-//   workbook handin [ITEM...] [--undo] [--json]   mark assignments or modules handed in (handin.cpp)
-// Each prints its screen (or one JSON object) and returns the exit code (0). Today is
+// What the progress commands (cmd/progress.cpp, next.cpp, history.cpp, handin.cpp) share:
+// the course opened, today's progress report, and `workbook handin [ITEM...] [--undo]`
+// (handin.cpp), which prints its result (or one JSON object) and returns 0. Today is
 // $WORKBOOK_NOW or the clock (learn/clock.hpp).
 #pragma once
 
@@ -12,6 +9,9 @@
 
 #include "content/catalog.hpp"
 #include "journal/journal.hpp"
+#include "progress/history.hpp"
+#include "progress/progress_report.hpp"
+#include "report/ledger.hpp"
 #include "ui/output.hpp"
 #include "workspace/workspace.hpp"
 
@@ -24,14 +24,18 @@ struct CommandInputs {
   Output out;  // --json or text, and the text's style (GlobalOptions::output)
 };
 
-// `modules`: with the table of every module (progress_report.hpp, format_progress).
-int show_progress(const CommandInputs& in, bool modules = false);
-int show_next(const CommandInputs& in);
+// The progress report for today ($WORKBOOK_NOW or the clock), the calendar read from the
+// content and the workspace: what `progress` and `next` print (present/progress_text.hpp).
+ProgressReport progress_of(const CommandInputs& in);
 // The lab `workbook next` points to, or "" when every lab has passed (see next_lab).
 std::string next_open_lab(const CommandInputs& in);
-// `ledger`: the calibration ledger (report/ledger.hpp) instead of the runs, of `lab`'s
-// module when a lab is given.
-int show_history(const CommandInputs& in, const std::string& lab, int limit, bool ledger = false);
+// `history`: the newest `limit` runs of `lab` ("" every lab), with each lab's hint count
+// and a choice answer that names no option marked unclear. UsageError: limit < 1, or a
+// lab the content does not have.
+HistoryReport history_of(const CommandInputs& in, const std::string& lab, int limit);
+// `history --ledger`: the calibration ledger of `lab`'s module, or of every module and the
+// experiments when `lab` is "".
+Ledger ledger_of(const CommandInputs& in, const std::string& lab);
 // Marks `items` handed in (or, with `undo`, no longer): assignment ids of the course
 // calendar ("a1") or modules ("16", "module16"). No items: lists what is marked. Throws
 // UsageError naming an item that is neither.

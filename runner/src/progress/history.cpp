@@ -83,4 +83,9 @@ HistoryReport gather_history(Journal& journal, const std::string& lab, int limit
   return h;
 }
 
+int HistoryReport::hints_total(const std::string& of_lab) const {
+  const auto it = hint_totals.find(of_lab);
+  return it == hint_totals.end() ? 0 : it->second;
+}
+
 }  // namespace workbook::progress

@@ -42,10 +42,11 @@ struct HistoryReport {
   std::vector<RunDetail> runs;  // newest first
   Calibration calibration;      // of `lab`'s predictions, or of all
   std::map<std::string, int> hint_totals;  // lab -> hints its manifest declares (labs of `runs`)
+
+  int hints_total(const std::string& of_lab) const;  // 0 for a lab gone from the content
 };
 
 HistoryReport gather_history(Journal& journal, const std::string& lab, int limit);
 nlohmann::json to_json(const HistoryReport& report);
-std::string format_history(const HistoryReport& report, const Style& style);
 
 }  // namespace workbook::progress

@@ -7,7 +7,6 @@
 #include <optional>
 
 #include "learn/clock.hpp"
-#include "ui/wrap.hpp"
 
 namespace workbook::progress {
 
@@ -219,19 +218,6 @@ nlohmann::json to_json(const NextPlan& plan) {
   nlohmann::json also = nlohmann::json::array();
   for (const auto& s : plan.also) also.push_back(one(s));
   return {{"next", one(plan.next)}, {"also", also}};
-}
-
-std::string format_next(const NextPlan& plan, const Style& s, std::size_t width) {
-  std::string out = s.bold(wrap_text(plan.next.what, width)) + "\n";
-  out += s.dim(wrap_text("why: " + plan.next.why, width, "  ", "       ")) + "\n\n";
-  out += "  " + s.cyan(plan.next.command) + "\n";
-  if (!plan.also.empty()) {
-    out += "\nAlso:\n";
-    for (const auto& a : plan.also) {
-      out += "  " + s.cyan(a.command) + "\n" + wrap_text(a.what, width, "      ", "      ") + "\n";
-    }
-  }
-  return out;
 }
 
 }  // namespace workbook::progress

@@ -44,7 +44,5 @@ NextPlan next_steps(const ProgressReport& report);
 std::string next_lab(const ProgressReport& report);
 
 nlohmann::json to_json(const NextPlan& plan);
-// Sentences wrapped to `width` columns (0: not wrapped).
-std::string format_next(const NextPlan& plan, const Style& style, std::size_t width = 80);
 
 }  // namespace workbook::progress

@@ -77,13 +77,4 @@ ProgressReport gather_progress(const Catalog& catalog, Journal& journal, const s
                                long long today);
 
 nlohmann::json to_json(const ProgressReport& report);
-// The screen: at most `width` columns (at most 80), its sentences wrapped to that width.
-// The first screen (bare `workbook`, `progress`) fits a 30-row terminal: this week (what is
-// next, what is behind), the route to an A and a line counting the modules; `modules` adds
-// the table of every module (`progress --modules`) and what its columns count.
-std::string format_progress(const ProgressReport& report, const Style& style, std::size_t width = 80,
-                            bool modules = false);
-// The width the progress screens use: the terminal's (text_width), at most 80; 80 when unknown.
-std::size_t screen_width();
-
 }  // namespace workbook::progress

@@ -1,4 +1,6 @@
-// `workbook history`: JSON and the screen (see history.hpp).
+// `workbook history`: the screen (see progress_text.hpp).
+#include "present/progress_text.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -15,56 +17,6 @@
 namespace workbook::progress {
 
 namespace {
-
-using nlohmann::json;
-
-json opt(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
-
-int total_hints(const HistoryReport& h, const std::string& lab) {
-  auto it = h.hint_totals.find(lab);
-  return it == h.hint_totals.end() ? 0 : it->second;
-}
-
-json run_json(const RunDetail& r, int hints_total) {
-  json figures = json::array(), predictions = json::array();
-  for (const auto& f : r.figures) {
-    figures.push_back({{"name", f.name}, {"unit", f.unit}, {"derived", f.derived}, {"value", opt(f.value)},
-                       {"min", opt(f.lo)}, {"max", opt(f.hi)}, {"status", f.status}});
-  }
-  for (const auto& p : r.predictions) {
-    predictions.push_back({{"prediction", p.id}, {"answer", p.answer}, {"predicted", opt(p.predicted)},
-                           {"measured", opt(p.measured)}, {"factor", opt(p.factor)}, {"band", p.band},
-                           {"score", p.score}, {"max_score", p.max_score},
-                           {"correct", p.correct ? json(*p.correct) : json(nullptr)}, {"graded", p.graded},
-                           {"first", p.first}, {"after_measurement", p.after_measurement},
-                           {"recorded_at", p.recorded_at}, {"entered", p.entered}, {"unclear", p.unclear}});
-  }
-  json params = json::parse(r.params, nullptr, false);
-  return {{"id", r.id}, {"lab", r.lab}, {"variant", r.variant}, {"started_at", r.started_at},
-          {"verdict", r.verdict}, {"device", r.device}, {"arch", r.arch},
-          {"params", params.is_discarded() ? json(r.params) : params}, {"figures", figures},
-          {"predictions", predictions}, {"explanation", r.explanation ? json(*r.explanation) : json(nullptr)},
-          {"explanation_feedback", split_lines(r.explanation_feedback)},
-          {"hints_used", r.hints_used}, {"hints_total", hints_total},
-          {"machine", machine_json(r.machine)}};
-}
-
-json row_json(const CalibrationRow& r) {
-  return {{"scope", r.scope},
-          {"n", r.n},
-          {"median_factor", r.median_factor},
-          {"typical_ratio", r.typical_ratio},
-          {"bands", {{"within 1.25x", r.within_1_25}, {"within 2x", r.within_2}, {"within 4x", r.within_4},
-                     {"off by more than 4x", r.beyond}}},
-          {"over", r.over},
-          {"under", r.under}};
-}
-
-json rows_json(const std::vector<CalibrationRow>& rows) {
-  json out = json::array();
-  for (const auto& r : rows) out.push_back(row_json(r));
-  return out;
-}
 
 std::string verdict_text(const std::string& v, const Style& s) {
   if (v == "pass") return s.green(v);
@@ -145,23 +97,11 @@ std::string calibration_text(const Calibration& c, const Style& s) {
 
 }  // namespace
 
-nlohmann::json to_json(const HistoryReport& h) {
-  json runs = json::array();
-  for (const auto& r : h.runs) runs.push_back(run_json(r, total_hints(h, r.lab)));
-  const Calibration& c = h.calibration;
-  return {{"lab", h.lab.empty() ? json(nullptr) : json(h.lab)},
-          {"limit", h.limit},
-          {"runs", runs},
-          {"calibration",
-           {{"overall", row_json(c.overall)}, {"modules", rows_json(c.modules)}, {"halves", rows_json(c.halves)},
-            {"weeks", rows_json(c.weeks)}, {"trend", c.trend.empty() ? json(nullptr) : json(c.trend)}}}};
-}
-
 std::string format_history(const HistoryReport& h, const Style& s) {
   std::string out = s.bold(fmt::format("Runs of {} (newest first, at most {})", h.lab.empty() ? "every lab" : h.lab,
                                        h.limit)) + "\n";
   if (h.runs.empty()) out += "  No runs yet. `workbook next` says which lab to run.\n";
-  for (const auto& r : h.runs) out += run_text(r, total_hints(h, r.lab), s);
+  for (const auto& r : h.runs) out += run_text(r, h.hints_total(r.lab), s);
   return out + "\n" + calibration_text(h.calibration, s);
 }
 

@@ -1,4 +1,4 @@
-// Tests for progress/progress_text: every statement the `progress` screen makes is pinned
+// Tests for present/progress_text: every statement the `progress` screen makes is pinned
 // to what it counts (Read, the drills' readiness, the drills due, the assignments behind
 // and handed in), and its sentences are wrapped to the width asked for.
 #include <catch2/catch.hpp>
@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "learn/clock.hpp"
+#include "present/progress_text.hpp"
 #include "progress/progress_report.hpp"
 
 using namespace workbook;

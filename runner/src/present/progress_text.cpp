@@ -1,4 +1,6 @@
-// `workbook progress`: the screen (see progress_report.hpp). At most 80 columns.
+// `workbook progress` and `next`: the screens (see progress_text.hpp). At most 80 columns.
+#include "present/progress_text.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -260,6 +262,19 @@ std::string format_progress(const ProgressReport& r, const Style& s, std::size_t
   if (std::string a = route(r, s, w); !a.empty()) out += a + "\n";
   out += modules ? module_table(r, s, w) : modules_count(r, w);
   out += legend(r, s, w, modules);
+  return out;
+}
+
+std::string format_next(const NextPlan& plan, const Style& s, std::size_t width) {
+  std::string out = s.bold(wrap_text(plan.next.what, width)) + "\n";
+  out += s.dim(wrap_text("why: " + plan.next.why, width, "  ", "       ")) + "\n\n";
+  out += "  " + s.cyan(plan.next.command) + "\n";
+  if (!plan.also.empty()) {
+    out += "\nAlso:\n";
+    for (const auto& a : plan.also) {
+      out += "  " + s.cyan(a.command) + "\n" + wrap_text(a.what, width, "      ", "      ") + "\n";
+    }
+  }
   return out;
 }
 

@@ -1,5 +1,6 @@
-// The learning commands' text and JSON printers (see practice_print.hpp).
-#include "learn/practice_print.hpp"
+// The learning commands' text and JSON printers (see present/practice_print.hpp; the
+// interface they implement is learn/practice_print.hpp).
+#include "present/practice_print.hpp"
 
 #include <fmt/format.h>
 
@@ -9,17 +10,8 @@
 #include <utility>
 
 #include "learn/clock.hpp"
-#include "content/lab_id.hpp"
 
 namespace workbook::learn {
-
-std::string module_name(int module) { return module_id(module); }
-
-std::string modules_text(const std::vector<int>& modules) {
-  std::string text;
-  for (int m : modules) text += (text.empty() ? "" : " and ") + module_name(m);
-  return text;
-}
 
 namespace {
 
@@ -92,14 +84,14 @@ class TextPrinter final : public PracticePrinter {
   bool quiet() const override { return false; }
 
   void exercises_start(const ExercisesPlan& p) override {
-    fmt::print("{}\n", s_.bold(fmt::format("{}: {} item{}{}", module_name(p.module), p.asked, plural(p.asked),
+    fmt::print("{}\n", s_.bold(fmt::format("{}: {} item{}{}", module_id(p.module), p.asked, plural(p.asked),
                                            p.seed ? fmt::format(" with fresh numbers (seed {})", *p.seed) : "")));
     print_skipped(s_, p.module, p.skipped);
     if (p.asked > 0) fmt::print("{}\n", s_.dim("Answer first, then compare with the model answer and grade yourself."));
   }
   void exercises_end(const ExercisesOutcome& o) override {
     if (o.plan.asked == 0) {
-      fmt::print("Nothing new or due in {} today.\n", module_name(o.plan.module));
+      fmt::print("Nothing new or due in {} today.\n", module_id(o.plan.module));
       return;
     }
     print_summary(s_, o.results, o.stop);
@@ -109,7 +101,7 @@ class TextPrinter final : public PracticePrinter {
     } else if (!o.plan.skipped.empty()) {
       print_skipped(s_, o.plan.module, o.plan.skipped);
     } else {
-      fmt::print("Every item of {} is answered; `workbook review` brings them back when due.\n", module_name(o.plan.module));
+      fmt::print("Every item of {} is answered; `workbook review` brings them back when due.\n", module_id(o.plan.module));
     }
   }
 
@@ -132,7 +124,7 @@ class TextPrinter final : public PracticePrinter {
   void follow_end(const FollowOutcome& o) override {
     if (!o.result) {
       fmt::print("Every worked example of {} is done. Go again with --restart (or --example ID --restart).\n",
-                 module_name(o.module));
+                 module_id(o.module));
     } else if (!o.result->completed()) {
       fmt::print("\n{}\n", s_.dim(fmt::format("Stopped at step {}/{}; `workbook follow {}` carries on from there.",
                                               o.result->steps_done + 1, o.result->total_steps, o.module)));

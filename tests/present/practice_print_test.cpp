@@ -1,12 +1,13 @@
-// The learning commands' printers (runner/src/learn/practice_print.hpp): each outcome as
-// text (the header at the start, the summary at the end) and as one JSON object, which
-// the JSON printer prints only at the end.
+// The learning commands' printers (runner/src/present/practice_print.hpp, implementing
+// learn/practice_print.hpp): each outcome as text (the header at the start, the summary at
+// the end) and as one JSON object, which the JSON printer prints only at the end.
 #include <catch2/catch.hpp>
 
 #include <string>
 
 #include "learn/clock.hpp"
 #include "learn/practice_print.hpp"
+#include "present/practice_print.hpp"
 #include "../support/day_number.hpp"
 #include "../support/stdout_of.hpp"
 
@@ -18,7 +19,6 @@ using workbook::learn::DrillStatusReport;
 using workbook::learn::ExercisesOutcome;
 using workbook::learn::FollowOutcome;
 using workbook::learn::ItemResult;
-using workbook::learn::module_name;
 using workbook::learn::modules_text;
 using workbook::learn::practice_printer;
 using workbook::learn::ReviewOutcome;
@@ -79,7 +79,6 @@ DrillResult drill_done(const std::string& id, int covered, int total) {
 TEST_CASE("practice_printer: JSON is quiet and text is not", "[learn][practice]") {
   CHECK(practice_printer(kJson)->quiet());
   CHECK_FALSE(practice_printer(kText)->quiet());
-  CHECK(module_name(7) == "module07");
   CHECK(modules_text({11, 24}) == "module11 and module24");
 }
 
