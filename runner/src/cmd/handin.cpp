@@ -1,6 +1,9 @@
 // `workbook handin [ITEM...] [--undo] [--json]`: mark assignments or modules handed in
 // outside the runner, so that `next` and `progress` count them done.
+#include <fmt/format.h>
+
 #include "cmd/registry.hpp"
+#include "present/progress_text.hpp"
 #include "progress/commands.hpp"
 
 namespace workbook {
@@ -23,9 +26,11 @@ Marks are kept in the journal (travel with `workbook journal export/import`); an
 recorded too, never erased. `workbook next` then points at the assignment due next.)");
   cmd->callback([&ctx, items, undo, json] {
     OpenedCourse opened(ctx.global);
-    ctx.exit_code = progress::hand_in({opened.catalog, opened.workspace, opened.journal,
-                                       ctx.global.output(*json)},
-                                      *items, *undo);
+    const Output out = ctx.global.output(*json);
+    print_result(out, progress::hand_in({opened.catalog, opened.workspace, opened.journal, out}, *items, *undo),
+                 [](const progress::HandinResult& r) { return progress::to_json(r); },
+                 [](const progress::HandinResult& r, const Style&) { fmt::print("{}", progress::format_handin(r)); });
+    ctx.exit_code = 0;
   });
 }
 

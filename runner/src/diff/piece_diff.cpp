@@ -43,21 +43,6 @@ int file_line(const std::vector<int>& numbers, int start, int count) {
   return numbers[static_cast<std::size_t>(start)];
 }
 
-std::string hunk_header(const PieceDiff& d, const Hunk& h) {
-  return fmt::format("@@ -{},{} +{},{} @@", file_line(d.yours_numbers, h.a_start, h.a_count), h.a_count,
-                     file_line(d.reference_numbers, h.b_start, h.b_count), h.b_count);
-}
-
-std::string heading(const PieceDiff& d) {
-  switch (d.kind) {
-    case PieceKind::kernel: return "__global__ " + d.name;
-    case PieceKind::device: return "__device__ " + d.name;
-    case PieceKind::file_scope:
-    case PieceKind::type: return d.name;
-    case PieceKind::host: return d.name + "()";
-  }
-  return d.name;
-}
 
 Piece whole_file(const std::string& text) {
   Piece p{PieceKind::file_scope, "(whole file)", 1, split_lines(text), {}};
@@ -84,30 +69,20 @@ std::vector<PieceDiff> diff_pieces(const std::string& yours, const std::string& 
   return out;
 }
 
-void print_piece_diffs(const std::vector<PieceDiff>& diffs, const Style& s) {
-  for (const PieceDiff& d : diffs) {
-    std::string state = to_string(d.state);
-    if (d.state == PairState::changed) {
-      int changed = 0;
-      for (const auto& h : d.hunks)
-        for (const auto& line : h.lines) changed += line.first == ' ' ? 0 : 1;
-      state = fmt::format("{} line{} differ{}", changed, changed == 1 ? "" : "s", changed == 1 ? "s" : "");
-    }
-    const std::string where = d.state == PairState::only_yours ? fmt::format(" (your line {})", d.yours_line)
-                              : d.state == PairState::only_reference
-                                  ? fmt::format(" (reference line {})", d.reference_line)
-                                  : "";
-    fmt::print("{}  {}{}\n", s.bold(heading(d)), d.state == PairState::identical ? s.dim(state) : s.yellow(state),
-               s.dim(where));
-    for (const Hunk& h : d.hunks) {
-      fmt::print("{}\n", s.cyan(hunk_header(d, h)));
-      for (const auto& [tag, text] : h.lines) {
-        const std::string line = std::string(1, tag) + text;
-        fmt::print("{}\n", tag == '-' ? s.red(line) : tag == '+' ? s.green(line) : line);
-      }
-    }
-    if (!d.hunks.empty()) fmt::print("\n");
+std::string hunk_header(const PieceDiff& d, const Hunk& h) {
+  return fmt::format("@@ -{},{} +{},{} @@", file_line(d.yours_numbers, h.a_start, h.a_count), h.a_count,
+                     file_line(d.reference_numbers, h.b_start, h.b_count), h.b_count);
+}
+
+std::string piece_heading(const PieceDiff& d) {
+  switch (d.kind) {
+    case PieceKind::kernel: return "__global__ " + d.name;
+    case PieceKind::device: return "__device__ " + d.name;
+    case PieceKind::file_scope:
+    case PieceKind::type: return d.name;
+    case PieceKind::host: return d.name + "()";
   }
+  return d.name;
 }
 
 nlohmann::json piece_diffs_json(const std::vector<PieceDiff>& diffs) {

@@ -1,6 +1,6 @@
 // The learner's copy of a lab against the reference solution, kernel by kernel: both
 // files split into pieces (diff/function_split.hpp), paired by name, each pair compared
-// line by line (diff/line_diff.hpp). Printed as text (colour through ui/Style) or JSON.
+// line by line (diff/line_diff.hpp); as JSON here, as text by present/solution_view.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -9,7 +9,6 @@
 
 #include "diff/function_split.hpp"
 #include "diff/line_diff.hpp"
-#include "ui/style.hpp"
 
 namespace workbook::diff {
 
@@ -29,9 +28,10 @@ struct PieceDiff {
 // by_function false (a language the splitter does not know): one piece, "(whole file)".
 std::vector<PieceDiff> diff_pieces(const std::string& yours, const std::string& reference, bool by_function = true);
 
-// Text: one heading per piece ("__global__ tiled_gemm: 2 changes"), then its unified
-// hunks with file line numbers, '-' your lines and '+' the reference's.
-void print_piece_diffs(const std::vector<PieceDiff>& diffs, const Style& style);
+// A hunk's "@@ -12,3 +14,4 @@" with file line numbers (yours, then the reference's).
+std::string hunk_header(const PieceDiff& d, const Hunk& h);
+// "__global__ tiled_gemm", "__device__ warp_sum", "main()", a type's or file scope's name.
+std::string piece_heading(const PieceDiff& d);
 
 nlohmann::json piece_diffs_json(const std::vector<PieceDiff>& diffs);
 

@@ -1,4 +1,4 @@
-// `workbook progress` and `next`: the screens (see progress_text.hpp). At most 80 columns.
+// `workbook progress`, `next` and `handin`: the screens (see progress_text.hpp). At most 80 columns.
 #include "present/progress_text.hpp"
 
 #include <fmt/format.h>
@@ -276,6 +276,27 @@ std::string format_next(const NextPlan& plan, const Style& s, std::size_t width)
     }
   }
   return out;
+}
+
+std::string format_handin(const HandinResult& r) {
+  if (r.items.empty() && r.marks.empty())
+    return "Nothing is marked handed in. Mark what you handed in outside the runner: workbook handin a1 a2\n";
+  if (r.items.empty()) {
+    std::string out = "Marked handed in:\n";
+    for (const auto& [item, when] : r.marks) out += fmt::format("  {:<10} since {}\n", item, when.substr(0, 10));
+    return out + "Undo one: workbook handin --undo ITEM\n";
+  }
+  std::string changed, same, words, out;
+  for (const auto& i : r.items) {
+    const std::string name = i.kind == "assignment" ? fmt::format("{} ({})", i.title, i.key) : i.title;
+    (i.changed ? changed : same) += ((i.changed ? changed : same).empty() ? "" : ", ") + name;
+    words += " " + (i.kind == "module" ? i.key.substr(6) : i.key);
+  }
+  if (!changed.empty()) out += fmt::format("{}: {}\n", r.undo ? "No longer marked handed in" : "Marked handed in", changed);
+  if (!same.empty()) out += fmt::format("{}: {}\n", r.undo ? "Was not marked handed in" : "Already marked handed in", same);
+  out += r.undo ? "Mark again: workbook handin" + words + "\n" : "Undo: workbook handin --undo" + words + "\n";
+  return out + fmt::format("`workbook next` and `workbook progress` count {}{} done.\n", r.items.size() == 1 ? "it" : "them",
+                           r.undo ? " by your record again, not" : "");
 }
 
 }  // namespace workbook::progress

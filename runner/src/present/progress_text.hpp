@@ -1,11 +1,12 @@
-// The progress screens as text: `workbook progress` (and a bare `workbook`), `next` and
-// `history`. The data they print is gathered in progress/ (progress_report.hpp,
+// The progress screens as text: `workbook progress` (and a bare `workbook`), `next`,
+// `handin` and `history`. The data they print is gathered in progress/ (progress_report.hpp,
 // next_step.hpp, history.hpp); these only print it.
 #pragma once
 
 #include <cstddef>
 #include <string>
 
+#include "progress/commands.hpp"
 #include "progress/history.hpp"
 #include "progress/next_step.hpp"
 #include "progress/progress_report.hpp"
@@ -24,6 +25,9 @@ std::size_t screen_width();
 
 // `next`: sentences wrapped to `width` columns (0: not wrapped).
 std::string format_next(const NextPlan& plan, const Style& style, std::size_t width = 80);
+
+// `handin`: what changed and how to undo it; without items, what is marked.
+std::string format_handin(const HandinResult& result);
 
 // `history`: the runs with their figures, then how far the predictions landed.
 std::string format_history(const HistoryReport& report, const Style& style);

@@ -18,13 +18,6 @@ namespace workbook::progress {
 
 namespace {
 
-struct Item {
-  std::string key;    // as the journal stores it: "a1", "module16"
-  std::string kind;   // "assignment", "module"
-  std::string title;  // "Assignment 1", "module 16"
-  bool changed = false;
-};
-
 std::optional<int> module_number(std::string word) {
   if (word.rfind("module", 0) == 0) word = word.substr(6);
   while (!word.empty() && word.back() == '/') word.pop_back();
@@ -34,7 +27,7 @@ std::optional<int> module_number(std::string word) {
   return n >= 1 && n <= 24 ? std::optional<int>(n) : std::nullopt;
 }
 
-Item parse_item(const std::string& word, const std::optional<Course>& course) {
+HandinItem parse_item(const std::string& word, const std::optional<Course>& course) {
   const std::string w = lower(word);
   if (auto n = module_number(w)) return {module_id(*n), "module", fmt::format("module {}", *n)};
   std::string ids;
@@ -52,7 +45,7 @@ Item parse_item(const std::string& word, const std::optional<Course>& course) {
 
 // An item to undo: one of the course's, or any item marked in the journal (a mark an import
 // brought for an assignment this course does not have is listed, so it can be taken back).
-Item undo_item(const std::string& word, const std::optional<Course>& course, Journal& journal) {
+HandinItem undo_item(const std::string& word, const std::optional<Course>& course, Journal& journal) {
   try {
     return parse_item(word, course);
   } catch (const UsageError&) {
@@ -69,67 +62,29 @@ nlohmann::json marks_json(const std::map<std::string, std::string>& marks) {
   return out;
 }
 
-void print_marks(const std::map<std::string, std::string>& marks, const Style&) {
-  if (marks.empty()) {
-    fmt::print("Nothing is marked handed in. Mark what you handed in outside the runner: workbook handin a1 a2\n");
-    return;
-  }
-  fmt::print("Marked handed in:\n");
-  for (const auto& [item, when] : marks) fmt::print("  {:<10} since {}\n", item, when.substr(0, 10));
-  fmt::print("Undo one: workbook handin --undo ITEM\n");
-}
+}  // namespace
 
-// What `handin ITEM...` did: the items, each changed or not, and the marks after it.
-struct HandinResult {
-  std::vector<Item> items;
-  bool undo = false;
-  std::map<std::string, std::string> marks;
-};
-
-nlohmann::json handin_json(const HandinResult& r) {
+nlohmann::json to_json(const HandinResult& r) {
+  if (r.items.empty()) return {{"handed_in", marks_json(r.marks)}};
   nlohmann::json list = nlohmann::json::array();
   for (const auto& i : r.items) list.push_back({{"item", i.key}, {"kind", i.kind}, {"title", i.title}, {"changed", i.changed}});
   return {{"action", r.undo ? "undo" : "handin"}, {"items", list}, {"handed_in", marks_json(r.marks)}};
 }
 
-void print_handin(const HandinResult& r, const Style&) {
-  const std::vector<Item>& items = r.items;
-  const bool undo = r.undo;
-  std::string changed, same, words;
-  for (const auto& i : items) {
-    const std::string name = i.kind == "assignment" ? fmt::format("{} ({})", i.title, i.key) : i.title;
-    (i.changed ? changed : same) += ((i.changed ? changed : same).empty() ? "" : ", ") + name;
-    words += " " + (i.kind == "module" ? i.key.substr(6) : i.key);
-  }
-  if (!changed.empty()) fmt::print("{}: {}\n", undo ? "No longer marked handed in" : "Marked handed in", changed);
-  if (!same.empty()) fmt::print("{}: {}\n", undo ? "Was not marked handed in" : "Already marked handed in", same);
-  if (undo) fmt::print("Mark again: workbook handin{}\n", words);
-  else fmt::print("Undo: workbook handin --undo{}\n", words);
-  const char* pronoun = items.size() == 1 ? "it" : "them";
-  fmt::print("`workbook next` and `workbook progress` count {}{} done.\n", pronoun,
-             undo ? " by your record again, not" : "");
-}
-
-}  // namespace
-
-int hand_in(const CommandInputs& in, const std::vector<std::string>& words, bool undo) {
+HandinResult hand_in(const CommandInputs& in, const std::vector<std::string>& words, bool undo) {
   if (words.empty()) {
     if (undo) throw UsageError("--undo needs the items to undo", "e.g. `workbook handin --undo a1`");
-    print_result(in.out, handed_in_items(in.journal),
-                 [](const std::map<std::string, std::string>& m) { return nlohmann::json{{"handed_in", marks_json(m)}}; },
-                 print_marks);
-    return 0;
+    return {{}, false, handed_in_items(in.journal)};
   }
   const std::optional<Course> course = load_course(in.catalog.root(), in.workspace.root());
-  std::vector<Item> items;
+  std::vector<HandinItem> items;
   for (const auto& w : words) {
-    Item item = undo ? undo_item(w, course, in.journal) : parse_item(w, course);
-    const bool seen = std::any_of(items.begin(), items.end(), [&](const Item& i) { return i.key == item.key; });
+    HandinItem item = undo ? undo_item(w, course, in.journal) : parse_item(w, course);
+    const bool seen = std::any_of(items.begin(), items.end(), [&](const HandinItem& i) { return i.key == item.key; });
     if (!seen) items.push_back(item);
   }
   for (auto& i : items) i.changed = record_handin(in.journal, i.key, !undo);
-  print_result(in.out, HandinResult{items, undo, handed_in_items(in.journal)}, handin_json, print_handin);
-  return 0;
+  return {items, undo, handed_in_items(in.journal)};
 }
 
 }  // namespace workbook::progress
