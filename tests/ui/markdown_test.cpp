@@ -134,6 +134,8 @@ TEST_CASE("render_markdown: a block quote keeps its paragraphs apart", "[markdow
   const std::string out = workbook::render_markdown("> first (2026-12-01)\n>\n> second (2026-12-02)\n>\n", 80,
                                                     workbook::Style(false));
   CHECK(out == "  | first (2026-12-01)\n  |\n  | second (2026-12-02)\n");
+  // Empty lines at its ends or two in a row make no empty paragraph.
+  CHECK(workbook::render_markdown(">\n> a\n>\n>\n> b |\n", 80, workbook::Style(false)) == "  | a\n  |\n  | b |\n");
 }
 
 TEST_CASE("render_markdown: code is never folded; a ```text block (output) folds lines wider than the terminal",

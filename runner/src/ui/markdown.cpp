@@ -208,8 +208,7 @@ class Renderer {
     ++i_;
     for (; more() && !is_fence(line()); ++i_) {
       const std::string indented = "    " + std::string(line());
-      out_ += text && width_ != 0 ? wrap_text(indented, width_, "", "  ") : indented;
-      out_ += "\n";
+      out_ += (text && width_ != 0 ? wrap_text(indented, width_, "", "  ") : indented) + "\n";
     }
     if (more()) ++i_;
     out_ += "\n";
@@ -219,17 +218,18 @@ class Renderer {
   // "  | ", with a "  |" line between them.
   void quote() {
     std::string text;
+    bool first = true;
     const auto flush = [&] {
-      if (!text.empty()) out_ += wrapped(trim_left(text), width_, "  | ", "  | ", s_);
+      if (!text.empty()) out_ += (first ? "" : "  |\n") + wrapped(trim_left(text), width_, "  | ", "  | ", s_);
+      first = first && text.empty();
       text.clear();
     };
     for (; more() && trim_left(line()).rfind('>', 0) == 0; ++i_) {
       const std::string_view inside = trim_left(trim_left(line()).substr(1));
-      if (inside.empty() && !text.empty()) flush(), out_ += "  |\n";
+      if (inside.empty()) flush();
       else text += " " + std::string(inside);
     }
     flush();
-    if (out_.size() >= 4 && out_.compare(out_.size() - 4, 4, "  |\n") == 0) out_.resize(out_.size() - 4);
   }
 
   // Joins the lines of a paragraph or list item (continuation lines) onto one.
