@@ -197,7 +197,8 @@ TEST_CASE("experiment show is the report's Markdown laid out: what the learner t
   REQUIRE(row);
   ExperimentSummary s = summarize_experiment(*row);
   s.variants[1].kernels["gemm<16>"] = KernelTime{4, 9.0};
-  s.variants[1].problems = {"metric 'ms': matched nothing; its first 2 of 9 lines:\n    | step 1 <ok>\n    | step 2"};
+  s.variants[1].problems = {"metric 'ms': matched nothing; its first 2 of 9 lines:\n    | step 1 <ok>\n    | step 2\n"
+                            "metric 'loss': matched nothing there either"};
   const std::string md = experiment_markdown(s, {});
   CHECK(md.find("a&lt;b &amp; \\[c\\] \\| d") != std::string::npos);  // escaped for a renderer
   const std::string text = experiment_text(s, Style(false), 80);
@@ -207,6 +208,7 @@ TEST_CASE("experiment show is the report's Markdown laid out: what the learner t
   CHECK(text.find("&lt;") == std::string::npos);
   CHECK(text.find("- bf16: metric 'ms': matched nothing") != std::string::npos);
   CHECK(text.find("        | step 1 <ok>\n        | step 2\n") != std::string::npos);  // the output's lines, whole
+  CHECK(text.find("- bf16: metric 'loss': matched nothing there either") != std::string::npos);  // a message, not output
   CHECK(text.find("fp32 (baseline)") != std::string::npos);
   CHECK(text.find("traced") != std::string::npos);
   CHECK(text.find("```") == std::string::npos);

@@ -7,6 +7,7 @@
 
 #include "../support/lines.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "content/catalog.hpp"
@@ -154,7 +155,18 @@ TEST_CASE("ledger: the text explains its words and fits 60, 80 and 100 columns",
     // The words README used to be the only place to explain, now on screen.
     std::string flat;  // the lines joined, so a phrase across a line break is found
     for (const auto& line : wbtest::lines_of(text)) flat += " " + line.substr(std::min(line.find_first_not_of(' '), line.size()));
-    for (const char* word : {"other: any other unit", "optimism: the mean log2(p/m)", "log2 +0.00", "typical p/m: the typical"})
+    for (const char* word : {"other: any other unit", "optimism: the mean log2(p/m)", "log2 +0.00", "typical p/m: the typical",
+                             "In short: your"})
       CHECK(flat.find(word) != std::string::npos);
   }
+}
+
+TEST_CASE("ledger: a row's first cell names its module, the project's experiments as project", "[ledger][report]") {
+  LedgerEntry e = number("experiment cmp", kLedgerProject, LedgerKind::speedup, 4, 2, "2026-11-03");
+  const Ledger l = build_ledger({e, number("module12/b", 12, LedgerKind::time, 1, 4, "2026-11-01")});
+  std::vector<std::string> firsts;
+  for (const auto& r : l.rows) firsts.push_back(ledger_row_cells(r)[0]);
+  CHECK(std::find(firsts.begin(), firsts.end(), "project") != firsts.end());  // the report said "module-1"
+  CHECK(std::find(firsts.begin(), firsts.end(), "module12") != firsts.end());
+  CHECK(std::find(firsts.begin(), firsts.end(), "all") != firsts.end());
 }

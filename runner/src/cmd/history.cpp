@@ -10,16 +10,6 @@
 
 namespace workbook {
 
-namespace {
-
-void print_ledger(const Ledger& ledger, const Style&) {
-  const std::size_t width = text_width();
-  fmt::print("{}", ledger_text(ledger, width));
-  if (!ledger_summary(ledger).empty())
-    fmt::print("{}\n", wrap_text("In short: " + ledger_summary(ledger) + ".", width, "  ", "    "));
-}
-
-}  // namespace
 
 void setup_history(CLI::App& app, CommandContext& ctx) {
   auto* cmd = app.add_subcommand("history", "Past runs with their figures, and how well your predictions landed");
@@ -45,7 +35,8 @@ first prediction; off by more than 2x (|log2| > 1) brings the module's reviews d
     const progress::CommandInputs in{opened.catalog, opened.workspace, opened.journal, ctx.global.output(*json)};
     if (*ledger) {
       if (*limit < 1) throw UsageError("--limit must be at least 1");
-      print_result(in.out, progress::ledger_of(in, *lab), ledger_json, print_ledger);
+      print_result(in.out, progress::ledger_of(in, *lab), ledger_json,
+                   [](const Ledger& l, const Style&) { fmt::print("{}", ledger_text(l, text_width())); });
     } else {
       print_result(in.out, progress::history_of(in, *lab, *limit),
                    [](const progress::HistoryReport& r) { return progress::to_json(r); },

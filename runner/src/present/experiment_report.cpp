@@ -11,6 +11,8 @@
 #include "report/report_data.hpp"
 #include "ui/units.hpp"
 #include "util/error.hpp"
+#include "util/lines.hpp"
+#include "util/text.hpp"
 #include "util/utf8.hpp"
 
 namespace workbook {
@@ -121,10 +123,17 @@ std::string experiment_markdown(const ExperimentSummary& s, const std::vector<Ex
   md += "Machine: " + md_cell(experiment_machine_text(s.run.gpu, s.run.machine)) + "\n\n";
   figures_table(s, md);
   for (const auto& v : s.variants)
-    for (const auto& p : v.problems) {  // its first line; what follows (the output's lines) as code
-      const std::size_t nl = p.find('\n');
-      md += fmt::format("\n- {}: {}", v.name, md_cell(p.substr(0, nl)));
-      if (nl != std::string::npos) md += "\n\n```text\n" + printable_text(p.substr(nl + 1)) + "\n```\n";
+    for (const auto& p : v.problems) {  // each message an item, the output lines under it ("    | ...") as text
+      std::string output;
+      for (const auto& line : split_lines(p + "\n\n")) {  // the empty last line ends a block
+        if (line.rfind("    |", 0) == 0) {
+          output += printable_text(line) + "\n";
+          continue;
+        }
+        if (!output.empty()) md += "\n\n```text\n" + output + "```\n";
+        output.clear();
+        if (!line.empty()) md += fmt::format("\n- {}: {}", v.name, md_cell(trim(line)));
+      }
     }
   md += "\n";
   kernels_table(s, md);

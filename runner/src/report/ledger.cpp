@@ -208,7 +208,7 @@ plot::Chart ledger_chart(const Ledger& ledger) {
 
 std::vector<std::string> ledger_row_cells(const LedgerRow& r) {
   const bool numbers = r.kind != LedgerKind::choice;
-  return {to_string(r.kind), std::to_string(r.n), numbers ? fmt::format("{:.2f}x", std::exp2(r.mean_log2)) : "-",
+  return {module_name(r.module), to_string(r.kind), std::to_string(r.n), numbers ? fmt::format("{:.2f}x", std::exp2(r.mean_log2)) : "-",
           numbers && r.kind != LedgerKind::other ? fmt::format("{:+.2f}", r.mean_optimism) : "-",
           numbers ? "-" : fmt::format("{}/{}", r.correct, r.n), numbers ? std::to_string(r.badly_missed) : "-"};
 }
@@ -218,12 +218,10 @@ std::string ledger_text(const Ledger& l, std::size_t width) {
   if (l.entries.empty()) return out + "  No first prediction has been graded yet.\n";
   Table rows{{{"module"}, {"kind"}, {"n", true}, {"typical p/m", true}, {"optimism", true}, {"right", true},
               {">2x off", true}}, {}, "  ", true};
-  for (const auto& r : l.rows) {
-    rows.rows.push_back(ledger_row_cells(r));
-    rows.rows.back().insert(rows.rows.back().begin(), module_name(r.module));
-  }
+  for (const auto& r : l.rows) rows.rows.push_back(ledger_row_cells(r));
   out += render_table(rows, width, Style(false));
   out += wrap_text(kLedgerLegend, width, "  ", "  ") + "\n";
+  if (const std::string s = ledger_summary(l); !s.empty()) out += wrap_text("In short: " + s + ".", width, "  ", "    ") + "\n";
   out += "  Over time (oldest first):\n";
   Table entries{{{"date"}, {"lab"}, {"prediction"}, {"kind"}, {"result", false, true}}, {}, "    ", false};
   for (const auto& e : l.entries) {

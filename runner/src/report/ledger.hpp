@@ -73,8 +73,9 @@ Ledger gather_ledger(Journal& journal, const Catalog& catalog, int module = 0, s
 // over the last 10 labs"); "" when there are none.
 std::string ledger_summary(const Ledger& ledger, int last = 10);
 
-// A row's figures after its module, as the terminal's table and the report's show them:
-// kind, n, typical p/m, optimism, right, off by more than 2x ("-" where one does not apply).
+// A row's cells, as the terminal's table and the report's show them: module ("all",
+// "project" for the experiments, "module14"), kind, n, typical p/m, optimism, right, off by
+// more than 2x ("-" where one does not apply).
 std::vector<std::string> ledger_row_cells(const LedgerRow& r);
 
 // Pure: log2(predicted / measured) against the prediction's place in time, one series a
@@ -89,8 +90,8 @@ inline constexpr const char* kLedgerLegend =
     "right of those made. >2x off: numbers off by more than 2x either way (their module's reviews come due sooner). "
     "log2 +0.00 in a row below: on target; +1 or -1: 2x high or low.";
 
-// The rows and entries as text (`history --ledger`), wrapped to `width` (0: not
-// wrapped), and as JSON.
+// The rows, the legend, the summary ("In short: ...") and the entries as text (`history
+// --ledger`), wrapped to `width` (0: not wrapped), and as JSON.
 std::string ledger_text(const Ledger& ledger, std::size_t width = 0);
 nlohmann::json ledger_json(const Ledger& ledger);
 

@@ -159,7 +159,7 @@ void ledger_section(const ReportData& d, std::string& out) {
          "prediction promised (a shorter time, more bandwidth, a larger speed-up).\n\n";
   out += "| module | kind | n | typical p/m | optimism | right | off by > 2x |\n|---|---|---|---|---|---|---|\n";
   for (const auto& r : d.ledger.rows)
-    out += fmt::format("| {} | {} |\n", r.module == 0 ? "all" : module_id(r.module), fmt::join(ledger_row_cells(r), " | "));
+    out += fmt::format("| {} |\n", fmt::join(ledger_row_cells(r), " | "));
   out += "\n";
   if (const std::string s = ledger_summary(d.ledger); !s.empty()) out += "In short: " + s + ".\n\n";
   if (!d.ledger_svg.empty()) out += fmt::format("![Calibration ledger]({})\n\n", d.ledger_svg);
