@@ -10,7 +10,6 @@
 
 namespace workbook {
 
-
 void setup_history(CLI::App& app, CommandContext& ctx) {
   auto* cmd = app.add_subcommand("history", "Past runs with their figures, and how well your predictions landed");
   auto lab = std::make_shared<std::string>();
