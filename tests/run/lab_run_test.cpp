@@ -46,15 +46,6 @@ struct InProcessCourse {
   RunContext ctx() { return {catalog, workspace, journal, style}; }
 };
 
-RunRequest pass_lab() {
-  RunRequest r;
-  r.lab = "module01/pass_lab";
-  r.no_predict = true;
-  r.verbose = false;
-  r.memcheck = false;
-  return r;
-}
-
 std::string recorded_verdict(Journal& journal, long long run_id) {
   const auto end = run_end_of(journal, run_id);
   return end && end->verdict ? *end->verdict : "open";
@@ -67,7 +58,7 @@ TEST_CASE("run_lab in-process: built once, run with its seed and parameters, gra
   InProcessCourse course;
   FakeProcesses fake;
   fake.lab = [](const workbook::ProcessOptions& o) { return wbtest::pass_lab_run(o); };
-  RunRequest req = pass_lab();
+  RunRequest req = wbtest::pass_lab_request();
   req.predict = {"count_guess=900"};
   const RunReport first = run_lab(course.ctx(), req);
   CHECK(first.grade.verdict == Verdict::pass);
@@ -79,7 +70,7 @@ TEST_CASE("run_lab in-process: built once, run with its seed and parameters, gra
   CHECK(std::find(argv.begin(), argv.end(), "N=1000") != argv.end());
   CHECK(first.predictions.size() == 1);
 
-  const RunReport second = run_lab(course.ctx(), pass_lab());
+  const RunReport second = run_lab(course.ctx(), wbtest::pass_lab_request());
   CHECK(second.build_cached);
   CHECK(fake.compiles() == 2);  // nothing compiled again
   CHECK(fake.lab_runs() == 2);
@@ -92,7 +83,7 @@ TEST_CASE("run_lab in-process: each way a lab can end gives its verdict", "[lab_
   FakeProcesses fake;
   SECTION("a failed check") {
     fake.lab = [](const workbook::ProcessOptions& o) { return wbtest::pass_lab_run(o, false); };
-    const RunReport r = run_lab(course.ctx(), pass_lab());
+    const RunReport r = run_lab(course.ctx(), wbtest::pass_lab_request());
     CHECK(r.grade.verdict == Verdict::fail);
     CHECK(recorded_verdict(course.journal, r.run_id) == "fail");
   }
@@ -104,7 +95,7 @@ TEST_CASE("run_lab in-process: each way a lab can end gives its verdict", "[lab_
       run.end.signal = 11;
       return run;
     };
-    const RunReport r = run_lab(course.ctx(), pass_lab());
+    const RunReport r = run_lab(course.ctx(), wbtest::pass_lab_request());
     CHECK(r.grade.verdict == Verdict::runtime_error);
     CHECK(r.process_summary.find("signal 11") != std::string::npos);
   }
@@ -116,13 +107,13 @@ TEST_CASE("run_lab in-process: each way a lab can end gives its verdict", "[lab_
       run.end.timed_out = true;
       return run;
     };
-    const RunReport r = run_lab(course.ctx(), pass_lab());
+    const RunReport r = run_lab(course.ctx(), wbtest::pass_lab_request());
     CHECK(r.grade.verdict == Verdict::timeout);
     CHECK(recorded_verdict(course.journal, r.run_id) == "timeout");
   }
   SECTION("a compile error: nothing runs") {
     fake.compile_fails = true;
-    const RunReport r = run_lab(course.ctx(), pass_lab());
+    const RunReport r = run_lab(course.ctx(), wbtest::pass_lab_request());
     CHECK(r.grade.verdict == Verdict::compile_error);
     CHECK(r.build_diagnostics.find("expected ';'") != std::string::npos);
     CHECK(fake.lab_runs() == 0);
@@ -134,7 +125,7 @@ TEST_CASE("run_sweep in-process: one run a value, each recorded, the lab's own v
   InProcessCourse course;
   FakeProcesses fake;
   fake.lab = [](const workbook::ProcessOptions& o) { return wbtest::pass_lab_run(o); };
-  const SweepResult s = run_sweep(course.ctx(), pass_lab(), "N=10,100,1000");
+  const SweepResult s = run_sweep(course.ctx(), wbtest::pass_lab_request(), "N=10,100,1000");
   REQUIRE(s.runs.size() == 3);
   CHECK(fake.lab_runs() == 3);
   CHECK(fake.compiles() == 2);  // one build serves every value
@@ -160,7 +151,7 @@ TEST_CASE("run_compare in-process: the reference runs between the learner's pred
   fs::create_directories(copy.parent_path());
   fs::copy_file(course.content / "solutions/module01/pass_lab.cpp", copy);
   std::ofstream(copy, std::ios::app) << "// mine\n";
-  const CompareResult c = run_compare(course.ctx(), pass_lab());
+  const CompareResult c = run_compare(course.ctx(), wbtest::pass_lab_request());
   CHECK(c.reference.grade.verdict == Verdict::pass);
   CHECK(c.graded_on_reference);
   CHECK(c.mine.seed == c.reference.seed);

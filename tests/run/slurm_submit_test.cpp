@@ -27,17 +27,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// `workbook run module01/pass_lab --no-predict`, on the login node or (with the run's id)
-// on the node.
-RunRequest pass_lab_request() {
-  RunRequest r;
-  r.lab = "module01/pass_lab";
-  r.no_predict = true;
-  r.verbose = false;
-  r.memcheck = false;
-  return r;
-}
-
 // The fixture course, a workspace whose slurm.yaml polls often, and Slurm's tools on PATH
 // (require_slurm_tools looks for them there; the fake runner answers them).
 struct Cluster {
@@ -75,7 +64,7 @@ struct Cluster {
     std::ifstream in(script);
     for (std::string line; std::getline(in, line);) script_lines.push_back(line);
     const std::string dir = script.parent_path().filename().string();  // run-<id>
-    RunRequest req = pass_lab_request();
+    RunRequest req = wbtest::pass_lab_request();
     req.continue_run_id = std::stoll(dir.substr(4));
     Journal journal(workspace.journal_path());
     const Style style(false);
@@ -100,7 +89,7 @@ struct Cluster {
   }
 
   SlurmRunEnd submit() {
-    const RunRequest req = pass_lab_request();
+    const RunRequest req = wbtest::pass_lab_request();
     SlurmRunOptions o;
     o.json = true;  // the job's output is not shown as it grows
     SlurmObserver quiet;

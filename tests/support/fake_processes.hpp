@@ -20,6 +20,7 @@
 #include <nlohmann/json.hpp>
 
 #include "exec/process.hpp"
+#include "run/lab_run.hpp"
 #include "util/error.hpp"
 
 namespace wbtest {
@@ -136,6 +137,16 @@ inline FakeProcesses::LabRun pass_lab_run(const workbook::ProcessOptions& o, boo
                  {{"type", "end"}, {"pass", sum_ok}}};
   run.end.exit_code = sum_ok ? 0 : 1;
   return run;
+}
+
+// `workbook run module01/pass_lab --no-predict`, quiet (the in-process lab and Slurm tests).
+inline workbook::RunRequest pass_lab_request() {
+  workbook::RunRequest r;
+  r.lab = "module01/pass_lab";
+  r.no_predict = true;
+  r.verbose = false;
+  r.memcheck = false;
+  return r;
 }
 
 }  // namespace wbtest
