@@ -8,6 +8,7 @@
 
 #include "model/expr.hpp"
 #include "util/error.hpp"
+#include "util/json_or_null.hpp"
 
 namespace workbook {
 
@@ -112,8 +113,6 @@ nlohmann::json spread_json(const Spread& s) {
   return {{"median", s.median}, {"min", s.min}, {"max", s.max}, {"samples", s.samples}, {"spread", s.relative()}};
 }
 
-nlohmann::json opt(const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(); }
-
 nlohmann::json explanations_json(const std::vector<ExperimentExplanationRow>& xs) {
   nlohmann::json out = nlohmann::json::array();
   for (const auto& x : xs) out.push_back({{"text", x.text}, {"recorded_at", x.recorded_at}});
@@ -138,7 +137,7 @@ nlohmann::json summary_json(const ExperimentSummary& s) {
     nlohmann::json figures = nlohmann::json::object();
     for (const auto& [m, spread] : v.figures) {
       figures[m] = spread_json(spread);
-      figures[m]["ratio_to_baseline"] = opt(s.ratio(v.name, m));
+      figures[m]["ratio_to_baseline"] = json_or_null(s.ratio(v.name, m));
     }
     nlohmann::json kernels = nlohmann::json::array();
     for (const auto& [k, t] : v.kernels) kernels.push_back({{"name", k}, {"calls", t.calls}, {"total_us", t.total_us}});
@@ -148,7 +147,7 @@ nlohmann::json summary_json(const ExperimentSummary& s) {
   nlohmann::json predictions = nlohmann::json::array();
   for (const auto& p : s.predictions) {
     nlohmann::json j{{"name", p.spec.spec.id}, {"question", p.spec.spec.prompt}, {"unit", p.spec.spec.unit},
-                     {"measured", opt(p.measured)}, {"factor", opt(p.factor)}, {"band", p.band}, {"note", p.note}};
+                     {"measured", json_or_null(p.measured)}, {"factor", json_or_null(p.factor)}, {"band", p.band}, {"note", p.note}};
     j["answer"] = p.answer ? nlohmann::json(p.answer->answer.text) : nlohmann::json();
     j["answer_run_id"] = p.answer ? nlohmann::json(p.answer->run_id) : nlohmann::json();
     j["answer_recorded_at"] = p.answer ? nlohmann::json(p.answer->recorded_at) : nlohmann::json();

@@ -8,6 +8,7 @@
 #include "run/sweep.hpp"
 #include "ui/units.hpp"
 #include "ui/wrap.hpp"
+#include "util/json_or_null.hpp"
 #include "util/utf8.hpp"
 
 namespace workbook {
@@ -58,10 +59,9 @@ nlohmann::json compare_json(const CompareResult& r) {
   j["yours"] = report_json(r.mine);
   j["reference"] = r.reference.run_id ? report_json(r.reference) : nlohmann::json();
   j["rows"] = nlohmann::json::array();
-  auto opt = [](const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(); };
   for (const auto& row : r.rows) {
-    j["rows"].push_back({{"name", row.name}, {"unit", row.unit}, {"yours", opt(row.mine)},
-                         {"reference", opt(row.reference)}, {"ratio", opt(row.ratio)}});
+    j["rows"].push_back({{"name", row.name}, {"unit", row.unit}, {"yours", json_or_null(row.mine)},
+                         {"reference", json_or_null(row.reference)}, {"ratio", json_or_null(row.ratio)}});
   }
   j["verdict"] = to_string(r.mine.grade.verdict);
   j["graded_on_reference"] = r.graded_on_reference;

@@ -7,6 +7,7 @@
 
 #include "build/toolchain_config.hpp"
 #include "model/figures.hpp"
+#include "util/json_or_null.hpp"
 
 namespace workbook {
 
@@ -16,8 +17,6 @@ std::string opt_text(std::optional<double> v, const std::string& unit = "") {
   if (!v) return "-";
   return unit.empty() ? format_number(*v) : format_number(*v) + " " + unit;
 }
-
-nlohmann::json opt_json(std::optional<double> v) { return v ? nlohmann::json(*v) : nlohmann::json(); }
 
 // The spec sheet value a calibrated figure is compared with, and what it is.
 std::pair<std::optional<double>, std::string> sheet_value(const GpuSpec* sheet, const std::string& figure) {
@@ -32,8 +31,8 @@ std::pair<std::optional<double>, std::string> sheet_value(const GpuSpec* sheet, 
 nlohmann::json rows_json(const std::vector<ComparisonRow>& rows) {
   nlohmann::json out = nlohmann::json::array();
   for (const auto& r : rows) {
-    out.push_back({{"figure", r.figure}, {"unit", r.unit}, {"yours", opt_json(r.yours)}, {"yours_source", r.yours_source},
-                   {"t4", opt_json(r.t4)}, {"h100", opt_json(r.h100)}, {"note", r.note}});
+    out.push_back({{"figure", r.figure}, {"unit", r.unit}, {"yours", json_or_null(r.yours)}, {"yours_source", r.yours_source},
+                   {"t4", json_or_null(r.t4)}, {"h100", json_or_null(r.h100)}, {"note", r.note}});
   }
   return out;
 }
@@ -63,14 +62,14 @@ nlohmann::json calibration_json(const CalibrationView& v) {
   for (const auto& name : calibration_figure_names()) {
     const auto& f = cal.figures.at(name);
     auto [sheet, what] = sheet_value(v.sheet, name);
-    figs.push_back({{"name", name}, {"value", f.value}, {"unit", f.unit}, {"sheet", opt_json(sheet)}, {"sheet_kind", what},
+    figs.push_back({{"name", name}, {"value", f.value}, {"unit", f.unit}, {"sheet", json_or_null(sheet)}, {"sheet_kind", what},
                     {"diff_pct", sheet && *sheet > 0 ? nlohmann::json((f.value - *sheet) / *sheet * 100.0) : nlohmann::json()}});
   }
   return {{"calibration_id", cal.id}, {"gpu", cal.gpu_name}, {"uuid", cal.gpu_uuid}, {"driver", cal.driver},
-          {"measured_at", cal.measured_at}, {"sm_clock_mhz", opt_json(cal.sm_clock_mhz)}, {"arch", cal.arch},
+          {"measured_at", cal.measured_at}, {"sm_clock_mhz", json_or_null(cal.sm_clock_mhz)}, {"arch", cal.arch},
           {"spec", v.sheet ? nlohmann::json(v.sheet->id) : nlohmann::json()}, {"figures", figs},
-          {"d2d_crosscheck_pct", opt_json(v.run.d2d_crosscheck_pct)},
-          {"fp32_clock_ceiling_tflops", opt_json(v.run.fp32_ceiling_tflops)},
+          {"d2d_crosscheck_pct", json_or_null(v.run.d2d_crosscheck_pct)},
+          {"fp32_clock_ceiling_tflops", json_or_null(v.run.fp32_ceiling_tflops)},
           {"checks_failed", v.run.failed_checks}, {"figures_source", v.figures_source}};
 }
 
@@ -103,7 +102,7 @@ nlohmann::json device_json(const DeviceView& v) {
   for (const auto& [k, val] : v.query.fields) fields[k] = val;
   nlohmann::json calj;
   if (const Calibration* cal = v.calibration) {
-    calj = {{"id", cal->id}, {"measured_at", cal->measured_at}, {"driver", cal->driver}, {"sm_clock_mhz", opt_json(cal->sm_clock_mhz)}};
+    calj = {{"id", cal->id}, {"measured_at", cal->measured_at}, {"driver", cal->driver}, {"sm_clock_mhz", json_or_null(cal->sm_clock_mhz)}};
     for (const auto& [k, f] : cal->figures) calj["figures"][k] = f.value;
   }
   return {{"name", v.query.name}, {"cc", v.query.cc}, {"uuid", v.uuid}, {"driver", v.driver},

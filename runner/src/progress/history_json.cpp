@@ -3,6 +3,7 @@
 
 #include "progress/history.hpp"
 #include "report/machine_line.hpp"
+#include "util/json_or_null.hpp"
 #include "util/lines.hpp"
 
 namespace workbook::progress {
@@ -11,17 +12,15 @@ namespace {
 
 using nlohmann::json;
 
-json opt(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
-
 json run_json(const RunDetail& r, int hints_total) {
   json figures = json::array(), predictions = json::array();
   for (const auto& f : r.figures) {
-    figures.push_back({{"name", f.name}, {"unit", f.unit}, {"derived", f.derived}, {"value", opt(f.value)},
-                       {"min", opt(f.lo)}, {"max", opt(f.hi)}, {"status", f.status}});
+    figures.push_back({{"name", f.name}, {"unit", f.unit}, {"derived", f.derived}, {"value", json_or_null(f.value)},
+                       {"min", json_or_null(f.lo)}, {"max", json_or_null(f.hi)}, {"status", f.status}});
   }
   for (const auto& p : r.predictions) {
-    predictions.push_back({{"prediction", p.id}, {"answer", p.answer}, {"predicted", opt(p.predicted)},
-                           {"measured", opt(p.measured)}, {"factor", opt(p.factor)}, {"band", p.band},
+    predictions.push_back({{"prediction", p.id}, {"answer", p.answer}, {"predicted", json_or_null(p.predicted)},
+                           {"measured", json_or_null(p.measured)}, {"factor", json_or_null(p.factor)}, {"band", p.band},
                            {"score", p.score}, {"max_score", p.max_score},
                            {"correct", p.correct ? json(*p.correct) : json(nullptr)}, {"graded", p.graded},
                            {"first", p.first}, {"after_measurement", p.after_measurement},

@@ -13,6 +13,7 @@
 #include "ui/table.hpp"
 #include "ui/wrap.hpp"
 #include "util/error.hpp"
+#include "util/json_or_null.hpp"
 #include "util/text.hpp"
 
 namespace workbook {
@@ -236,14 +237,13 @@ std::string ledger_text(const Ledger& l, std::size_t width) {
 
 nlohmann::json ledger_json(const Ledger& l) {
   nlohmann::json rows = nlohmann::json::array(), entries = nlohmann::json::array();
-  auto opt = [](const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(); };
   for (const auto& r : l.rows)
     rows.push_back({{"module", module_name(r.module)}, {"kind", to_string(r.kind)}, {"n", r.n}, {"mean_log2", r.mean_log2},
                     {"mean_optimism", r.mean_optimism}, {"correct", r.correct}, {"badly_missed", r.badly_missed}});
   for (const auto& e : l.entries)
     entries.push_back({{"lab", e.lab}, {"prediction", e.prediction}, {"recorded_at", e.recorded_at},
                        {"module", e.module}, {"kind", to_string(e.kind)}, {"run_id", e.run_id},
-                       {"predicted", opt(e.predicted)}, {"measured", opt(e.measured)}, {"log2_ratio", opt(e.log2_ratio)},
+                       {"predicted", json_or_null(e.predicted)}, {"measured", json_or_null(e.measured)}, {"log2_ratio", json_or_null(e.log2_ratio)},
                        {"correct", e.correct ? nlohmann::json(*e.correct) : nlohmann::json()},
                        {"badly_missed", e.badly_missed()}});
   return {{"rows", rows}, {"entries", entries}, {"summary", ledger_summary(l)}};

@@ -1,5 +1,6 @@
 // The machine of a run in words (see machine_line.hpp).
 #include "report/machine_line.hpp"
+#include "util/json_or_null.hpp"
 
 #include <fmt/format.h>
 
@@ -60,18 +61,17 @@ std::string machine_text(const RunMachine& m) {
 }
 
 nlohmann::json machine_json(const RunMachine& m) {
-  auto opt = [](const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(); };
   auto text = [](const std::string& s) { return s.empty() ? nlohmann::json() : nlohmann::json(s); };
   return {{"driver", text(m.driver)},
           {"cuda_driver", text(m.cuda_driver)},
           {"toolkit", text(m.toolkit)},
           {"power_source", text(m.power_source)},
-          {"sm_mhz", opt(m.sm_mhz)},
-          {"max_sm_mhz", opt(m.max_sm_mhz)},
-          {"mem_mhz", opt(m.mem_mhz)},
-          {"temp_c", opt(m.temp_c)},
-          {"power_w", opt(m.power_w)},
-          {"power_limit_w", opt(m.power_limit_w)},
+          {"sm_mhz", json_or_null(m.sm_mhz)},
+          {"max_sm_mhz", json_or_null(m.max_sm_mhz)},
+          {"mem_mhz", json_or_null(m.mem_mhz)},
+          {"temp_c", json_or_null(m.temp_c)},
+          {"power_w", json_or_null(m.power_w)},
+          {"power_limit_w", json_or_null(m.power_limit_w)},
           {"pstate", text(m.pstate)},
           {"throttled", m.throttled},
           {"not_recorded", machine_facts(m).missing}};

@@ -5,6 +5,7 @@
 #include "content/lab_id.hpp"
 #include "report/report_data.hpp"
 #include "ui/units.hpp"
+#include "util/json_or_null.hpp"
 #include "util/lines.hpp"
 #include "util/text.hpp"
 #include "util/utf8.hpp"
@@ -205,8 +206,6 @@ std::string render_markdown(const ReportData& d) {
 
 namespace {
 
-nlohmann::json opt(const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(); }
-
 nlohmann::json lab_json(const LabEvidence& e) {
   nlohmann::json j = {{"lab", e.lab}, {"title", e.title}, {"runs_total", e.runs_total}};
   j["run"] = {{"id", e.run.id}, {"variant", e.run.variant}, {"started_at", e.run.started_at}, {"verdict", e.run.verdict},
@@ -214,12 +213,12 @@ nlohmann::json lab_json(const LabEvidence& e) {
               {"params", nlohmann::json::parse(e.run.params, nullptr, false).is_object() ? nlohmann::json::parse(e.run.params) : nlohmann::json::object()}};
   j["metrics"] = nlohmann::json::array();
   for (const auto& m : e.metrics)
-    j["metrics"].push_back({{"name", m.name}, {"unit", m.unit}, {"derived", m.derived}, {"value", opt(m.value)},
-                            {"expected_min", opt(m.lo)}, {"expected_max", opt(m.hi)}, {"status", m.status}});
+    j["metrics"].push_back({{"name", m.name}, {"unit", m.unit}, {"derived", m.derived}, {"value", json_or_null(m.value)},
+                            {"expected_min", json_or_null(m.lo)}, {"expected_max", json_or_null(m.hi)}, {"status", m.status}});
   j["predictions"] = nlohmann::json::array();
   for (const auto& p : e.predictions)
-    j["predictions"].push_back({{"id", p.id}, {"answer", p.answer}, {"graded", p.graded}, {"measured", opt(p.measured)},
-                                {"factor", opt(p.factor)}, {"band", p.band}, {"score", p.score}, {"max_score", p.max_score},
+    j["predictions"].push_back({{"id", p.id}, {"answer", p.answer}, {"graded", p.graded}, {"measured", json_or_null(p.measured)},
+                                {"factor", json_or_null(p.factor)}, {"band", p.band}, {"score", p.score}, {"max_score", p.max_score},
                                 {"correct", p.correct ? nlohmann::json(*p.correct) : nlohmann::json()}, {"right_answer", p.right_answer},
                                 {"first", p.first}, {"after_measurement", p.after_measurement},
                                 {"recorded_at", p.recorded_at}, {"run_id", p.run_id}});
@@ -238,7 +237,7 @@ nlohmann::json machine_line_json(const MachineLine& m) {
   j["calibration"] = nullptr;
   if (m.calibration) {
     j["calibration"] = {{"measured_at", m.calibration->measured_at}, {"driver", m.calibration->driver},
-                        {"sm_clock_mhz", opt(m.calibration->sm_clock_mhz)}, {"figures", m.calibration->figures}};
+                        {"sm_clock_mhz", json_or_null(m.calibration->sm_clock_mhz)}, {"figures", m.calibration->figures}};
   }
   return j;
 }
